@@ -1,0 +1,34 @@
+# Set-up and everyday commands. Only python3.11 (or python3 >= 3.11) and make are needed.
+PYTHON ?= $(shell command -v python3.11 || command -v python3)
+VENV := .venv
+BIN := $(VENV)/bin
+STAMP := $(VENV)/.installed
+
+.PHONY: play test setup bench catalogs rulebooks clean
+
+$(STAMP): pyproject.toml
+	$(PYTHON) -m venv $(VENV)
+	$(BIN)/python -m pip install --quiet --upgrade pip
+	$(BIN)/python -m pip install --quiet -e '.[test]'
+	touch $(STAMP)
+
+setup: $(STAMP)
+
+play: $(STAMP)
+	$(BIN)/biblios-kit play
+
+test: $(STAMP)
+	$(BIN)/python -m pytest
+
+bench: $(STAMP)
+	$(BIN)/python benchmarks/engine.py
+
+catalogs: $(STAMP)
+	$(BIN)/pybabel extract -F pyproject.toml --no-location --sort-output -o locales/biblios_kit.pot .
+	$(BIN)/pybabel update --no-fuzzy-matching -i locales/biblios_kit.pot -d locales -D biblios_kit
+
+rulebooks: $(STAMP)
+	$(BIN)/python -m biblios_kit.rulebook.generate docs/rules
+
+clean:
+	rm -rf $(VENV) build dist .pytest_cache

@@ -1,0 +1,15 @@
+"""biblios-kit: rulesets, engine, bots, rulebooks and a terminal UI for Biblios and Scripts & Scribes."""
+
+from __future__ import annotations
+
+__version__ = "0.1.0"
+
+__all__ = ["__version__", "load_ruleset"]
+
+
+def __getattr__(name: str):  # lazy, so ``import biblios_kit`` stays light for the CLI
+    if name == "load_ruleset":
+        from biblios_kit.rules.loader import load_ruleset
+
+        return load_ruleset
+    raise AttributeError(name)

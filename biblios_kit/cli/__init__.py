@@ -1,0 +1,1 @@
+"""The ``biblios-kit`` command line (Typer): thin commands over the library modules."""

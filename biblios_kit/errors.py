@@ -1,0 +1,68 @@
+"""The error tree of biblios-kit: one base class, precise subclasses, data not sentences."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+
+class BibliosError(Exception):
+    """Base class of every error biblios-kit raises on purpose."""
+
+
+@dataclass(frozen=True)
+class Problem:
+    """One located problem in a ruleset file.
+
+    ``line`` and ``column`` are 1-based (0 when unknown); ``path`` is the dotted field
+    path inside the document (``""`` for the whole file).
+    """
+
+    file: str
+    line: int
+    column: int
+    path: str
+    message: str
+
+    def __str__(self) -> str:
+        where = f"{self.file}:{self.line}:{self.column}" if self.line else self.file
+        field = f" {self.path}:" if self.path else ""
+        return f"{where}:{field} {self.message}"
+
+
+class RulesetError(BibliosError):
+    """A ruleset could not be loaded; ``problems`` lists every located problem found."""
+
+    def __init__(self, problems: list[Problem]) -> None:
+        self.problems = list(problems)
+        super().__init__("\n".join(str(p) for p in self.problems))
+
+
+class UnknownRulesetError(BibliosError):
+    """No shipped or user ruleset has this id, alias or path."""
+
+    def __init__(self, name: str, known: list[str]) -> None:
+        self.name = name
+        self.known = known
+        super().__init__(f"unknown ruleset {name!r}; known: {', '.join(known)}")
+
+
+class UnknownOptionError(BibliosError):
+    """An option name the ruleset does not declare."""
+
+    def __init__(self, name: str, ruleset_id: str, known: list[str]) -> None:
+        self.name = name
+        self.ruleset_id = ruleset_id
+        self.known = known
+        super().__init__(f"unknown option {name!r} for ruleset {ruleset_id!r}; known: {', '.join(known) or '(none)'}")
+
+
+class InvalidActionError(BibliosError, ValueError):
+    """An action that is malformed (cannot be parsed or is not an action at all)."""
+
+
+class IllegalActionError(BibliosError, ValueError):
+    """A well-formed action that is not legal in the current state."""
+
+
+class RecordError(BibliosError):
+    """A game record that cannot be read or replayed (corrupt, unknown version, changed ruleset)."""

@@ -1,0 +1,186 @@
+"""Turn a merged, schema-valid ruleset document into the frozen :class:`Ruleset`."""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from types import MappingProxyType
+from typing import Any, Iterable, Mapping
+
+from biblios_kit.rules.model import (
+    AllPass,
+    AuctionRules,
+    AwardDie,
+    BiddingStart,
+    Card,
+    CardKind,
+    Category,
+    CategoryTie,
+    ChurchEffect,
+    ChurchRules,
+    ChurchTargets,
+    Currency,
+    Option,
+    Overpay,
+    PenaltyKind,
+    PenaltyRules,
+    Removal,
+    Ruleset,
+    ScoringRules,
+    Setup,
+    ShortDraw,
+    TieBreak,
+    TieBreakBy,
+    Text,
+)
+
+
+def content_hash(document: Mapping[str, Any]) -> str:
+    """SHA-256 of a document in canonical JSON (sorted keys): stable across runs and key order."""
+    canonical = json.dumps(document, sort_keys=True, ensure_ascii=False, separators=(",", ":"), default=str)
+    return hashlib.sha256(canonical.encode("utf-8")).hexdigest()
+
+
+def text(raw: Mapping[str, str]) -> Text:
+    """Build a :class:`Text` from a ``{en, fr, es}`` mapping."""
+    return Text(en=raw["en"], fr=raw["fr"], es=raw["es"])
+
+
+def ordered_categories(document: Mapping[str, Any]) -> list[tuple[str, Mapping[str, Any]]]:
+    """The ``categories`` mapping as (id, body) pairs in board order (``order``, then id)."""
+    return sorted(document["categories"].items(), key=lambda item: (item[1]["order"], item[0]))
+
+
+def expand_deck(document: Mapping[str, Any]) -> tuple[Card, ...]:
+    """Every card of the deck: categories in board order (by value, then letter), Gold, church cards."""
+    cards: list[Card] = []
+    for category_id, body in ordered_categories(document):
+        for value in sorted(body["cards"], key=int):
+            for letter in body["cards"][value]:
+                cards.append(Card(len(cards), CardKind.CATEGORY, int(value), category=category_id, letter=letter))
+    for value in sorted(document["gold"], key=int):
+        for _ in range(document["gold"][value]):
+            cards.append(Card(len(cards), CardKind.GOLD, int(value)))
+    for effect_id, body in document["church"]["cards"].items():
+        effect = ChurchEffect(effect_id, tuple(body["signs"]), body["dice"])
+        for _ in range(body["count"]):
+            cards.append(Card(len(cards), CardKind.CHURCH, 0, effect=effect))
+    return tuple(cards)
+
+
+def _dice(raw: Iterable[Mapping[str, int]]) -> tuple[AwardDie, ...]:
+    dice = [AwardDie(d["place"], d["start"], d["min"], d["max"]) for d in raw]
+    return tuple(sorted(dice, key=lambda die: die.place))
+
+
+def _tiebreaks(raw: Iterable[Mapping[str, Any]], category_ids: list[str]) -> tuple[TieBreak, ...]:
+    chain: list[TieBreak] = []
+    for item in raw:
+        if "each_category" in item:
+            for category_id in category_ids:
+                chain.extend(TieBreak(TieBreakBy(by), category_id) for by in item["each_category"])
+        else:
+            chain.append(TieBreak(TieBreakBy(item["by"]), item.get("category")))
+    return tuple(chain)
+
+
+def ceiling(value: int | str, deck: tuple[Card, ...], currency: Currency) -> int:
+    """Resolve a bid ceiling: a number, or ``"deck"`` for all the Gold / all the cards of the deck."""
+    if value != "deck":
+        return int(value)
+    if currency is Currency.GOLD:
+        return sum(card.value for card in deck if card.kind is CardKind.GOLD)
+    return len(deck)
+
+
+def build_ruleset(
+    document: Mapping[str, Any],
+    *,
+    active_options: Iterable[str] = (),
+    source: str = "",
+    extends: tuple[str, ...] = (),
+) -> Ruleset:
+    """Build the frozen :class:`Ruleset` from a merged, validated document with options applied."""
+    default_dice = document["dice"]
+    categories = tuple(
+        Category(
+            id=category_id,
+            index=index,
+            name=text(body["name"]),
+            colour=body["colour"],
+            colour_name=text(body["colour_name"]),
+            glyph=body["glyph"],
+            dice=_dice(body.get("dice", default_dice)),
+        )
+        for index, (category_id, body) in enumerate(ordered_categories(document))
+    )
+    deck = expand_deck(document)
+    setups = {
+        int(count): Setup(
+            players=int(count),
+            remove=tuple(
+                Removal(
+                    kind=CardKind(r["kind"]),
+                    count=r["count"],
+                    value=r.get("value"),
+                    category=r.get("category"),
+                    effect=r.get("effect"),
+                )
+                for r in body.get("remove", ())
+            ),
+            remove_random=body.get("remove_random", 0),
+            starting_hand=body.get("starting_hand", 0),
+            gift_cards=body.get("gift_cards", int(count) + 1),
+            short_draw=ShortDraw(body.get("short_draw", "play-out")),
+        )
+        for count, body in document["setup"].items()
+    }
+    auction = document["auction"]
+    currency = {CardKind(kind): Currency(value) for kind, value in auction["currency"].items()}
+    church = document["church"]
+    penalty = document["penalty"]
+    scoring = document["scoring"]
+    options = {
+        option_id: Option(
+            id=option_id,
+            title=text(body["title"]),
+            description=text(body["description"]),
+            default=body.get("default", False),
+            changes=MappingProxyType(dict(body.get("changes", {}))),
+        )
+        for option_id, body in document.get("options", {}).items()
+    }
+    return Ruleset(
+        id=document["id"],
+        aliases=tuple(document.get("aliases", ())),
+        version=str(document["version"]),
+        title=text(document["title"]),
+        description=text(document["description"]),
+        provenance=tuple(document.get("provenance", ())),
+        terms=MappingProxyType({key: text(value) for key, value in document["terms"].items()}),
+        categories=categories,
+        deck=deck,
+        setups=MappingProxyType(dict(sorted(setups.items()))),
+        church=ChurchRules(optional=church["optional"], targets=ChurchTargets(church["targets"])),
+        auction=AuctionRules(
+            bidding_starts=BiddingStart(auction["bidding_starts"]),
+            opening_bid=auction["opening_bid"],
+            currency=MappingProxyType(currency),
+            gold_ceiling=ceiling(auction["ceiling"]["gold"], deck, Currency.GOLD),
+            cards_ceiling=ceiling(auction["ceiling"]["cards"], deck, Currency.CARDS),
+            overpay=Overpay(auction["overpay"]),
+            all_pass=AllPass(auction["all_pass"]),
+            refuse_to_pay=auction["refuse_to_pay"],
+        ),
+        penalty=PenaltyRules(kind=PenaltyKind(penalty["kind"]), exclude_from_reauction=penalty["exclude_from_reauction"]),
+        scoring=ScoringRules(
+            category_tie=CategoryTie(scoring["category_tie"]),
+            final_tiebreak=_tiebreaks(scoring["final_tiebreak"], [c.id for c in categories]),
+        ),
+        options=MappingProxyType(options),
+        active_options=frozenset(active_options),
+        content_hash=content_hash(document),
+        source=source,
+        extends=extends,
+        document=MappingProxyType(dict(document)),
+    )

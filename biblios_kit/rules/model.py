@@ -1,0 +1,334 @@
+"""The frozen, typed ``Ruleset`` that every part of biblios-kit reads.
+
+A ruleset is loaded from YAML (see :mod:`biblios_kit.rules.loader`), validated, then
+turned into these immutable dataclasses. Nothing here evaluates YAML: every
+behaviour a ruleset names (a penalty kind, a tie-break criterion, a currency) is
+one of the string constants below, and the engine owns what it means.
+"""
+
+from __future__ import annotations
+
+import enum
+from dataclasses import dataclass, field
+from types import MappingProxyType
+from typing import Mapping
+
+LANGUAGES: tuple[str, ...] = ("en", "fr", "es")
+"""The languages every ruleset text must exist in."""
+
+
+@dataclass(frozen=True, slots=True)
+class Text:
+    """A short text in each supported language."""
+
+    en: str
+    fr: str
+    es: str
+
+    def get(self, lang: str) -> str:
+        """Return the text in ``lang`` (a two-letter code), falling back to English."""
+        return getattr(self, lang, self.en) if lang in LANGUAGES else self.en
+
+
+class CardKind(str, enum.Enum):
+    """The three kinds of card in the deck."""
+
+    CATEGORY = "category"
+    GOLD = "gold"
+    CHURCH = "church"
+
+
+class Currency(str, enum.Enum):
+    """What bids count in an auction."""
+
+    GOLD = "gold"
+    """Bids are amounts of Gold, paid with Gold cards whose values cover the bid."""
+    CARDS = "cards"
+    """Bids are numbers of cards, paid by discarding that many cards of any kind."""
+
+
+class PenaltyKind(str, enum.Enum):
+    """What happens to an auction winner who does not pay."""
+
+    STANDARD = "standard"
+    """Each other player, clockwise from the penalized player's left, takes a random card."""
+    MEDIEVAL_BLUFF = "medieval-bluff"
+    """The left neighbour removes one random card of the penalized hand from the game."""
+    NONE = "none"
+    """No card changes hands."""
+
+
+class ShortDraw(str, enum.Enum):
+    """What a gift turn does when the draw pile holds fewer cards than it should draw."""
+
+    PLAY_OUT = "play-out"
+    """Play the turn with the cards left; owed destinations shrink in the order public,
+    auction pile, keep (a turn with one card left must keep it)."""
+    DISCARD = "discard"
+    """Remove the remaining cards from the game; the gift phase ends."""
+
+
+class BiddingStart(str, enum.Enum):
+    """Who bids first on a revealed card."""
+
+    LEFT_OF_ACTIVE = "left-of-active"
+    ACTIVE = "active"
+
+
+class Overpay(str, enum.Enum):
+    """Whether a Gold payment may exceed the bid."""
+
+    LOST = "lost"
+    """Any set of Gold cards covering the bid is accepted; the surplus is lost."""
+    FORBIDDEN = "forbidden"
+    """The Gold cards must add up to the bid exactly; otherwise the winner cannot pay."""
+
+
+class AllPass(str, enum.Enum):
+    """What happens to a revealed card nobody bids on."""
+
+    DISCARD = "discard"
+    """The card is removed from the game."""
+    ACTIVE_TAKES = "active-takes"
+    """The active player takes it for free."""
+
+
+class ChurchTargets(str, enum.Enum):
+    """Which award dice church/bishop cards may move."""
+
+    ANY = "any"
+    FIRST_PLACE = "first-place"
+
+
+class CategoryTie(str, enum.Enum):
+    """How a tie on a category total is settled."""
+
+    EARLIEST_LETTER = "earliest-letter"
+    """The tied player holding the earliest letter in the category wins it."""
+    NOBODY = "nobody"
+    """Nobody wins the category (its award goes unclaimed)."""
+
+
+class TieBreakBy(str, enum.Enum):
+    """One criterion of the final tie-break chain (higher is better unless noted)."""
+
+    GOLD = "gold"
+    """Total value of the Gold cards in hand."""
+    CATEGORY_TOTAL = "category-total"
+    """Total of the named category among the still-tied players."""
+    CATEGORY_LETTER = "category-letter"
+    """Earliest letter held in the named category (earlier is better; none is worst)."""
+    CATEGORY_WON = "category-won"
+    """Whether the player won the named category's first-place award."""
+
+
+@dataclass(frozen=True, slots=True)
+class AwardDie:
+    """One award die of a category: the player ranked ``place`` takes its face as points."""
+
+    place: int
+    start: int
+    min: int
+    max: int
+
+
+@dataclass(frozen=True, slots=True)
+class Category:
+    """A category of cards, in board order (``index`` 0 is first on the board)."""
+
+    id: str
+    index: int
+    name: Text
+    colour: str
+    """A ``#rrggbb`` colour for displays."""
+    colour_name: Text
+    glyph: str
+    """A short colour-independent symbol, so the category can be told apart without colour."""
+    dice: tuple[AwardDie, ...]
+    """Award dice, ordered by place (first place first)."""
+
+
+@dataclass(frozen=True, slots=True)
+class ChurchEffect:
+    """What a church/bishop card does when acquired."""
+
+    id: str
+    signs: tuple[int, ...]
+    """The steps the owner may choose from (``(1,)``, ``(-1,)`` or ``(1, -1)``)."""
+    dice: int
+    """How many different dice move by the chosen step (all by the same step)."""
+
+
+@dataclass(frozen=True, slots=True)
+class Card:
+    """One physical card. ``id`` is its index in :attr:`Ruleset.deck`."""
+
+    id: int
+    kind: CardKind
+    value: int
+    """The value of a category or Gold card (0 for a church card)."""
+    category: str | None = None
+    """Category id of a category card."""
+    letter: str | None = None
+    """Tie-break letter of a category card (``"A"`` is the earliest)."""
+    effect: ChurchEffect | None = None
+    """Effect of a church card."""
+
+
+@dataclass(frozen=True, slots=True)
+class Removal:
+    """Cards taken out face down at setup before the random removals."""
+
+    kind: CardKind
+    count: int
+    value: int | None = None
+    category: str | None = None
+    effect: str | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class Setup:
+    """The setup for one supported player count."""
+
+    players: int
+    remove: tuple[Removal, ...]
+    remove_random: int
+    starting_hand: int
+    """Cards dealt face down to each player before the gift phase."""
+    gift_cards: int
+    """Cards the active player draws on a gift turn (at least ``players + 1``)."""
+    short_draw: ShortDraw
+
+
+@dataclass(frozen=True, slots=True)
+class ChurchRules:
+    """How church/bishop cards are used."""
+
+    optional: bool
+    """Whether the owner may decline to use the card."""
+    targets: ChurchTargets
+
+
+@dataclass(frozen=True, slots=True)
+class AuctionRules:
+    """How the auction phase runs."""
+
+    bidding_starts: BiddingStart
+    opening_bid: int
+    """The lowest legal first bid."""
+    currency: Mapping[CardKind, Currency]
+    gold_ceiling: int
+    """Highest legal bid in Gold (a finite bound so legal bids can be listed)."""
+    cards_ceiling: int
+    """Highest legal bid in number of cards."""
+    overpay: Overpay
+    all_pass: AllPass
+    refuse_to_pay: bool
+    """Whether a winner who could pay may decline and take the penalty instead."""
+
+
+@dataclass(frozen=True, slots=True)
+class PenaltyRules:
+    """What happens to an auction winner who does not pay."""
+
+    kind: PenaltyKind
+    exclude_from_reauction: bool
+    """Whether a penalized player stays out of the re-auction of the same card."""
+
+
+@dataclass(frozen=True, slots=True)
+class TieBreak:
+    """One concrete step of the final tie-break chain."""
+
+    by: TieBreakBy
+    category: str | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class ScoringRules:
+    """How categories and the game are won."""
+
+    category_tie: CategoryTie
+    final_tiebreak: tuple[TieBreak, ...]
+    """Applied in order to players tied on victory points; what stays tied shares the result."""
+
+
+@dataclass(frozen=True, slots=True)
+class Option:
+    """A switchable rule change declared by a ruleset."""
+
+    id: str
+    title: Text
+    description: Text
+    default: bool
+    changes: Mapping[str, object]
+    """The YAML-shaped patch merged into the ruleset when the option is on."""
+
+
+TERM_KEYS: tuple[str, ...] = (
+    "board",
+    "gold",
+    "church",
+    "gift_phase",
+    "auction_phase",
+    "public_space",
+    "auction_pile",
+    "draw_pile",
+    "hand",
+    "victory_points",
+)
+"""The edition-specific terms every ruleset defines in every language."""
+
+
+@dataclass(frozen=True, slots=True)
+class Ruleset:
+    """A loaded, validated ruleset with its options applied. Immutable and hashable by id."""
+
+    id: str
+    aliases: tuple[str, ...]
+    version: str
+    title: Text
+    description: Text
+    provenance: tuple[str, ...]
+    terms: Mapping[str, Text]
+    categories: tuple[Category, ...]
+    """In board order."""
+    deck: tuple[Card, ...]
+    """Every card; ``deck[i].id == i``."""
+    setups: Mapping[int, Setup]
+    """Setup per supported player count."""
+    church: ChurchRules
+    auction: AuctionRules
+    penalty: PenaltyRules
+    scoring: ScoringRules
+    options: Mapping[str, Option]
+    """Every option this ruleset declares, on or off."""
+    active_options: frozenset[str]
+    """The options applied to this ruleset."""
+    content_hash: str
+    """SHA-256 of the merged, options-applied document: changes whenever a rule changes."""
+    source: str = ""
+    """Where the ruleset was loaded from (a path), for messages."""
+    extends: tuple[str, ...] = ()
+    """The chain of rulesets this one extends, nearest first (ids)."""
+    document: Mapping[str, object] = field(default_factory=lambda: MappingProxyType({}), repr=False, compare=False)
+    """The merged YAML-shaped document (read-only), for renderers and diffs."""
+
+    @property
+    def player_counts(self) -> tuple[int, ...]:
+        """Supported player counts, ascending."""
+        return tuple(sorted(self.setups))
+
+    def category(self, category_id: str) -> Category:
+        """Return the category with this id (``KeyError`` if unknown)."""
+        for category in self.categories:
+            if category.id == category_id:
+                return category
+        raise KeyError(category_id)
+
+    def term(self, key: str, lang: str) -> str:
+        """Return the edition's term ``key`` (one of :data:`TERM_KEYS`) in ``lang``."""
+        return self.terms[key].get(lang)
+
+    def __hash__(self) -> int:
+        return hash(self.content_hash)
