@@ -61,7 +61,13 @@ def expand_deck(document: Mapping[str, Any]) -> tuple[Card, ...]:
     for value in sorted(document["gold"], key=int):
         for _ in range(document["gold"][value]):
             cards.append(Card(len(cards), CardKind.GOLD, int(value)))
-    for effect_id, body in document["church"]["cards"].items():
+    # Church cards in a canonical order (two-dice effects first, single signs first, raising
+    # first, then by id) so card ids never depend on the key order of the YAML mapping.
+    church_cards = sorted(
+        document["church"]["cards"].items(),
+        key=lambda item: (-item[1]["dice"], len(item[1]["signs"]), -max(item[1]["signs"], default=0), item[0]),
+    )
+    for effect_id, body in church_cards:
         effect = ChurchEffect(effect_id, tuple(body["signs"]), body["dice"])
         for _ in range(body["count"]):
             cards.append(Card(len(cards), CardKind.CHURCH, 0, effect=effect))

@@ -1,23 +1,29 @@
-"""Load a ruleset by id, alias or path: read YAML, follow ``extends``, apply options, build.
+"""Load a ruleset by id, alias or path: read YAML, follow ``extends``, check, apply options, build.
 
-This first version reads YAML without location tracking; located errors, the JSON
-Schema and semantic checks come in :mod:`biblios_kit.rules` as they land.
+Loading is: locate and read every file of the ``extends`` chain (:mod:`.source`), merge
+them (:mod:`.merge`), validate the merged document against the JSON Schema
+(:mod:`.schema`), run the semantic checks (:mod:`.checks`), then apply the requested
+options, check again, and build the frozen :class:`~biblios_kit.rules.model.Ruleset`.
+Every problem is reported as a :class:`~biblios_kit.errors.Problem` located in the file
+that set the offending value (a variant, the edition it extends, or an option's
+``changes``), and all of them are raised together in one :class:`RulesetError`.
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-from functools import lru_cache
+from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Iterable
+from typing import Any, Iterable, NamedTuple
 
-import yaml
-
-from biblios_kit.errors import UnknownOptionError, UnknownRulesetError
+from biblios_kit.errors import Problem, RulesetError, UnknownOptionError, UnknownRulesetError
+from biblios_kit.i18n import _
 from biblios_kit.resources import rulesets_dir, user_rulesets_dir
 from biblios_kit.rules.build import build_ruleset
 from biblios_kit.rules.merge import deep_merge
 from biblios_kit.rules.model import Ruleset
+from biblios_kit.rules.source import FieldPath, Issue, LocatedDocument, display_path, dotted, read_file
+
+_CACHE_SIZE = 64
 
 
 @dataclass(frozen=True)
@@ -31,35 +37,103 @@ class RulesetEntry:
     """``"edition"``, ``"variant"`` (shipped in ``rulesets/variants``) or ``"user"``."""
 
 
-def _normalize_keys(value: Any) -> Any:
-    if isinstance(value, dict):
-        return {str(k): _normalize_keys(v) for k, v in value.items()}
-    if isinstance(value, list):
-        return [_normalize_keys(v) for v in value]
-    return value
+class UnknownOptionsError(RulesetError, UnknownOptionError):
+    """Options asked for that the ruleset does not declare: a :class:`RulesetError` with located problems
+    that is also an :class:`UnknownOptionError` (``name`` is the first unknown option)."""
+
+    def __init__(self, problems: list[Problem], names: list[str], ruleset_id: str, known: list[str]) -> None:
+        self.problems = list(problems)
+        self.names = names
+        self.name = names[0]
+        self.ruleset_id = ruleset_id
+        self.known = known
+        Exception.__init__(self, "\n".join(str(p) for p in self.problems))
+
+
+class Layer(NamedTuple):
+    """One source of values in a merged document: a file, or the ``changes`` of an option in a file."""
+
+    source: LocatedDocument
+    prefix: FieldPath = ()
+    """Where the patch sits inside the file (``("options", id, "changes")`` for an option)."""
+
+
+@dataclass
+class Composed:
+    """A ruleset file merged over the files it extends, before any check."""
+
+    document: dict[str, Any]
+    """The merged document (without ``extends``)."""
+    layers: list[Layer]
+    """The files that contributed, the file itself first, its root edition last."""
+    chain: tuple[str, ...] = ()
+    """Ids of the rulesets extended, nearest first."""
+    problems: list[Problem] = field(default_factory=list)
+    """Problems found in the variant files themselves (unknown fields, missing own id...)."""
+
+    @property
+    def files(self) -> tuple[Path, ...]:
+        """Every file involved, for cache keys."""
+        return tuple(layer.source.path for layer in self.layers if layer.source.path is not None)
+
+
+# --------------------------------------------------------------------------- reading
+
+
+_read_cache: dict[tuple[Path, str], tuple[tuple[int, int], LocatedDocument]] = {}
+
+
+def _stamp(path: Path) -> tuple[int, int]:
+    stat = path.stat()
+    return stat.st_mtime_ns, stat.st_size
+
+
+def read_located(path: Path, file: str | None = None) -> LocatedDocument:
+    """Read a ruleset file with positions, reusing the last read while the file is unchanged."""
+    path = path.resolve()
+    shown = file if file is not None else display_path(path)
+    try:
+        stamp = _stamp(path)
+    except OSError:
+        return read_file(path, shown)  # raises a located "cannot read" problem
+    cached = _read_cache.get((path, shown))
+    if cached is not None and cached[0] == stamp:
+        return cached[1]
+    document = read_file(path, shown)
+    if len(_read_cache) >= 4 * _CACHE_SIZE:
+        _read_cache.clear()
+    _read_cache[(path, shown)] = (stamp, document)
+    return document
 
 
 def read_document(path: Path) -> dict[str, Any]:
-    """Read one YAML ruleset file into plain data (mapping keys as strings)."""
-    with path.open("r", encoding="utf-8") as handle:
-        data = yaml.safe_load(handle)
-    return _normalize_keys(data if data is not None else {})
+    """Read one YAML ruleset file into plain data (mapping keys as strings); raise :class:`RulesetError`."""
+    return read_located(path).data  # type: ignore[no-any-return]
+
+
+# --------------------------------------------------------------------------- finding rulesets
 
 
 def _scan(folder: Path, origin: str) -> list[RulesetEntry]:
-    entries = []
+    entries: list[RulesetEntry] = []
     if not folder.is_dir():
         return entries
     for path in sorted(folder.glob("*.yaml")) + sorted(folder.glob("*.yml")):
         try:
-            with path.open("r", encoding="utf-8") as handle:
-                head = yaml.safe_load(handle)
-        except (OSError, UnicodeDecodeError, yaml.YAMLError):
-            continue
-        if isinstance(head, dict) and isinstance(head.get("id"), str):
-            aliases = tuple(str(a) for a in head.get("aliases") or () if isinstance(a, str))
+            head = read_located(path).data
+        except RulesetError:
+            continue  # an unreadable file is not a ruleset; `rules validate` says why
+        if isinstance(head.get("id"), str):
+            aliases = tuple(a for a in head.get("aliases") or () if isinstance(a, str))
             entries.append(RulesetEntry(head["id"], aliases, path.resolve(), origin))
     return entries
+
+
+def ruleset_files(folder: Path) -> list[Path]:
+    """The YAML files of a rulesets folder (``*.yaml``, ``*.yml``), sorted."""
+    if not folder.is_dir():
+        return []
+    return sorted(folder.glob("*.yaml")) + sorted(folder.glob("*.yml"))
 
 
 def available_rulesets() -> list[RulesetEntry]:
@@ -75,7 +149,7 @@ def available_rulesets() -> list[RulesetEntry]:
 def resolve_ruleset(name: str | Path, relative_to: Path | None = None) -> Path:
     """Find the file of a ruleset given by id, alias or path (relative paths from ``relative_to``)."""
     text = str(name)
-    looks_like_path = text.endswith((".yaml", ".yml")) or "/" in text or "\\" in text
+    looks_like_path = isinstance(name, Path) or text.endswith((".yaml", ".yml")) or "/" in text or "\\" in text
     if looks_like_path:
         candidate = Path(text)
         if not candidate.is_absolute() and relative_to is not None:
@@ -89,42 +163,205 @@ def resolve_ruleset(name: str | Path, relative_to: Path | None = None) -> Path:
     raise UnknownRulesetError(text, sorted({entry.id for entry in entries}))
 
 
-def load_document(path: Path, _seen: tuple[Path, ...] = ()) -> tuple[dict[str, Any], tuple[str, ...]]:
-    """Read a ruleset file and merge it over the rulesets it extends; return (document, chain of ids)."""
-    document = read_document(path)
-    parent = document.pop("extends", None)
-    if parent is None:
-        return document, ()
-    parent_path = resolve_ruleset(parent, relative_to=path.parent)
-    if parent_path in _seen or parent_path == path:
-        raise ValueError(f"extends cycle: {' -> '.join(str(p) for p in (*_seen, path, parent_path))}")
-    base, chain = load_document(parent_path, (*_seen, path))
-    return deep_merge(base, document), (base["id"], *chain)
+# --------------------------------------------------------------------------- extends
 
 
-def apply_options(document: dict[str, Any], options: Iterable[str]) -> tuple[dict[str, Any], frozenset[str]]:
-    """Merge the ``changes`` of each named option (plus those on by default) into the document."""
-    declared = document.get("options", {})
+def compose(path: Path, file: str | None = None, _stack: tuple[Path, ...] = ()) -> Composed:
+    """Read ``path`` and merge it over the chain of rulesets it ``extends``.
+
+    Raises :class:`RulesetError` for unreadable files, unknown ``extends`` targets and
+    cycles; problems of the variant's own fields are collected in :attr:`Composed.problems`.
+    """
+    from biblios_kit.rules.schema import unknown_fields, unknown_name_message
+
+    path = path.resolve()
+    source = read_located(path, file)
+    raw: dict[str, Any] = source.data
+    if "extends" not in raw:
+        return Composed(dict(raw), [Layer(source)])
+    parent = raw["extends"]
+    if not isinstance(parent, str) or not parent:
+        raise RulesetError([source.problem(("extends",), _("expected the id, alias or relative path of a ruleset"))])
+    try:
+        parent_path = resolve_ruleset(parent, relative_to=path.parent)
+    except UnknownRulesetError as error:
+        message = unknown_name_message(_("ruleset"), parent, error.known)
+        raise RulesetError([source.problem(("extends",), message)]) from None
+    if parent_path == path or parent_path in _stack:
+        names = [display_path(p) for p in (*_stack, path, parent_path)]
+        start = names.index(display_path(parent_path))
+        raise RulesetError(
+            [source.problem(("extends",), _("'extends' makes a cycle: {chain}").format(chain=" -> ".join(names[start:])))]
+        )
+    base = compose(parent_path, _stack=(*_stack, path))
+
+    problems = list(base.problems)
+    layer = Layer(source)
+    for issue in unknown_fields({k: v for k, v in raw.items() if k != "extends"}):
+        problems.append(locate([layer], issue))
+    for name in ("id", "title", "description"):
+        if name not in raw:
+            problems.append(
+                source.problem((), _("a variant must set its own {field!r} (it is not inherited)").format(field=name))
+            )
+    base_options = base.document.get("options")
+    declared = base_options if isinstance(base_options, dict) else {}
+    own_options = raw.get("options")
+    if isinstance(own_options, dict):
+        for option_id, body in own_options.items():
+            if option_id not in declared and isinstance(body, dict) and "title" not in body:
+                message = unknown_name_message(_("option"), option_id, declared)
+                message += " " + _("(a new option needs 'title', 'description' and 'changes')")
+                problems.append(locate([layer], Issue(("options", option_id), message, at_key=True)))
+
+    patch = {k: v for k, v in raw.items() if k != "extends"}
+    merged = deep_merge(base.document, patch)
+    if "aliases" not in raw:
+        merged.pop("aliases", None)  # aliases name one file: a variant does not inherit them
+    parent_id = base.document.get("id")
+    chain = (parent_id if isinstance(parent_id, str) else display_path(parent_path), *base.chain)
+    return Composed(merged, [layer, *base.layers], chain, problems)
+
+
+# --------------------------------------------------------------------------- locating problems
+
+
+def locate(layers: list[Layer], issue: Issue, prefix_message: str = "") -> Problem:
+    """Turn an :class:`Issue` of a merged document into a :class:`Problem` in the file that set it.
+
+    The layer (file or option) holding the deepest part of the issue's path wins; on a tie,
+    the most derived one (a variant over its edition).
+    """
+    best: tuple[int, Layer, tuple[int, int]] | None = None
+    for layer in layers:
+        known = layer.source
+        for end in range(len(issue.path), -1, -1):
+            full = layer.prefix + issue.path[:end]
+            if issue.at_key and end == len(issue.path) and full in known.keys:
+                position = known.keys[full]
+            elif full in known.values:
+                position = known.values[full]
+            else:
+                continue
+            if best is None or end > best[0]:
+                best = (end, layer, position)
+            break
+    message = prefix_message + issue.message
+    if best is None:
+        return Problem(layers[-1].source.file, 1, 1, dotted(issue.path), message)
+    _depth, layer, (line, column) = best
+    return Problem(layer.source.file, line, column, dotted(issue.path), message)
+
+
+def check_document(document: dict[str, Any], layers: list[Layer], prefix_message: str = "") -> list[Problem]:
+    """Schema then semantic checks of a merged document; every problem, located through ``layers``."""
+    from biblios_kit.rules.checks import semantic_issues
+    from biblios_kit.rules.schema import schema_issues
+
+    issues = schema_issues(document)
+    if not issues:
+        issues = semantic_issues(document)
+    return [locate(layers, issue, prefix_message) for issue in issues]
+
+
+def _unique(problems: Iterable[Problem]) -> list[Problem]:
+    return list(dict.fromkeys(problems))
+
+
+def _option_layers(composed: Composed, option_id: str) -> list[Layer]:
+    prefix: FieldPath = ("options", option_id, "changes")
+    return [Layer(layer.source, prefix) for layer in composed.layers if layer.source.has(prefix)]
+
+
+def apply_option(document: dict[str, Any], option_id: str) -> dict[str, Any]:
+    """Merge the ``changes`` of one declared option into ``document`` (a new dict)."""
+    changes = document["options"][option_id].get("changes", {})
+    return deep_merge(document, changes)  # type: ignore[no-any-return]
+
+
+def check_options(composed: Composed, option_ids: Iterable[str]) -> tuple[dict[str, Any], list[Problem]]:
+    """Apply options (declared order) to a checked document and check the result; return both."""
+    document = composed.document
+    layers = list(composed.layers)
+    wanted = set(option_ids)
+    for option_id in document.get("options", {}):
+        if option_id in wanted:
+            document = apply_option(document, option_id)
+            layers = _option_layers(composed, option_id) + layers
+    if not wanted:
+        return document, []
+    names = ", ".join(sorted(wanted))
+    prefix = _("with option {name}: ").format(name=names)
+    return document, check_document(document, layers, prefix)
+
+
+def check_file(path: Path, file: str | None = None) -> list[Problem]:
+    """Every problem of a ruleset file: reading, ``extends``, schema, semantics, and each option on its own."""
+    try:
+        composed = compose(path, file)
+    except RulesetError as error:
+        return error.problems
+    problems = list(composed.problems)
+    plain = check_document(composed.document, composed.layers)
+    problems += plain
+    if not plain:
+        options = composed.document.get("options", {})
+        for option_id in options:
+            _document, option_problems = check_options(composed, [option_id])
+            problems += option_problems
+    return _unique(problems)
+
+
+# --------------------------------------------------------------------------- loading
+
+
+_built: dict[tuple[Any, ...], Ruleset] = {}
+
+
+def _requested_options(composed: Composed, options: Iterable[str], source: LocatedDocument) -> list[str]:
+    from biblios_kit.rules.schema import unknown_name_message
+
+    declared = composed.document.get("options", {})
     requested = list(dict.fromkeys(options))
-    for name in requested:
-        if name not in declared:
-            raise UnknownOptionError(name, document.get("id", "?"), sorted(declared))
-    active = [name for name, body in declared.items() if body.get("default", False)]
-    active += [name for name in requested if name not in active]
-    for name in active:
-        document = deep_merge(document, declared[name].get("changes", {}))
-    return document, frozenset(active)
-
-
-@lru_cache(maxsize=64)
-def _load_cached(path: Path, mtime_ns: int, options: tuple[str, ...]) -> Ruleset:
-    document, chain = load_document(path)
-    document, active = apply_options(document, options)
-    document["active_options"] = sorted(active)
-    return build_ruleset(document, active_options=active, source=str(path), extends=chain)
+    unknown = [name for name in requested if name not in declared]
+    if unknown:
+        problems = []
+        for name in unknown:
+            where = ("options",) if source.has(("options",)) else ()
+            issue = Issue(where, unknown_name_message(_("option"), name, declared))
+            problems.append(locate(composed.layers, issue))
+        raise UnknownOptionsError(problems, unknown, str(composed.document.get("id", "?")), sorted(declared))
+    defaults = [name for name, body in declared.items() if body.get("default", False)]
+    return [name for name in declared if name in requested or name in defaults]
 
 
 def load_ruleset(name: str | Path = "biblios", options: Iterable[str] = ()) -> Ruleset:
-    """Load a ruleset by id, alias or path, with the named options switched on."""
+    """Load a ruleset by id, alias or path, with the named options switched on (plus those on by default).
+
+    Raises :class:`UnknownRulesetError` if nothing has that name, :class:`RulesetError`
+    (with every located problem) if the ruleset or an option is invalid, and
+    :class:`UnknownOptionsError` (a :class:`RulesetError` and an
+    :class:`~biblios_kit.errors.UnknownOptionError`) for options it does not declare.
+    Results are cached while none of the files involved changes.
+    """
     path = resolve_ruleset(name)
-    return _load_cached(path, path.stat().st_mtime_ns, tuple(options))
+    composed = compose(path)
+    requested = tuple(sorted(set(options)))
+    key = (tuple((p, _stamp(p)) for p in composed.files), requested)
+    cached = _built.get(key)
+    if cached is not None:
+        return cached
+    problems = _unique([*composed.problems, *check_document(composed.document, composed.layers)])
+    if problems:
+        raise RulesetError(problems)
+    active = _requested_options(composed, requested, composed.layers[0].source)
+    document, problems = check_options(composed, active)
+    if problems:
+        raise RulesetError(problems)
+    document = dict(document)
+    document["active_options"] = sorted(active)
+    ruleset = build_ruleset(document, active_options=active, source=str(path), extends=composed.chain)
+    if len(_built) >= _CACHE_SIZE:
+        _built.clear()
+    _built[key] = ruleset
+    return ruleset
