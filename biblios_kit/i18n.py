@@ -1,32 +1,44 @@
-"""Language choice and gettext catalogs: ``_``, ``ngettext`` and friends follow the active language.
+"""Language choice, gettext catalogs and Babel formatting: ``_``, ``ngettext`` and friends follow the active language.
 
-The active language is chosen once per process by :func:`set_language` (``--lang``, then
-``BIBLIOS_LANG``, then the system locale, then English) and can be switched at any time
-(the TUI does so during a game). Catalogs live in ``locales/<lang>/LC_MESSAGES/biblios_kit``;
-a compiled ``.mo`` is used when present (an installed wheel), else the ``.po`` is compiled
-in memory once per process.
+The active language is chosen once per process by :func:`use_language` (``--lang``, then
+``BIBLIOS_LANG``, then the system locale ``LC_ALL`` / ``LC_MESSAGES`` / ``LANG``, then
+English) and can be switched at any time with :func:`set_language` (the TUI does so during
+a game). Code that must render in a given language without touching the process-wide
+choice (the rulebook renderer, tests, a TUI worker) uses :func:`translator` or the
+:func:`in_language` context manager, which is local to the current thread / asyncio task.
+
+Catalogs live in ``locales/<lang>/LC_MESSAGES/biblios_kit``; a compiled ``.mo`` is used
+when present (an installed wheel), else the ``.po`` is compiled in memory once per process.
 """
 
 from __future__ import annotations
 
+import contextlib
+import contextvars
 import gettext as _gettext
 import io
 import os
 import sys
+from dataclasses import dataclass
 from functools import cache
+from typing import Iterable, Iterator, Literal
 
 SUPPORTED: tuple[str, ...] = ("en", "fr", "es")
 """Languages with a complete catalog."""
 DEFAULT = "en"
+"""The fallback language (the source language of every message)."""
 DOMAIN = "biblios_kit"
+"""The gettext domain: catalogs are ``locales/<lang>/LC_MESSAGES/biblios_kit.po``."""
 
-_active: list[str] = [DEFAULT]
-_translations: list[_gettext.NullTranslations] = [_gettext.NullTranslations()]
+SYSTEM_VARIABLES: tuple[str, ...] = ("LC_ALL", "LC_MESSAGES", "LANG")
+"""Locale variables consulted, in POSIX precedence order, when nothing more explicit is set."""
+
+_NEUTRAL_LOCALES = frozenset({"c", "posix"})
 
 
 @cache
 def translations(lang: str) -> _gettext.NullTranslations:
-    """The catalog of ``lang`` (a null catalog for English or when none is found)."""
+    """The catalog of ``lang`` (a null catalog when none is found: messages stay in English)."""
     from biblios_kit.resources import locales_dir
 
     folder = locales_dir() / lang / "LC_MESSAGES"
@@ -49,33 +61,65 @@ def translations(lang: str) -> _gettext.NullTranslations:
 
 
 def normalize_language(code: str) -> str:
-    """Reduce a locale code (``fr_CA.UTF-8``, ``es-MX``, ``EN``) to its language (``fr``, ``es``, ``en``)."""
+    """Reduce a locale code (``fr_CA.UTF-8``, ``es-MX``, ``EN``, ``de_DE@euro``) to its language (``fr``, ``es``, ``en``, ``de``)."""
     code = code.strip().split(".")[0].split("@")[0]
     return code.replace("-", "_").split("_")[0].lower()
 
 
-def choose_language(explicit: str | None = None) -> tuple[str, str | None]:
+@dataclass(frozen=True)
+class LanguageChoice:
+    """The outcome of :func:`choose_language`.
+
+    ``language`` is always one of :data:`SUPPORTED`. ``requested`` is the code that was
+    asked for and ``source`` where it came from (``"option"``, ``"BIBLIOS_LANG"``, a locale
+    variable name, or ``"default"``). ``unsupported`` is true when ``requested`` named a
+    language we do not have, so English is used instead.
+    """
+
+    language: str
+    requested: str | None
+    source: str
+    unsupported: bool
+
+
+def choose_language(explicit: str | None = None, environ: dict[str, str] | None = None) -> LanguageChoice:
     """Pick the language: ``explicit``, else ``BIBLIOS_LANG``, else the system locale, else English.
 
-    Returns ``(language, unsupported)`` where ``unsupported`` is the requested code when it
-    had to fall back to English (so the caller can warn once), else ``None``.
+    The system locale follows POSIX precedence: the first non-empty of ``LC_ALL``,
+    ``LC_MESSAGES`` and ``LANG`` decides; ``C`` or ``POSIX`` there means English (no
+    warning). Regional codes map to their language (``fr_CA.UTF-8`` -> ``fr``). A code
+    naming a language we do not support falls back to English with ``unsupported`` set.
     """
-    candidates = [explicit, os.environ.get("BIBLIOS_LANG")]
-    candidates += [os.environ.get(name) for name in ("LC_ALL", "LC_MESSAGES", "LANG")]
-    for index, code in enumerate(candidates):
-        if not code or (index >= 2 and code in ("C", "POSIX")):
+    env = os.environ if environ is None else environ
+    candidates: list[tuple[str, str | None]] = [("option", explicit), ("BIBLIOS_LANG", env.get("BIBLIOS_LANG"))]
+    system = next(((name, env[name]) for name in SYSTEM_VARIABLES if env.get(name, "").strip()), None)
+    if system is not None:
+        candidates.append(system)
+    for source, code in candidates:
+        if code is None or not code.strip():
             continue
         lang = normalize_language(code)
         if lang in SUPPORTED:
-            return lang, None
-        if index < 2:  # an explicit choice that we cannot honour deserves a warning
-            return DEFAULT, code
-        return DEFAULT, None if lang in ("c", "posix", "") else code
-    return DEFAULT, None
+            return LanguageChoice(lang, code, source, unsupported=False)
+        if lang in _NEUTRAL_LOCALES and source in SYSTEM_VARIABLES:
+            return LanguageChoice(DEFAULT, code, source, unsupported=False)
+        return LanguageChoice(DEFAULT, code, source, unsupported=True)
+    return LanguageChoice(DEFAULT, None, "default", unsupported=False)
+
+
+_active: list[str] = [DEFAULT]
+_translations: list[_gettext.NullTranslations] = [_gettext.NullTranslations()]
+_local: contextvars.ContextVar[tuple[str, _gettext.NullTranslations] | None] = contextvars.ContextVar(
+    "biblios_kit_language", default=None
+)
+_warned: set[str] = set()
 
 
 def set_language(lang: str) -> None:
-    """Make ``lang`` (one of :data:`SUPPORTED`) the active language for all messages."""
+    """Make ``lang`` (a code of :data:`SUPPORTED`, regional forms accepted) the process-wide language.
+
+    An unsupported code selects English silently; use :func:`use_language` to warn.
+    """
     lang = normalize_language(lang)
     if lang not in SUPPORTED:
         lang = DEFAULT
@@ -83,40 +127,170 @@ def set_language(lang: str) -> None:
     _translations[0] = translations(lang)
 
 
+def unsupported_message(choice: LanguageChoice) -> str:
+    """The warning shown once when ``choice`` fell back to English."""
+    if choice.source == "option":
+        where = "--lang"
+    else:
+        where = choice.source
+    return _("warning: language {code} ({source}) is not supported; using English. Choose one of: {choices}.").format(
+        code=repr(choice.requested), source=where, choices=", ".join(SUPPORTED)
+    )
+
+
 def use_language(explicit: str | None = None, *, warn: bool = True) -> str:
-    """Choose (see :func:`choose_language`), activate and return the language; warn once on stderr."""
-    lang, unsupported = choose_language(explicit)
-    set_language(lang)
-    if unsupported and warn:
-        print(
-            _("warning: language {code!r} is not supported (supported: {supported}); using English").format(
-                code=unsupported, supported=", ".join(SUPPORTED)
-            ),
-            file=sys.stderr,
-        )
-    return lang
+    """Choose (see :func:`choose_language`), activate and return the language.
+
+    When the requested language is not supported, English is used and, if ``warn``, a
+    warning is printed on stderr, at most once per process for a given code (the CLI
+    may choose the language more than once while starting).
+    """
+    choice = choose_language(explicit)
+    set_language(choice.language)
+    if choice.unsupported and warn and choice.requested not in _warned:
+        _warned.add(choice.requested or "")
+        print(unsupported_message(choice), file=sys.stderr)
+    return choice.language
 
 
 def current_language() -> str:
-    """The active language code."""
-    return _active[0]
+    """The active language code (the one of :func:`in_language` inside such a block)."""
+    local = _local.get()
+    return local[0] if local is not None else _active[0]
+
+
+def _catalog() -> _gettext.NullTranslations:
+    local = _local.get()
+    return local[1] if local is not None else _translations[0]
 
 
 def _(message: str) -> str:
     """Translate ``message`` into the active language."""
-    return _translations[0].gettext(message)
+    return _catalog().gettext(message)
 
 
 def ngettext(singular: str, plural: str, n: int) -> str:
     """Translate a message with a plural form chosen for ``n`` by the language's plural rule."""
-    return _translations[0].ngettext(singular, plural, n)
+    return _catalog().ngettext(singular, plural, n)
 
 
 def pgettext(context: str, message: str) -> str:
     """Translate ``message`` in a disambiguating ``context``."""
-    return _translations[0].pgettext(context, message)
+    return _catalog().pgettext(context, message)
 
 
 def N_(message: str) -> str:
     """Mark ``message`` for extraction without translating it now (translate later with ``_``)."""
     return message
+
+
+@contextlib.contextmanager
+def in_language(lang: str) -> Iterator[str]:
+    """Within the block, ``_``/``ngettext``/``format_*`` use ``lang`` in this thread or task only.
+
+    The process-wide language (:func:`set_language`) is left untouched. Yields the
+    normalized language code (English for an unsupported one).
+    """
+    code = normalize_language(lang)
+    if code not in SUPPORTED:
+        code = DEFAULT
+    token = _local.set((code, translations(code)))
+    try:
+        yield code
+    finally:
+        _local.reset(token)
+
+
+# --- Babel formatting for the active language -------------------------------------------------
+
+
+def format_list(items: Iterable[str], style: Literal["standard", "or"] = "standard") -> str:
+    """Join ``items`` as a list in the active language ("A, B, and C" / "A, B et C" / "A, B y C").
+
+    ``style="or"`` gives a disjunction ("2, 3, or 4" / "2, 3 ou 4" / "2, 3 o 4").
+    """
+    from babel.lists import format_list as babel_format_list
+
+    values = list(items)
+    if not values:
+        return ""
+    return babel_format_list(values, style=style, locale=current_language())
+
+
+def format_number(number: int | float) -> str:
+    """Format a whole or decimal number with the active language's grouping (1,234 / 1 234 / 1234)."""
+    from babel.numbers import format_decimal as babel_format_decimal
+
+    return babel_format_decimal(number, locale=current_language())
+
+
+def format_decimal(number: float, digits: int = 2) -> str:
+    """Format ``number`` with exactly ``digits`` decimals in the active language (3.50 / 3,50)."""
+    from babel.numbers import format_decimal as babel_format_decimal
+
+    pattern = "#,##0" + ("." + "0" * digits if digits > 0 else "")
+    return babel_format_decimal(number, format=pattern, locale=current_language())
+
+
+def format_percent(ratio: float, digits: int = 0) -> str:
+    """Format a ratio (0.25) as a percentage in the active language (25% / 25 % / 25 %)."""
+    from babel.numbers import format_percent as babel_format_percent
+
+    pattern = "#,##0" + ("." + "0" * digits if digits > 0 else "") + "%"
+    return babel_format_percent(ratio, format=pattern, locale=current_language())
+
+
+# --- An explicit translator, for code that renders in a given language -------------------------
+
+
+@dataclass(frozen=True)
+class Translator:
+    """Messages and formatting in one fixed language, independent of the active language.
+
+    ``tr = translator("fr")`` then ``tr.gettext("...")``; for a longer piece of code prefer
+    ``with in_language("fr"):`` so the usual ``_()`` calls (which message extraction sees)
+    do the work.
+    """
+
+    language: str
+
+    def _catalog(self) -> _gettext.NullTranslations:
+        return translations(self.language)
+
+    def gettext(self, message: str) -> str:
+        """Translate ``message``."""
+        return self._catalog().gettext(message)
+
+    def ngettext(self, singular: str, plural: str, n: int) -> str:
+        """Translate with the plural form for ``n``."""
+        return self._catalog().ngettext(singular, plural, n)
+
+    def pgettext(self, context: str, message: str) -> str:
+        """Translate ``message`` in ``context``."""
+        return self._catalog().pgettext(context, message)
+
+    def format_list(self, items: Iterable[str], style: Literal["standard", "or"] = "standard") -> str:
+        """Join ``items`` as a list in this language."""
+        with in_language(self.language):
+            return format_list(items, style)
+
+    def format_number(self, number: int | float) -> str:
+        """Format a number in this language."""
+        with in_language(self.language):
+            return format_number(number)
+
+    def format_decimal(self, number: float, digits: int = 2) -> str:
+        """Format a number with ``digits`` decimals in this language."""
+        with in_language(self.language):
+            return format_decimal(number, digits)
+
+    def format_percent(self, ratio: float, digits: int = 0) -> str:
+        """Format a ratio as a percentage in this language."""
+        with in_language(self.language):
+            return format_percent(ratio, digits)
+
+
+def translator(lang: str) -> Translator:
+    """A :class:`Translator` for ``lang`` (regional codes accepted; English when unsupported)."""
+    code = normalize_language(lang)
+    return Translator(code if code in SUPPORTED else DEFAULT)

@@ -1,9 +1,195 @@
-"""CLI commands (not yet written): registered on the app by :func:`register`."""
+"""CLI commands ``rules show``, ``rules search`` and ``rules diff``: the rulebook of any ruleset, in three languages."""
 
-from __future__ import annotations
+import sys
+from pathlib import Path
+from typing import TYPE_CHECKING, Annotated, NoReturn, Optional
 
 import typer
 
+from biblios_kit.cli.common import LangOption, fail, start
+from biblios_kit.i18n import SUPPORTED, _, format_list, ngettext, normalize_language
+
+if TYPE_CHECKING:
+    from biblios_kit.rules.model import Ruleset
+
+
+def _fail(message: str) -> NoReturn:
+    fail(f"{_('error:')} {message}")
+
+
+def _start(lang: str | None) -> str:
+    """Activate the language; an explicit unsupported ``--lang`` is an error here (exit status 2)."""
+    if lang is not None and normalize_language(lang) not in SUPPORTED:
+        _fail(_("unknown language {code}; choose one of: {choices}").format(code=repr(lang), choices=", ".join(SUPPORTED)))
+    return start(lang)
+
+
+def parse_spec(spec: str) -> tuple[str, list[str]]:
+    """Split a ruleset spec ``name+option+option`` (a path to an existing file is taken whole)."""
+    if Path(spec).is_file():
+        return spec, []
+    name, *options = spec.split("+")
+    return name, [option for option in options if option]
+
+
+def load(name: str, options: list[str]) -> "Ruleset":
+    """Load a ruleset with options, turning every loading problem into a clear message and exit status 2."""
+    from biblios_kit.errors import RulesetError, UnknownOptionError, UnknownRulesetError
+    from biblios_kit.rules import load_ruleset
+
+    try:
+        return load_ruleset(name, options)
+    except UnknownRulesetError as error:
+        _fail(_("unknown ruleset {name}; choose one of: {choices}").format(name=repr(error.name), choices=", ".join(error.known)))
+    except UnknownOptionError as error:
+        choices = ", ".join(error.known) if error.known else _("(this ruleset has no options)")
+        _fail(
+            _("unknown option {name} for ruleset {ruleset}; choose from: {choices}").format(
+                name=repr(error.name), ruleset=error.ruleset_id, choices=choices
+            )
+        )
+    except RulesetError as error:
+        _fail(_("ruleset {name} cannot be loaded:\n{problems}").format(name=repr(name), problems=str(error)))
+    except (OSError, ValueError, KeyError, TypeError) as error:
+        _fail(_("ruleset {name} cannot be loaded: {reason}").format(name=repr(name), reason=str(error)))
+
+
+def _section_choices(ruleset: "Ruleset", lang: str) -> str:
+    from biblios_kit.rulebook.model import SECTION_IDS
+    from biblios_kit.rulebook.render import section_title
+
+    return ", ".join(f"{sid} ({section_title(sid, ruleset, lang)})" for sid in SECTION_IDS)
+
+
+def _escape(text: str) -> str:
+    from rich.markup import escape
+
+    return escape(text)
+
 
 def register(app: typer.Typer) -> None:
-    """Add this module's commands to ``app``."""
+    """Add ``show``, ``search`` and ``diff`` to the ``rules`` group (help texts in the active language)."""
+    RulesetOption = Annotated[
+        str,
+        typer.Option("--ruleset", "-r", help=_("Ruleset: an id (biblios, scripts-and-scribes, a variant), an alias or a path.")),
+    ]
+    OptionsOption = Annotated[
+        Optional[list[str]],
+        typer.Option("--option", "-o", help=_("Switch on an option of the ruleset (repeat for several).")),
+    ]
+
+    def show(
+        section: Annotated[
+            Optional[str],
+            typer.Argument(help=_("A section to show (in English, French or Spanish: auction, enchères, subasta...); all when omitted.")),
+        ] = None,
+        ruleset: RulesetOption = "biblios",
+        option: OptionsOption = None,
+        lang: LangOption = None,
+        fmt: Annotated[str, typer.Option("--format", "-f", help=_("Output format: text or markdown."))] = "text",
+    ) -> None:
+        """Show the rules of a ruleset, whole or one section, in your language."""
+        code = _start(lang)
+        from biblios_kit.rulebook import FORMATS, UnknownSectionError, format_rulebook, render_rulebook, section_id
+
+        if fmt not in FORMATS:
+            _fail(_("unknown format {name}; choose one of: {choices}").format(name=repr(fmt), choices=", ".join(FORMATS)))
+        loaded = load(ruleset, list(option or []))
+        book = render_rulebook(loaded, code)
+        sections = None
+        if section is not None:
+            try:
+                sections = [book.section(section_id(section, loaded))]
+            except UnknownSectionError:
+                _fail(
+                    _("unknown section {name}; choose one of: {choices}").format(
+                        name=repr(section), choices=_section_choices(loaded, code)
+                    )
+                )
+        sys.stdout.write(format_rulebook(book, fmt, sections))
+
+
+    def search_cmd(
+        query: Annotated[str, typer.Argument(help=_("Words to look for (case and accents do not matter)."))],
+        ruleset: RulesetOption = "biblios",
+        option: OptionsOption = None,
+        lang: LangOption = None,
+    ) -> None:
+        """Search the rulebook; shows each matching section with the matches highlighted."""
+        code = _start(lang)
+        from biblios_kit.rulebook import highlight, render_rulebook, search
+
+        loaded = load(ruleset, list(option or []))
+        book = render_rulebook(loaded, code)
+        hits = search(book, query)
+        if not hits:
+            print(
+                _(
+                    "Nothing matches {query} in the rules of {ruleset}. Try fewer or shorter words, or read a whole "
+                    "section with 'rules show SECTION'; the sections are: {sections}."
+                ).format(query=repr(query), ruleset=loaded.title.get(code), sections=_section_choices(loaded, code)),
+                file=sys.stderr,
+            )
+            raise typer.Exit(1)
+        tty = sys.stdout.isatty()
+        console = None
+        if tty:
+            from rich.console import Console
+
+            console = Console(highlight=False)
+        sections = list(dict.fromkeys((hit.section_id, hit.section_title) for hit in hits))
+        count = len(hits)
+        summary = ngettext("{query}: {count} matching line in {sections}.", "{query}: {count} matching lines in {sections}.", count).format(
+            query=repr(query), count=count, sections=format_list([title for _id, title in sections])
+        )
+        for index, (sid, title) in enumerate(sections):
+            heading = f"{title} ({sid})"
+            if console is not None:
+                console.print(f"[bold underline]{_escape(heading)}[/]")
+            else:
+                print(heading)
+            for hit in hits:
+                if hit.section_id != sid:
+                    continue
+                if console is not None:
+                    from rich.text import Text
+
+                    text = Text("  " + hit.text)
+                    for begin, end in hit.spans:
+                        text.stylize("bold reverse", begin + 2, end + 2)
+                    console.print(text)
+                else:
+                    print("  " + highlight(hit, "[", "]"))
+            if index < len(sections) - 1:
+                print()
+        print()
+        print(summary)
+
+
+    def diff(
+        a: Annotated[str, typer.Argument(help=_("First ruleset: an id, alias, path or variant, with options after '+' (biblios+medieval-bluff)."))],
+        b: Annotated[str, typer.Argument(help=_("Second ruleset, written the same way."))],
+        lang: LangOption = None,
+    ) -> None:
+        """List, in words, every rule that differs between two rulesets, variants or option sets."""
+        code = _start(lang)
+        from biblios_kit.rulebook import diff_rulesets
+
+        left = load(*parse_spec(a))
+        right = load(*parse_spec(b))
+        differences = diff_rulesets(left, right, code)
+        if not differences:
+            print(_("No difference: {a} and {b} have the same rules.").format(a=a, b=b))
+            return
+        print(_("Rules that differ between {a} and {b}:").format(a=a, b=b))
+        for difference in differences:
+            print()
+            print(f"* {difference.topic}")
+            print(f"    {a}: {difference.left}")
+            print(f"    {b}: {difference.right}")
+        print()
+        print(ngettext("{count} difference.", "{count} differences.", len(differences)).format(count=len(differences)))
+
+    app.command("show", help=_("Show the rules of a ruleset, whole or one section, in your language."))(show)
+    app.command("search", help=_("Search the rules (case and accents do not matter) and highlight the matches."))(search_cmd)
+    app.command("diff", help=_("List, in words, every rule that differs between two rulesets, variants or option sets."))(diff)

@@ -1,0 +1,248 @@
+"""Compare two rulesets rule by rule and describe every difference in words, in a chosen language.
+
+Rules are compared as data (so the same rule under different edition terms is not a
+difference); the sentences describing each side are the rulebook's own phrases.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from dataclasses import dataclass
+from typing import Callable
+
+from biblios_kit.i18n import N_, _, format_list, in_language
+from biblios_kit.rulebook.grammar import capitalize
+from biblios_kit.rulebook.render import _Renderer, describe_effect, penalty_name
+from biblios_kit.rules.model import (
+    AllPass,
+    BiddingStart,
+    CardKind,
+    CategoryTie,
+    ChurchTargets,
+    Currency,
+    Overpay,
+    Ruleset,
+    ShortDraw,
+    TERM_KEYS,
+    TieBreak,
+    TieBreakBy,
+)
+
+TERM_TOPICS: dict[str, str] = {
+    "board": N_("Name of the board"),
+    "gold": N_("Name of the money"),
+    "church": N_("Name of the die-changing card"),
+    "gift_phase": N_("Name of the first phase"),
+    "auction_phase": N_("Name of the second phase"),
+    "public_space": N_("Name of the shared cards"),
+    "auction_pile": N_("Name of the auction pile"),
+    "draw_pile": N_("Name of the draw pile"),
+    "hand": N_("Name of a player's cards"),
+    "victory_points": N_("Name of the points"),
+}
+"""The topic label of each edition term."""
+
+
+@dataclass(frozen=True, slots=True)
+class Difference:
+    """One rule that differs: ``key`` is stable (English), the rest is in the diff's language."""
+
+    key: str
+    topic: str
+    left: str
+    right: str
+
+    def text(self, left_label: str, right_label: str) -> str:
+        """The difference as one line: "topic — A: left; B: right"."""
+        return _("{topic} — {a}: {left}; {b}: {right}").format(
+            topic=self.topic, a=left_label, left=self.left, b=right_label, right=self.right
+        )
+
+
+def _composition(ruleset: Ruleset, category_id: str) -> str:
+    by_value: dict[int, list[str]] = {}
+    for card in ruleset.deck:
+        if card.category == category_id:
+            by_value.setdefault(card.value, []).append(card.letter or "")
+    return ", ".join(f"{value} ({' '.join(sorted(letters))})" for value, letters in sorted(by_value.items()))
+
+
+def _gold(ruleset: Ruleset) -> str:
+    gold = Counter(card.value for card in ruleset.deck if card.kind is CardKind.GOLD)
+    return ", ".join(f"{gold[value]} × {value}" for value in sorted(gold)) or _("none")
+
+
+def _church_cards(ruleset: Ruleset) -> Counter[tuple[tuple[int, ...], int]]:
+    return Counter(
+        (card.effect.signs, card.effect.dice) for card in ruleset.deck if card.kind is CardKind.CHURCH and card.effect
+    )
+
+
+def _church_text(ruleset: Ruleset) -> str:
+    effects: dict[tuple[tuple[int, ...], int], tuple[str, int]] = {}
+    for card in ruleset.deck:
+        if card.kind is CardKind.CHURCH and card.effect is not None:
+            key = (card.effect.signs, card.effect.dice)
+            text, count = effects.get(key, (describe_effect(card.effect), 0))
+            effects[key] = (text, count + 1)
+    return "; ".join(f"{count} × {text}" for text, count in effects.values()) or _("none")
+
+
+def short_tiebreak(step: TieBreak, ruleset: Ruleset, lang: str) -> str:
+    """A tie-break step in a few words ("Monks total"), for compact listings."""
+    category = ruleset.category(step.category).name.get(lang) if step.category else ""
+    if step.by is TieBreakBy.GOLD:
+        return ruleset.term("gold", lang)
+    if step.by is TieBreakBy.CATEGORY_TOTAL:
+        return _("{category} total").format(category=category)
+    if step.by is TieBreakBy.CATEGORY_LETTER:
+        return _("{category} letter").format(category=category)
+    return _("{category} won").format(category=category)
+
+
+class _Differ:
+    """Collects the differences between two rulesets in the active language."""
+
+    def __init__(self, a: Ruleset, b: Ruleset, lang: str) -> None:
+        self.a, self.b, self.lang = a, b, lang
+        self.ra, self.rb = _Renderer(a, lang), _Renderer(b, lang)
+        self.found: list[Difference] = []
+
+    def add(self, key: str, topic: str, left: str, right: str) -> None:
+        self.found.append(Difference(key, capitalize(topic), left, right))
+
+    def compare(self, key: str, topic: str, get: Callable[[Ruleset], object], say: Callable[[Ruleset], str]) -> None:
+        if get(self.a) != get(self.b):
+            self.add(key, topic, say(self.a), say(self.b))
+
+    def run(self) -> list[Difference]:
+        a, b, lang = self.a, self.b, self.lang
+        self.compare("title", _("Game"), lambda r: r.title.get(lang), lambda r: r.title.get(lang))
+        for key in TERM_KEYS:
+            self.compare(f"term:{key}", _(TERM_TOPICS[key]), lambda r, k=key: r.term(k, lang), lambda r, k=key: r.term(k, lang))
+        self.compare(
+            "categories",
+            _("Categories"),
+            lambda r: [c.name.get(lang) for c in r.categories],
+            lambda r: format_list([c.name.get(lang) for c in r.categories]),
+        )
+        for index in range(min(len(a.categories), len(b.categories))):
+            ca, cb = a.categories[index], b.categories[index]
+            if _composition(a, ca.id) != _composition(b, cb.id):
+                topic = _("Cards of category {number} (value and letters)").format(number=index + 1)
+                self.add(f"deck:{index}", topic, _composition(a, ca.id), _composition(b, cb.id))
+            if ca.dice != cb.dice:
+                topic = _("Award dice of category {number}").format(number=index + 1)
+                self.add(
+                    f"dice:{index}",
+                    topic,
+                    "; ".join(self.ra.die_line(d) for d in ca.dice),
+                    "; ".join(self.rb.die_line(d) for d in cb.dice),
+                )
+        self.compare("gold", _("{gold} cards").format(gold=a.term("gold", lang)), _gold, _gold)
+        self.compare("church-cards", _("Die-changing cards in the deck"), _church_cards, _church_text)
+        self.compare(
+            "players",
+            _("Player counts"),
+            lambda r: r.player_counts,
+            lambda r: format_list([str(n) for n in r.player_counts]),
+        )
+        for players in sorted(set(a.setups) & set(b.setups)):
+            self.compare_setup(players)
+        self.compare_rules()
+        return self.found
+
+    def setup_text(self, ruleset: Ruleset, renderer: _Renderer, players: int) -> str:
+        setup = ruleset.setups[players]
+        named = format_list([renderer.describe_removal(r) for r in setup.remove]) or _("nothing")
+        short = _("last short turn played out") if setup.short_draw is ShortDraw.PLAY_OUT else _("last cards removed")
+        return _(
+            "removed first: {named}; then at random: {random}; dealt to each player: {dealt}; cards per turn: "
+            "{cards}; uneven end: {short}"
+        ).format(named=named, random=setup.remove_random, dealt=setup.starting_hand, cards=setup.gift_cards, short=short)
+
+    def compare_setup(self, players: int) -> None:
+        sa, sb = self.a.setups[players], self.b.setups[players]
+        if sa != sb:
+            self.add(
+                f"setup:{players}",
+                _("Setup for {players} players").format(players=players),
+                self.setup_text(self.a, self.ra, players),
+                self.setup_text(self.b, self.rb, players),
+            )
+
+    def compare_rules(self) -> None:
+        lang = self.lang
+        yes_no = {True: _("allowed"), False: _("not allowed")}
+        self.compare(
+            "church:optional",
+            _("Declining to use a die-changing card"),
+            lambda r: r.church.optional,
+            lambda r: yes_no[r.church.optional],
+        )
+        targets = {ChurchTargets.ANY: _("any die"), ChurchTargets.FIRST_PLACE: _("first-place dice only")}
+        self.compare("church:targets", _("Dice a die-changing card may move"), lambda r: r.church.targets, lambda r: targets[r.church.targets])
+        starts = {
+            BiddingStart.LEFT_OF_ACTIVE: _("the player on the active player's left"),
+            BiddingStart.ACTIVE: _("the active player"),
+        }
+        self.compare("auction:start", _("Who bids first"), lambda r: r.auction.bidding_starts, lambda r: starts[r.auction.bidding_starts])
+        self.compare("auction:opening", _("Lowest first bid"), lambda r: r.auction.opening_bid, lambda r: str(r.auction.opening_bid))
+        currency = {Currency.GOLD: _("amounts of {gold}"), Currency.CARDS: _("numbers of cards")}
+        kinds = {CardKind.CATEGORY: N_("Bids on a category card"), CardKind.CHURCH: N_("Bids on a die-changing card"), CardKind.GOLD: N_("Bids on a {gold} card")}
+        for kind, topic in kinds.items():
+            self.compare(
+                f"auction:currency:{kind.value}",
+                _(topic).format(gold=self.a.term("gold", lang)),
+                lambda r, k=kind: r.auction.currency.get(k),
+                lambda r, k=kind: currency[r.auction.currency[k]].format(gold=r.term("gold", lang)) if k in r.auction.currency else _("none"),
+            )
+        self.compare("auction:gold-ceiling", _("Highest bid in {gold}").format(gold=self.a.term("gold", lang)), lambda r: r.auction.gold_ceiling, lambda r: str(r.auction.gold_ceiling))
+        self.compare("auction:cards-ceiling", _("Highest bid in cards"), lambda r: r.auction.cards_ceiling, lambda r: str(r.auction.cards_ceiling))
+        overpay = {Overpay.LOST: _("allowed, the surplus is lost"), Overpay.FORBIDDEN: _("forbidden: the exact amount only")}
+        self.compare("auction:overpay", _("Paying more than the bid"), lambda r: r.auction.overpay, lambda r: overpay[r.auction.overpay])
+        all_pass = {AllPass.DISCARD: _("removed from the game"), AllPass.ACTIVE_TAKES: _("taken for free by the active player")}
+        self.compare("auction:all-pass", _("A card nobody bids on"), lambda r: r.auction.all_pass, lambda r: all_pass[r.auction.all_pass])
+        self.compare("auction:refuse", _("Refusing to pay when able to"), lambda r: r.auction.refuse_to_pay, lambda r: yes_no[r.auction.refuse_to_pay])
+        self.compare("penalty:kind", _("Penalty"), lambda r: r.penalty.kind, lambda r: penalty_name(r.penalty.kind))
+        exclude = {True: _("excluded"), False: _("may bid again")}
+        self.compare(
+            "penalty:exclude",
+            _("Penalized player in the re-auction"),
+            lambda r: r.penalty.exclude_from_reauction,
+            lambda r: exclude[r.penalty.exclude_from_reauction],
+        )
+        ties = {CategoryTie.EARLIEST_LETTER: _("the earliest letter wins"), CategoryTie.NOBODY: _("nobody wins the category")}
+        self.compare("scoring:category-tie", _("Tie on a category total"), lambda r: r.scoring.category_tie, lambda r: ties[r.scoring.category_tie])
+        self.compare(
+            "scoring:tiebreak",
+            _("Final tie-break"),
+            lambda r: [(s.by, s.category) for s in r.scoring.final_tiebreak],
+            lambda r: " → ".join(short_tiebreak(s, r, lang) for s in r.scoring.final_tiebreak) or _("none: a shared victory"),
+        )
+        self.compare_options()
+
+    def compare_options(self) -> None:
+        a, b, lang = self.a, self.b, self.lang
+        for option_id in list(dict.fromkeys([*a.options, *b.options])):
+            oa, ob = a.options.get(option_id), b.options.get(option_id)
+            title = (oa or ob).title.get(lang)  # type: ignore[union-attr]
+            topic = _("Option {title} ({id})").format(title=title, id=option_id)
+            if oa is None or ob is None:
+                left = oa.description.get(lang).rstrip(".") if oa else _("not available")
+                right = ob.description.get(lang).rstrip(".") if ob else _("not available")
+                self.add(f"option:{option_id}", topic, left, right)
+            elif dict(oa.changes) != dict(ob.changes) or oa.default != ob.default:
+                self.add(f"option:{option_id}", topic, oa.description.get(lang).rstrip("."), ob.description.get(lang).rstrip("."))
+
+        def in_force(r: Ruleset) -> str:
+            titles = [r.options[o].title.get(lang) for o in r.options if o in r.active_options]
+            return format_list(titles) if titles else _("none")
+
+        self.compare("options:active", _("Options in force"), lambda r: sorted(r.active_options), in_force)
+
+
+def diff_rulesets(a: Ruleset, b: Ruleset, lang: str) -> list[Difference]:
+    """Every rule that differs between ``a`` and ``b``, described in ``lang`` (empty when none)."""
+    with in_language(lang) as code:
+        return _Differ(a, b, code).run()

@@ -1,0 +1,92 @@
+"""Search a rendered rulebook: accent- and case-insensitive, with the matched spans of each line."""
+
+from __future__ import annotations
+
+import unicodedata
+from dataclasses import dataclass
+
+from biblios_kit.rulebook.model import Rulebook
+
+
+@dataclass(frozen=True, slots=True)
+class Hit:
+    """One line of a section that matches: ``spans`` are ``(start, end)`` offsets into ``text``."""
+
+    section_id: str
+    section_title: str
+    text: str
+    spans: tuple[tuple[int, int], ...]
+
+
+def _fold_with_map(text: str) -> tuple[str, list[int]]:
+    """``text`` folded (case, accents removed) and, for each folded character, its index in ``text``."""
+    folded: list[str] = []
+    origin: list[int] = []
+    for index, char in enumerate(text):
+        decomposed = unicodedata.normalize("NFD", char.casefold())
+        for part in decomposed:
+            if unicodedata.combining(part):
+                continue
+            folded.append(part)
+            origin.append(index)
+    return "".join(folded), origin
+
+
+def query_words(query: str) -> list[str]:
+    """The folded words of a query (duplicates removed, order kept)."""
+    words = _fold_with_map(query)[0].split()
+    return list(dict.fromkeys(words))
+
+
+def find_spans(text: str, words: list[str]) -> tuple[tuple[int, int], ...]:
+    """Merged ``(start, end)`` spans of ``text`` where any of the folded ``words`` occurs."""
+    folded, origin = _fold_with_map(text)
+    spans: list[tuple[int, int]] = []
+    for word in words:
+        start = folded.find(word)
+        while start != -1:
+            end = start + len(word)
+            spans.append((origin[start], origin[end - 1] + 1))
+            start = folded.find(word, end)
+    spans.sort()
+    merged: list[tuple[int, int]] = []
+    for start, end in spans:
+        if merged and start <= merged[-1][1]:
+            merged[-1] = (merged[-1][0], max(end, merged[-1][1]))
+        else:
+            merged.append((start, end))
+    return tuple(merged)
+
+
+def search(rulebook: Rulebook, query: str) -> list[Hit]:
+    """Every line of every section where the query matches, in rulebook order.
+
+    A section matches when each word of the query occurs somewhere in it (title
+    included); its lines holding any of the words are returned with their spans.
+    Case and accents are ignored: ``penalite`` finds "pénalité". An empty query finds nothing.
+    """
+    words = query_words(query)
+    if not words:
+        return []
+    hits: list[Hit] = []
+    for section in rulebook.sections:
+        lines = list(section.lines())
+        whole = _fold_with_map("\n".join(lines))[0]
+        if not all(word in whole for word in words):
+            continue
+        for line in lines:
+            spans = find_spans(line, words)
+            if spans:
+                hits.append(Hit(section.id, section.title, line, spans))
+    return hits
+
+
+def highlight(hit: Hit, before: str = "[", after: str = "]") -> str:
+    """The hit's text with each matched span wrapped in ``before``/``after`` markers."""
+    parts: list[str] = []
+    cursor = 0
+    for start, end in hit.spans:
+        parts += [hit.text[cursor:start], before, hit.text[start:end], after]
+        cursor = end
+    parts.append(hit.text[cursor:])
+    return "".join(parts)
