@@ -188,11 +188,12 @@ def compose(path: Path, file: str | None = None, _stack: tuple[Path, ...] = ()) 
         message = unknown_name_message(_("ruleset"), parent, error.known)
         raise RulesetError([source.problem(("extends",), message)]) from None
     if parent_path == path or parent_path in _stack:
-        names = [display_path(p) for p in (*_stack, path, parent_path)]
-        start = names.index(display_path(parent_path))
-        raise RulesetError(
-            [source.problem(("extends",), _("'extends' makes a cycle: {chain}").format(chain=" -> ".join(names[start:])))]
-        )
+        # Reported where the cycle starts (the file validated, for a -> b -> a).
+        files = [*_stack, path]
+        cycle = files[files.index(parent_path) :] if parent_path in files else [path]
+        first = source if parent_path == path else read_located(parent_path)
+        chain = " -> ".join(display_path(p) for p in (*cycle, parent_path))
+        raise RulesetError([first.problem(("extends",), _("'extends' makes a cycle: {chain}").format(chain=chain))])
     base = compose(parent_path, _stack=(*_stack, path))
 
     problems = list(base.problems)
@@ -206,6 +207,7 @@ def compose(path: Path, file: str | None = None, _stack: tuple[Path, ...] = ()) 
             )
     base_options = base.document.get("options")
     declared = base_options if isinstance(base_options, dict) else {}
+    patch = {k: v for k, v in raw.items() if k != "extends"}
     own_options = raw.get("options")
     if isinstance(own_options, dict):
         for option_id, body in own_options.items():
@@ -213,8 +215,8 @@ def compose(path: Path, file: str | None = None, _stack: tuple[Path, ...] = ()) 
                 message = unknown_name_message(_("option"), option_id, declared)
                 message += " " + _("(a new option needs 'title', 'description' and 'changes')")
                 problems.append(locate([layer], Issue(("options", option_id), message, at_key=True)))
-
-    patch = {k: v for k, v in raw.items() if k != "extends"}
+                # Reported once here; leaving it out of the merge avoids "missing title" noise.
+                patch["options"] = {k: v for k, v in patch["options"].items() if k != option_id}
     merged = deep_merge(base.document, patch)
     if "aliases" not in raw:
         merged.pop("aliases", None)  # aliases name one file: a variant does not inherit them
@@ -236,12 +238,8 @@ def locate(layers: list[Layer], issue: Issue, prefix_message: str = "") -> Probl
     for layer in layers:
         known = layer.source
         for end in range(len(issue.path), -1, -1):
-            full = layer.prefix + issue.path[:end]
-            if issue.at_key and end == len(issue.path) and full in known.keys:
-                position = known.keys[full]
-            elif full in known.values:
-                position = known.values[full]
-            else:
+            position = known.at(layer.prefix + issue.path[:end], key=issue.at_key and end == len(issue.path))
+            if position is None:
                 continue
             if best is None or end > best[0]:
                 best = (end, layer, position)
@@ -309,7 +307,7 @@ def check_file(path: Path, file: str | None = None) -> list[Problem]:
         for option_id in options:
             _document, option_problems = check_options(composed, [option_id])
             problems += option_problems
-    return _unique(problems)
+    return sorted(_unique(problems), key=lambda p: (p.file, p.line, p.column))
 
 
 # --------------------------------------------------------------------------- loading

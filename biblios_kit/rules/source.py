@@ -63,6 +63,8 @@ class LocatedDocument:
     """Position of the value node at each path (``()`` is the whole document)."""
     keys: dict[FieldPath, tuple[int, int]] = field(default_factory=dict)
     """Position of the key node of each mapping entry, by the entry's path."""
+    collections: set[FieldPath] = field(default_factory=set)
+    """Paths whose value is a mapping or a list (problems there point at their key)."""
     path: Path | None = None
     """The file on disk, when it came from one."""
 
@@ -70,14 +72,20 @@ class LocatedDocument:
         """Whether this document sets a value at ``path``."""
         return path in self.values
 
+    def at(self, path: FieldPath, *, key: bool = False) -> tuple[int, int] | None:
+        """Where a problem about ``path`` points: the value of a scalar, else the entry's key."""
+        if path not in self.values:
+            return None
+        if (key or path in self.collections) and path in self.keys:
+            return self.keys[path]
+        return self.values[path]
+
     def position(self, path: FieldPath, *, key: bool = False) -> tuple[FieldPath, tuple[int, int]]:
-        """The deepest existing prefix of ``path`` and its position (the key's when ``key``)."""
+        """The deepest existing prefix of ``path`` and its position (see :meth:`at`)."""
         for end in range(len(path), -1, -1):
-            prefix = path[:end]
-            if key and end == len(path) and prefix in self.keys:
-                return prefix, self.keys[prefix]
-            if prefix in self.values:
-                return prefix, self.values[prefix]
+            found = self.at(path[:end], key=key and end == len(path))
+            if found is not None:
+                return path[:end], found
         return (), (1, 1)
 
     def problem(self, path: FieldPath, message: str, *, key: bool = False) -> Problem:
@@ -103,8 +111,13 @@ def _syntax_problem(file: str, text: str, error: yaml.YAMLError) -> Problem:
         line, column = _text_position(text, error.position)  # a ReaderError (control character)
     else:
         line, column = 1, 1
-    what = " ".join(str(part) for part in (getattr(error, "context", None), getattr(error, "problem", None)) if part)
-    return Problem(file, line, column, "", _("YAML syntax error: {detail}").format(detail=what or str(error).strip()))
+    detail = str(getattr(error, "problem", None) or "") or str(error).strip()
+    context, context_mark = getattr(error, "context", None), getattr(error, "context_mark", None)
+    if context and context_mark is not None and context_mark is not mark:
+        detail += " " + _("({context} that starts on line {line}, column {column})").format(
+            context=context, line=context_mark.line + 1, column=context_mark.column + 1
+        )
+    return Problem(file, line, column, "", _("YAML syntax error: {detail}").format(detail=detail))
 
 
 def _decode(file: str, raw: bytes) -> str:
@@ -170,8 +183,8 @@ def _check_events(file: str, text: str) -> None:
                 break
         elif isinstance(event, (yaml.MappingEndEvent, yaml.SequenceEndEvent)):
             depth -= 1
-        if len(problems) >= 20:
-            break
+        if problems:
+            break  # one is enough: nothing after an alias can be trusted, and a bomb has thousands
     if problems:
         raise RulesetError(problems)
 
@@ -187,6 +200,7 @@ class _Builder:
     def build(self, node: yaml.Node, path: FieldPath) -> Any:
         self.document.values[path] = _mark(node)
         if isinstance(node, yaml.MappingNode):
+            self.document.collections.add(path)
             result: dict[str, Any] = {}
             for key_node, value_node in node.value:
                 if not isinstance(key_node, yaml.ScalarNode) or key_node.tag == _MERGE_TAG:
@@ -222,6 +236,7 @@ class _Builder:
                 result[key] = self.build(value_node, key_path)
             return result
         if isinstance(node, yaml.SequenceNode):
+            self.document.collections.add(path)
             return [self.build(item, (*path, index)) for index, item in enumerate(node.value)]
         return self.loader.construct_object(node)
 
