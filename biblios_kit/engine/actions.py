@@ -1,0 +1,184 @@
+"""Actions: a compact int form for bots and search, and a readable text form that round-trips.
+
+Every decision of the rules is one action, an ``int``:
+
+==========================  ==================  ===============================================
+int                         text                meaning
+==========================  ==================  ===============================================
+``KEEP`` (0)                ``keep``            gift turn: place the drawn card in front of you
+``TO_AUCTION`` (1)          ``auction``         gift turn: place it face down on the auction pile
+``TO_PUBLIC`` (2)           ``public``          gift turn: place it face up in the public space
+``PASS`` (3)                ``pass``            auction: pass (out of this auction)
+``REFUSE`` (4)              ``refuse``          auction: refuse to pay (when the option is on)
+``DECLINE`` (5)             ``church decline``  church/bishop card: do not use it
+``PICK + c``                ``pick 12``         take card ``c`` from the public space
+``PAY + c``                 ``pay 41``          pay with card ``c`` (one card at a time)
+``BID + n``                 ``bid 3``           bid ``n`` (Gold or cards, per the card's currency)
+``CHURCH + 2*mask + neg``   ``church monks+1``  move the dice in ``mask`` by +1 (``neg`` 0) or -1
+==========================  ==================  ===============================================
+
+Dice are named by category id, with ``:N`` for the award die of place N > 1
+(``church monks:2-1``). Card ids are indices into ``Ruleset.deck``.
+"""
+
+from __future__ import annotations
+
+from typing import TypeAlias
+
+from biblios_kit.engine.compiled import CompiledRules, compile_rules
+from biblios_kit.errors import InvalidActionError
+from biblios_kit.rules.model import Ruleset
+
+Action: TypeAlias = int
+"""An action in compact form (see the module docstring)."""
+
+KEEP = 0
+TO_AUCTION = 1
+TO_PUBLIC = 2
+PASS = 3
+REFUSE = 4
+DECLINE = 5
+PICK = 1_000
+PAY = 2_000
+BID = 10_000
+CHURCH = 1_000_000
+_BID_END = CHURCH
+
+_WORDS = {KEEP: "keep", TO_AUCTION: "auction", TO_PUBLIC: "public", PASS: "pass", REFUSE: "refuse", DECLINE: "church decline"}
+_BY_WORD = {word: action for action, word in _WORDS.items()}
+
+
+def pick(card: int) -> Action:
+    """The action "take ``card`` from the public space"."""
+    return PICK + card
+
+
+def pay(card: int) -> Action:
+    """The action "pay with ``card``"."""
+    return PAY + card
+
+
+def bid(amount: int) -> Action:
+    """The action "bid ``amount``"."""
+    return BID + amount
+
+
+def church(dice: tuple[int, ...] | list[int], sign: int) -> Action:
+    """The action "move each die index in ``dice`` by ``sign`` (+1 or -1)"."""
+    mask = 0
+    for die in dice:
+        mask |= 1 << die
+    return CHURCH + 2 * mask + (1 if sign < 0 else 0)
+
+
+def church_parts(action: Action) -> tuple[tuple[int, ...], int]:
+    """The (die indices, sign) of a church action (``((), 0)`` for ``DECLINE``)."""
+    if action == DECLINE:
+        return (), 0
+    code = action - CHURCH
+    mask, neg = code >> 1, code & 1
+    dice = tuple(i for i in range(mask.bit_length()) if mask >> i & 1)
+    return dice, (-1 if neg else 1)
+
+
+def card_of(action: Action) -> int:
+    """The card id of a ``pick`` or ``pay`` action."""
+    if PICK <= action < PAY:
+        return action - PICK
+    if PAY <= action < PAY + 1_000:
+        return action - PAY
+    raise InvalidActionError(f"action {action!r} names no card")
+
+
+def bid_amount(action: Action) -> int:
+    """The amount of a ``bid`` action."""
+    if not BID <= action < _BID_END:
+        raise InvalidActionError(f"action {action!r} is not a bid")
+    return action - BID
+
+
+def is_well_formed(action: object) -> bool:
+    """Whether ``action`` is an int in one of the action blocks (legality is another matter)."""
+    if not isinstance(action, int) or isinstance(action, bool):
+        return False
+    return (
+        0 <= action <= DECLINE
+        or PICK <= action < PAY + 1_000
+        or BID < action < _BID_END
+        or (CHURCH + 2 <= action)
+    )
+
+
+def format_action(ruleset: Ruleset | CompiledRules, action: Action) -> str:
+    """The text form of ``action`` (``keep``, ``pick 12``, ``bid 3``, ``church monks+1 pigments+1`` ...)."""
+    rules = ruleset if isinstance(ruleset, CompiledRules) else compile_rules(ruleset)
+    if not is_well_formed(action):
+        raise InvalidActionError(f"not an action: {action!r}")
+    if action in _WORDS:
+        return _WORDS[action]
+    if PICK <= action < PAY:
+        return f"pick {action - PICK}"
+    if PAY <= action < PAY + 1_000:
+        return f"pay {action - PAY}"
+    if BID <= action < _BID_END:
+        return f"bid {action - BID}"
+    dice, sign = church_parts(action)
+    if any(die >= rules.n_dice for die in dice):
+        raise InvalidActionError(f"action {action!r} names a die this ruleset does not have")
+    step = "+1" if sign > 0 else "-1"
+    return "church " + " ".join(rules.die_names[die] + step for die in dice)
+
+
+def _int(text: str, original: str) -> int:
+    if not text.isdigit():
+        raise InvalidActionError(f"expected a number in {original!r}, got {text!r}")
+    return int(text)
+
+
+def parse_action(ruleset: Ruleset | CompiledRules, text: str) -> Action:
+    """Parse the text form of an action (the inverse of :func:`format_action`).
+
+    Raises :class:`~biblios_kit.errors.InvalidActionError` for malformed text; whether the
+    action is legal is checked by :meth:`GameState.apply`.
+    """
+    rules = ruleset if isinstance(ruleset, CompiledRules) else compile_rules(ruleset)
+    if not isinstance(text, str):
+        raise InvalidActionError(f"expected action text, got {text!r}")
+    words = text.split()
+    if not words:
+        raise InvalidActionError("empty action text")
+    joined = " ".join(words).lower()
+    if joined in _BY_WORD:
+        return _BY_WORD[joined]
+    head, rest = words[0].lower(), words[1:]
+    if head in ("pick", "pay", "bid"):
+        if len(rest) != 1:
+            raise InvalidActionError(f"expected '{head} <number>', got {text!r}")
+        number = _int(rest[0], text)
+        if head == "bid":
+            if not 0 < number < _BID_END - BID:
+                raise InvalidActionError(f"bid out of range in {text!r}")
+            return BID + number
+        if number >= rules.n_cards:
+            raise InvalidActionError(f"no card {number} in this ruleset (cards 0..{rules.n_cards - 1}): {text!r}")
+        return (PICK if head == "pick" else PAY) + number
+    if head == "church":
+        if not rest:
+            raise InvalidActionError(f"expected 'church decline' or 'church <die>+1 ...', got {text!r}")
+        names = {name: i for i, name in enumerate(rules.die_names)}
+        dice: list[int] = []
+        signs = set()
+        for word in rest:
+            if len(word) < 3 or word[-2:] not in ("+1", "-1"):
+                raise InvalidActionError(f"expected '<die>+1' or '<die>-1', got {word!r} in {text!r}")
+            name = word[:-2].lower()
+            if name not in names:
+                raise InvalidActionError(f"unknown die {name!r} in {text!r}; dice: {', '.join(rules.die_names)}")
+            if names[name] in dice:
+                raise InvalidActionError(f"die {name!r} named twice in {text!r}")
+            dice.append(names[name])
+            signs.add(1 if word[-2] == "+" else -1)
+        if len(signs) != 1:
+            raise InvalidActionError(f"all dice must move the same way in {text!r}")
+        return church(dice, signs.pop())
+    raise InvalidActionError(f"unknown action {text!r}")

@@ -1,0 +1,237 @@
+"""A ruleset compiled once into flat tuples of ints, the only form the engine's hot path reads."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from functools import lru_cache
+from itertools import combinations
+
+from biblios_kit.rules.model import (
+    AllPass,
+    BiddingStart,
+    CardKind,
+    CategoryTie,
+    ChurchTargets,
+    Currency,
+    Overpay,
+    PenaltyKind,
+    Ruleset,
+    ShortDraw,
+    TieBreakBy,
+)
+
+KIND_CATEGORY = 0
+KIND_GOLD = 1
+KIND_CHURCH = 2
+_KIND = {CardKind.CATEGORY: KIND_CATEGORY, CardKind.GOLD: KIND_GOLD, CardKind.CHURCH: KIND_CHURCH}
+
+CUR_GOLD = 0
+"""Bids in Gold (paid with Gold cards covering the bid)."""
+CUR_CARDS = 1
+"""Bids in numbers of cards (paid by discarding cards face down)."""
+
+PEN_STANDARD = 0
+PEN_BLUFF = 1
+PEN_NONE = 2
+_PEN = {PenaltyKind.STANDARD: PEN_STANDARD, PenaltyKind.MEDIEVAL_BLUFF: PEN_BLUFF, PenaltyKind.NONE: PEN_NONE}
+
+TB_GOLD = 0
+TB_TOTAL = 1
+TB_LETTER = 2
+TB_WON = 3
+_TB = {
+    TieBreakBy.GOLD: TB_GOLD,
+    TieBreakBy.CATEGORY_TOTAL: TB_TOTAL,
+    TieBreakBy.CATEGORY_LETTER: TB_LETTER,
+    TieBreakBy.CATEGORY_WON: TB_WON,
+}
+
+MAX_CARDS = 1000
+"""Card ids must stay below this (the action encoding reserves blocks of 1,000)."""
+
+
+@dataclass(frozen=True, slots=True)
+class CompiledSetup:
+    """One player count's setup as plain data."""
+
+    players: int
+    named: tuple[tuple[int, tuple[int, ...]], ...]
+    """Named removals: (count, ids of the cards that match), in ruleset order."""
+    remove_random: int
+    starting_hand: int
+    gift_cards: int
+    short_discard: bool
+    """True when a short draw pile is discarded (``short_draw: discard``)."""
+
+
+@dataclass(frozen=True, slots=True)
+class CompiledRules:
+    """Flat lookup tables derived from a :class:`Ruleset` (built once per ruleset, cached)."""
+
+    ruleset: Ruleset
+    n_cards: int
+    kind: tuple[int, ...]
+    value: tuple[int, ...]
+    cat: tuple[int, ...]
+    """Category index of each card (-1 for Gold and church cards)."""
+    letter: tuple[int, ...]
+    """Rank of each category card's letter (0 is the earliest; large for other cards)."""
+    letters: tuple[str, ...]
+    """Letter of each rank."""
+    cls: tuple[int, ...]
+    """Identity class: cards of one class are interchangeable (Gold of one value, church of one effect)."""
+    is_church: tuple[bool, ...]
+    church_signs: tuple[tuple[int, ...], ...]
+    church_ndice: tuple[int, ...]
+    currency: tuple[int, ...]
+    """Auction currency of each card (:data:`CUR_GOLD` or :data:`CUR_CARDS`)."""
+    n_cats: int
+    cat_ids: tuple[str, ...]
+    n_dice: int
+    die_cat: tuple[int, ...]
+    die_place: tuple[int, ...]
+    die_start: tuple[int, ...]
+    die_min: tuple[int, ...]
+    die_max: tuple[int, ...]
+    die_names: tuple[str, ...]
+    """Text name of each die: the category id, with ``:N`` for places after the first."""
+    cat_dice: tuple[tuple[int, ...], ...]
+    """Die indices of each category, by place."""
+    targets: tuple[int, ...]
+    """Dice that church cards may move."""
+    church_optional: bool
+    ceiling: tuple[int, int]
+    """Highest bid per currency."""
+    opening_bid: int
+    bid_from_left: bool
+    overpay_forbidden: bool
+    all_pass_active_takes: bool
+    refuse_to_pay: bool
+    penalty: int
+    exclude_penalized: bool
+    tie_nobody: bool
+    tiebreak: tuple[tuple[int, int], ...]
+    """Final tie-break chain as (criterion, category index or -1)."""
+    setups: dict[int, CompiledSetup]
+    gold_values: tuple[int, ...]
+    """Distinct Gold values, ascending."""
+    church_choices: dict[tuple[int, int], tuple[tuple[int, int], ...]]
+    """(number of dice, sign) -> every (die mask, sign) over the targets, before bound checks."""
+
+
+def _setup(ruleset: Ruleset, players: int) -> CompiledSetup:
+    setup = ruleset.setups[players]
+    named = []
+    for removal in setup.remove:
+        matches = tuple(
+            card.id
+            for card in ruleset.deck
+            if card.kind is removal.kind
+            and (removal.value is None or card.value == removal.value)
+            and (removal.category is None or card.category == removal.category)
+            and (removal.effect is None or (card.effect is not None and card.effect.id == removal.effect))
+        )
+        named.append((removal.count, matches))
+    return CompiledSetup(
+        players=players,
+        named=tuple(named),
+        remove_random=setup.remove_random,
+        starting_hand=setup.starting_hand,
+        gift_cards=setup.gift_cards,
+        short_discard=setup.short_draw is ShortDraw.DISCARD,
+    )
+
+
+@lru_cache(maxsize=32)
+def compile_rules(ruleset: Ruleset) -> CompiledRules:
+    """Compile ``ruleset`` into :class:`CompiledRules` (cached by the ruleset's content hash)."""
+    deck = ruleset.deck
+    if len(deck) >= MAX_CARDS:
+        raise ValueError(f"a deck of {len(deck)} cards is too large (at most {MAX_CARDS - 1})")
+    cat_index = {category.id: category.index for category in ruleset.categories}
+    letters = tuple(sorted({card.letter for card in deck if card.letter is not None}))
+    rank = {letter: i for i, letter in enumerate(letters)}
+    classes: dict[tuple[object, ...], int] = {}
+    cls = []
+    for card in deck:
+        if card.kind is CardKind.GOLD:
+            key: tuple[object, ...] = ("gold", card.value)
+        elif card.kind is CardKind.CHURCH:
+            assert card.effect is not None
+            key = ("church", card.effect.id, card.effect.signs, card.effect.dice)
+        else:
+            key = ("card", card.id)
+        cls.append(classes.setdefault(key, len(classes)))
+    die_cat, die_place, die_start, die_min, die_max, die_names = [], [], [], [], [], []
+    cat_dice = []
+    for category in ruleset.categories:
+        indices = []
+        for die in category.dice:
+            indices.append(len(die_cat))
+            die_cat.append(category.index)
+            die_place.append(die.place)
+            die_start.append(die.start)
+            die_min.append(die.min)
+            die_max.append(die.max)
+            die_names.append(category.id if die.place == 1 else f"{category.id}:{die.place}")
+        cat_dice.append(tuple(indices))
+    if ruleset.church.targets is ChurchTargets.FIRST_PLACE:
+        targets = tuple(i for i, place in enumerate(die_place) if place == 1)
+    else:
+        targets = tuple(range(len(die_cat)))
+    church_choices: dict[tuple[int, int], tuple[tuple[int, int], ...]] = {}
+    for card in deck:
+        if card.effect is None:
+            continue
+        for sign in card.effect.signs:
+            key2 = (card.effect.dice, sign)
+            if key2 not in church_choices:
+                church_choices[key2] = tuple(
+                    (sum(1 << d for d in combo), sign) for combo in combinations(targets, card.effect.dice)
+                )
+    currency_of = {
+        kind: (CUR_GOLD if ruleset.auction.currency.get(kind, Currency.GOLD) is Currency.GOLD else CUR_CARDS)
+        for kind in CardKind
+    }
+    return CompiledRules(
+        ruleset=ruleset,
+        n_cards=len(deck),
+        kind=tuple(_KIND[card.kind] for card in deck),
+        value=tuple(card.value for card in deck),
+        cat=tuple(cat_index[card.category] if card.category is not None else -1 for card in deck),
+        letter=tuple(rank[card.letter] if card.letter is not None else 1 << 20 for card in deck),
+        letters=letters,
+        cls=tuple(cls),
+        is_church=tuple(card.kind is CardKind.CHURCH for card in deck),
+        church_signs=tuple(card.effect.signs if card.effect else () for card in deck),
+        church_ndice=tuple(card.effect.dice if card.effect else 0 for card in deck),
+        currency=tuple(currency_of[card.kind] for card in deck),
+        n_cats=len(ruleset.categories),
+        cat_ids=tuple(category.id for category in ruleset.categories),
+        n_dice=len(die_cat),
+        die_cat=tuple(die_cat),
+        die_place=tuple(die_place),
+        die_start=tuple(die_start),
+        die_min=tuple(die_min),
+        die_max=tuple(die_max),
+        die_names=tuple(die_names),
+        cat_dice=tuple(cat_dice),
+        targets=targets,
+        church_optional=ruleset.church.optional,
+        ceiling=(ruleset.auction.gold_ceiling, ruleset.auction.cards_ceiling),
+        opening_bid=max(1, ruleset.auction.opening_bid),
+        bid_from_left=ruleset.auction.bidding_starts is BiddingStart.LEFT_OF_ACTIVE,
+        overpay_forbidden=ruleset.auction.overpay is Overpay.FORBIDDEN,
+        all_pass_active_takes=ruleset.auction.all_pass is AllPass.ACTIVE_TAKES,
+        refuse_to_pay=ruleset.auction.refuse_to_pay,
+        penalty=_PEN[ruleset.penalty.kind],
+        exclude_penalized=ruleset.penalty.exclude_from_reauction,
+        tie_nobody=ruleset.scoring.category_tie is CategoryTie.NOBODY,
+        tiebreak=tuple(
+            (_TB[step.by], cat_index[step.category] if step.category is not None else -1)
+            for step in ruleset.scoring.final_tiebreak
+        ),
+        setups={players: _setup(ruleset, players) for players in ruleset.setups},
+        gold_values=tuple(sorted({card.value for card in deck if card.kind is CardKind.GOLD})),
+        church_choices=church_choices,
+    )

@@ -1,0 +1,267 @@
+"""What one player may know: a frozen :class:`Observation` built from the state and the event log.
+
+An observation holds plain ints and tuples only (no reference to the state), and no
+card identity hidden from its player: other hands appear as sizes, face-down cards
+as counts, except the cards this player saw (their own placements and payments, the
+cards they took or lost in a penalty).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import TYPE_CHECKING
+
+from biblios_kit.engine.compiled import CUR_GOLD
+from biblios_kit.engine.events import EventKind, visible
+
+if TYPE_CHECKING:
+    from biblios_kit.engine.state import GameState, Phase
+
+E = EventKind
+
+
+@dataclass(frozen=True, slots=True)
+class AuctionView:
+    """The card under auction and the bidding on it."""
+
+    card: int
+    currency: str
+    """``"gold"`` (bids are Gold) or ``"cards"`` (bids are numbers of cards)."""
+    high_bid: int
+    """0 when nobody has bid yet in this round."""
+    high_bidder: int | None
+    bids: tuple[tuple[int, int], ...]
+    """This round's (player, amount) in order; amount 0 is a pass."""
+    out: tuple[int, ...]
+    """Players who passed in this round or are excluded from it."""
+    excluded: tuple[int, ...]
+    """Players penalized on this card (out of its re-auctions)."""
+    min_bid: int
+    """The lowest legal bid now."""
+    max_bid: int
+    """The ruleset's ceiling for this currency."""
+
+
+@dataclass(frozen=True, slots=True)
+class PaymentView:
+    """A winning bid being paid, one card at a time."""
+
+    payer: int
+    bid: int
+    currency: str
+    paid_gold: tuple[int, ...]
+    """Gold cards paid so far (shown to everyone)."""
+    paid_count: int
+    """Number of cards paid so far (their identity is hidden in a Gold auction)."""
+
+
+@dataclass(frozen=True, slots=True)
+class Observation:
+    """Everything ``player`` may know at this moment, and their legal actions if they must decide."""
+
+    player: int
+    players: int
+    ruleset_id: str
+    phase: Phase
+    current_player: int | None
+    active_player: int
+    """Whose gift turn or auction turn it is."""
+    hand: tuple[int, ...]
+    """This player's cards, sorted."""
+    hand_sizes: tuple[int, ...]
+    """Every player's number of cards in hand (a kept card joins at the end of the turn)."""
+    public: tuple[int, ...]
+    """The public space, in placement order."""
+    dice: tuple[int, ...]
+    """Face of every award die (categories in board order, then place)."""
+    draw_pile: int
+    auction_pile: int
+    removed: int
+    """Cards out of the game face down (setup removals, face-down payments and discards)."""
+    discard: tuple[int, ...]
+    """Cards out of the game face up, in order (Gold paid, church cards used, unsold cards)."""
+    drawn: int | None
+    """The card this player just drew and must place (their gift turn only)."""
+    kept: int | None
+    """The card this player placed in front of themself this turn, not yet in hand."""
+    kept_hidden: bool
+    """Another active player has a face-down kept card waiting to join their hand."""
+    owed: tuple[int, int, int]
+    """Gift turn: destinations still to fill (keep, auction pile, public space)."""
+    church: tuple[int, int] | None
+    """(owner, card) of the church/bishop card being resolved."""
+    auction: AuctionView | None
+    payment: PaymentView | None
+    my_kept: tuple[int, ...]
+    """Every card this player kept on their gift turns (church cards included)."""
+    my_auction_cards: tuple[int, ...]
+    """Cards this player put on the auction pile that are still unrevealed there."""
+    revealed: tuple[int, ...]
+    """Cards revealed in the auction phase so far, in order."""
+    gold_paid: tuple[tuple[int, int], ...]
+    """(player, Gold card) of every Gold payment."""
+    cards_paid: tuple[int, ...]
+    """Per player, number of cards discarded face down to pay for Gold cards."""
+    acquired: tuple[tuple[int, int], ...]
+    """(player, card) for cards this player saw go into a hand: picks, auction takes, penalties they
+    took part in, their own kept cards. A card may have left that hand since, face down."""
+    my_buried: tuple[int, ...]
+    """Cards this player saw removed face down (their own face-down payments, Medieval Bluff draws)."""
+    legal_actions: tuple[int, ...]
+    """This player's legal actions if they must decide now, else empty."""
+
+    @property
+    def my_turn(self) -> bool:
+        """Whether this player must decide now."""
+        return self.current_player == self.player
+
+    @property
+    def key(self) -> tuple[object, ...]:
+        """A hashable information-state key: equal for states this player cannot tell apart now."""
+        return (
+            self.player,
+            int(self.phase),
+            self.current_player,
+            self.active_player,
+            self.hand,
+            self.hand_sizes,
+            self.public,
+            self.dice,
+            self.draw_pile,
+            self.auction_pile,
+            self.removed,
+            self.discard,
+            self.drawn,
+            self.kept,
+            self.kept_hidden,
+            self.owed,
+            self.church,
+            self.auction,
+            self.payment,
+            self.my_kept,
+            self.my_auction_cards,
+            self.revealed,
+            self.gold_paid,
+            self.cards_paid,
+            self.acquired,
+            self.my_buried,
+        )
+
+
+def observe(state: GameState, player: int) -> Observation:
+    """Build ``player``'s observation of ``state``."""
+    from biblios_kit.engine.state import BIDDING, GIFT, PAYMENT, Phase
+
+    n = state.n
+    p = player
+    my_kept: list[int] = []
+    my_pile: list[int] = []
+    revealed: list[int] = []
+    gold_paid: list[tuple[int, int]] = []
+    cards_paid = [0] * n
+    acquired: list[tuple[int, int]] = []
+    my_buried: list[int] = []
+    round_bids: list[tuple[int, int]] = []
+    for raw in state.log:
+        kind, who, card = raw[0], raw[1], raw[2]
+        if kind == E.PAID_CARD:
+            cards_paid[who] += 1
+        elif kind == E.BID:
+            round_bids.append((who, raw[3][0]))
+        elif kind == E.PASSED:
+            round_bids.append((who, 0))
+        elif kind == E.CANNOT_PAY or kind == E.REFUSED:
+            round_bids = []
+        if card < 0:  # no card, or one hidden in a resampled world's log
+            continue
+        if kind == E.KEPT:
+            if who == p:
+                my_kept.append(card)
+                acquired.append((p, card))
+            elif visible(raw, p):  # a church card kept is shown to all
+                acquired.append((who, card))
+        elif kind == E.TO_AUCTION_PILE:
+            if who == p:
+                my_pile.append(card)
+        elif kind == E.PICKED or kind == E.TOOK:
+            acquired.append((who, card))
+        elif kind == E.REVEALED:
+            revealed.append(card)
+            round_bids = []
+        elif kind == E.PAID_GOLD:
+            gold_paid.append((who, card))
+        elif kind == E.PAID_CARD:
+            if who == p:
+                my_buried.append(card)
+        elif kind == E.PENALTY_TAKEN:
+            if visible(raw, p):
+                acquired.append((who, card))
+        elif kind == E.PENALTY_REMOVED:
+            if visible(raw, p):
+                my_buried.append(card)
+        elif kind == E.DEALT and who == p:
+            acquired.append((p, card))
+    revealed_set = set(revealed)
+    ph = state.ph
+    rules = state.rules
+    auction = None
+    if state.auc_card >= 0 and ph in (BIDDING, PAYMENT):
+        lo, hi = state._bid_bounds()
+        auction = AuctionView(
+            card=state.auc_card,
+            currency="gold" if state.auc_cur == CUR_GOLD else "cards",
+            high_bid=state.high,
+            high_bidder=None if state.high_bidder < 0 else state.high_bidder,
+            bids=tuple(round_bids),
+            out=tuple(q for q in range(n) if state.out >> q & 1),
+            excluded=tuple(q for q in range(n) if state.excluded >> q & 1),
+            min_bid=lo,
+            max_bid=hi,
+        )
+    payment = None
+    if ph == PAYMENT:
+        paid_gold = tuple(c for who, c in gold_paid[len(gold_paid) - state.pay_n :] if who == state.payer)
+        payment = PaymentView(
+            payer=state.payer,
+            bid=state.high,
+            currency="gold" if state.auc_cur == CUR_GOLD else "cards",
+            paid_gold=paid_gold if state.auc_cur == CUR_GOLD else (),
+            paid_count=state.pay_n,
+        )
+    active = state.active
+    in_gift = ph == GIFT or (ph != OVER_PHASE and state.to_draw > 0)
+    mine = state.cur == p and ph != OVER_PHASE
+    return Observation(
+        player=p,
+        players=n,
+        ruleset_id=rules.ruleset.id,
+        phase=Phase(ph),
+        current_player=None if state.cur < 0 else state.cur,
+        active_player=active,
+        hand=tuple(sorted(state.hands[p])),
+        hand_sizes=tuple(len(h) for h in state.hands),
+        public=tuple(state.public),
+        dice=tuple(state.dice),
+        draw_pile=len(state.draw),
+        auction_pile=len(state.pile),
+        removed=sum(len(g) for g in state.removed) + len(state.buried),
+        discard=tuple(state.discard),
+        drawn=state.drawn if state.drawn >= 0 and active == p else None,
+        kept=state.kept if state.kept >= 0 and active == p else None,
+        kept_hidden=state.kept >= 0 and active != p,
+        owed=(state.q_keep, state.q_auction, state.q_public) if in_gift else (0, 0, 0),
+        church=state.church_q[0] if state.church_q else None,
+        auction=auction,
+        payment=payment,
+        my_kept=tuple(my_kept),
+        my_auction_cards=tuple(c for c in my_pile if c not in revealed_set),
+        revealed=tuple(revealed),
+        gold_paid=tuple(gold_paid),
+        cards_paid=tuple(cards_paid),
+        acquired=tuple(acquired),
+        my_buried=tuple(my_buried),
+        legal_actions=tuple(state.legal_actions()) if mine else (),
+    )
+
+
+OVER_PHASE = 5

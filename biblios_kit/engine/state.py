@@ -1,0 +1,880 @@
+"""The mutable game state: whose decision it is, legal actions, apply, clone (the one engine API).
+
+A game is a chain of decisions. After every applied action the state runs the automatic
+steps of the rules itself (drawing the next card, ending a turn, revealing the next
+auction card, random penalty draws, scoring) until a player must decide again, so
+:attr:`GameState.current_player` always names a player with a decision, or ``None``
+when the game is over. Chance comes only from the game's own ``random.Random``,
+seeded from the game seed.
+
+Speed matters (simulations play thousands of games): the state is a flat object of
+ints and lists reading :class:`~biblios_kit.engine.compiled.CompiledRules`; hands are
+lists of card ids; events are plain tuples until someone asks for them.
+"""
+
+from __future__ import annotations
+
+import enum
+import random
+from typing import TYPE_CHECKING, Iterable, Sequence
+
+from biblios_kit.engine import actions as A
+from biblios_kit.engine.compiled import CUR_GOLD, KIND_GOLD, PEN_BLUFF, PEN_STANDARD, CompiledRules, compile_rules
+from biblios_kit.engine.events import ALL, Event, EventKind, RawEvent, to_event
+from biblios_kit.errors import IllegalActionError, InvalidActionError
+from biblios_kit.rules.model import Ruleset
+
+if TYPE_CHECKING:
+    from biblios_kit.engine.observation import Observation
+    from biblios_kit.engine.scoring import GameResult
+
+E = EventKind
+
+
+class Phase(enum.IntEnum):
+    """The kind of decision the current player faces."""
+
+    GIFT = 0
+    """Place the drawn card: keep it, put it on the auction pile, or in the public space."""
+    PICK = 1
+    """Take one card from the public space."""
+    CHURCH = 2
+    """Resolve an acquired church/bishop card: which dice and which sign, or decline."""
+    BIDDING = 3
+    """Bid on the revealed card, or pass."""
+    PAYMENT = 4
+    """Pay the winning bid, one card at a time (or refuse, when the option is on)."""
+    GAME_OVER = 5
+    """No decision left: see :meth:`GameState.result`."""
+
+
+GIFT, PICK, CHURCH, BIDDING, PAYMENT, OVER = range(6)
+
+# What to do once the church cards waiting for resolution are all resolved.
+_R_START_GIFT, _R_GIFT, _R_PICK, _R_AUCTION = range(4)
+
+_NO_MIN = 1 << 30
+
+# Legal placements by (keep owed, auction owed, public owed); precomputed for speed.
+_GIFT_LEGAL: tuple[tuple[int, ...], ...] = tuple(
+    tuple(a for a, on in ((A.KEEP, k), (A.TO_AUCTION, b), (A.TO_PUBLIC, p)) if on)
+    for k in (0, 1)
+    for b in (0, 1)
+    for p in (0, 1)
+)
+
+
+def _shuffle(items: list[int], rnd: "random.Random") -> None:
+    """Fisher-Yates shuffle driven by ``rnd.random()`` (about twice as fast as ``Random.shuffle``)."""
+    r = rnd.random
+    for i in range(len(items) - 1, 0, -1):
+        j = int(r() * (i + 1))
+        items[i], items[j] = items[j], items[i]
+
+
+def _sums(values: Iterable[int]) -> int:
+    """Bitset of every subset sum of ``values`` (bit s set when some subset adds up to s)."""
+    reach = 1
+    for v in values:
+        reach |= reach << v
+    return reach
+
+
+def gold_completable(paid: int, paid_min: int, rest: Sequence[int], bid: int, exact: bool) -> bool:
+    """Whether Gold already paid (sum ``paid``, smallest card ``paid_min``) can be completed from ``rest``.
+
+    A completed payment covers ``bid`` and has no pointless card (removing its smallest card
+    would no longer cover the bid); with ``exact`` it must add up to ``bid`` exactly.
+    """
+    need = bid - paid
+    if exact:
+        return need >= 0 and bool(_sums(rest) >> need & 1)
+    if need <= 0:
+        return paid - paid_min < bid
+    for m in sorted(set(rest)):
+        if m > paid_min:
+            break
+        top = min(m, paid_min)
+        window = (1 << top) - 1
+        if _sums(v for v in rest if v >= m) >> need & window:
+            return True
+    return False
+
+
+class GameState:
+    """One game in progress. Create it with :func:`new_game`; drive it with :meth:`apply`."""
+
+    __slots__ = (
+        "rules", "n", "seed", "rng", "ph", "cur", "hands", "gold", "draw", "public", "pile", "removed",
+        "discard", "buried", "dice", "first", "active", "drawn", "kept", "q_keep", "q_auction", "q_public",
+        "to_draw", "picker", "picks_left", "church_q", "resume", "auc_card", "auc_cur", "high", "high_bidder",
+        "out", "excluded", "pen_once", "payer", "pay_sum", "pay_min", "pay_n", "log", "history", "all_mask",
+        "gift_cards", "short_discard", "resampled_for",
+    )  # fmt: skip
+
+    rules: CompiledRules
+    n: int
+    seed: int
+    rng: random.Random
+    ph: int
+    cur: int
+    hands: list[list[int]]
+    gold: list[int]
+    draw: list[int]
+    public: list[int]
+    pile: list[int]
+    removed: list[list[int]]
+    discard: list[int]
+    buried: list[int]
+    dice: list[int]
+    first: int
+    active: int
+    drawn: int
+    kept: int
+    q_keep: int
+    q_auction: int
+    q_public: int
+    to_draw: int
+    picker: int
+    picks_left: int
+    church_q: list[tuple[int, int]]
+    resume: int
+    auc_card: int
+    auc_cur: int
+    high: int
+    high_bidder: int
+    out: int
+    excluded: int
+    pen_once: int
+    payer: int
+    pay_sum: int
+    pay_min: int
+    pay_n: int
+    log: list[RawEvent]
+    history: list[int]
+    all_mask: int
+    gift_cards: int
+    short_discard: bool
+    resampled_for: int
+
+    # ------------------------------------------------------------------ creation
+
+    def _setup(self, rules: CompiledRules, players: int, seed: int) -> None:
+        if players not in rules.setups:
+            raise ValueError(
+                f"ruleset {rules.ruleset.id!r} has no setup for {players} players "
+                f"(supported: {', '.join(map(str, sorted(rules.setups)))})"
+            )
+        setup = rules.setups[players]
+        self.rules = rules
+        self.n = players
+        self.seed = seed
+        self.rng = rng = random.Random(seed)
+        self.all_mask = (1 << players) - 1
+        self.gift_cards = setup.gift_cards
+        self.short_discard = setup.short_discard
+        self.hands = [[] for _ in range(players)]
+        self.gold = [0] * players
+        self.public = []
+        self.pile = []
+        self.discard = []
+        self.buried = []
+        self.dice = list(rules.die_start)
+        self.first = self.active = 0
+        self.drawn = self.kept = -1
+        self.q_keep = self.q_auction = self.q_public = self.to_draw = 0
+        self.picker = self.picks_left = 0
+        self.church_q = []
+        self.resume = _R_START_GIFT
+        self.auc_card = -1
+        self.auc_cur = CUR_GOLD
+        self.high = 0
+        self.high_bidder = -1
+        self.out = self.excluded = self.pen_once = 0
+        self.payer = -1
+        self.pay_sum = self.pay_n = 0
+        self.pay_min = _NO_MIN
+        self.log = log = []
+        self.history = []
+        self.resampled_for = -1
+        self.cur = -1
+        self.ph = GIFT
+
+        taken: set[int] = set()
+        self.removed = []
+        for count, matches in setup.named:
+            pool = [c for c in matches if c not in taken]
+            if len(pool) < count:
+                raise ValueError(f"setup for {players} players removes {count} cards of a kind the deck has {len(pool)} of")
+            _shuffle(pool, rng)
+            group = pool[:count]
+            taken.update(group)
+            self.removed.append(group)
+        rest = [c for c in range(rules.n_cards) if c not in taken]
+        _shuffle(rest, rng)
+        need = setup.remove_random + setup.starting_hand * players
+        if need > len(rest):
+            raise ValueError(f"setup for {players} players needs {need} cards, the deck has {len(rest)} left")
+        self.removed.append([rest.pop() for _ in range(setup.remove_random)])
+        removed_count = sum(len(g) for g in self.removed)
+        if removed_count:
+            log.append((E.SETUP_REMOVED, -1, -1, (removed_count,), ALL))
+        is_church = rules.is_church
+        for p in range(players):
+            for _ in range(setup.starting_hand):
+                c = rest.pop()
+                log.append((E.DEALT, p, c, (), 1 << p))
+                if is_church[c]:
+                    self.church_q.append((p, c))
+                else:
+                    self._add(p, c)
+        self.draw = rest
+        if self.church_q:
+            self._church_next()
+        else:
+            self._start_gift()
+
+    # ------------------------------------------------------------------ public API
+
+    @property
+    def ruleset(self) -> Ruleset:
+        """The ruleset this game follows."""
+        return self.rules.ruleset
+
+    @property
+    def players(self) -> int:
+        """Number of players (seats ``0 .. players-1``, clockwise)."""
+        return self.n
+
+    @property
+    def current_player(self) -> int | None:
+        """The seat that must decide now, or ``None`` when the game is over."""
+        return None if self.cur < 0 else self.cur
+
+    @property
+    def phase(self) -> Phase:
+        """The kind of decision the current player faces (``GAME_OVER`` at the end)."""
+        return Phase(self.ph)
+
+    @property
+    def active_player(self) -> int:
+        """Whose gift turn or auction turn it is (the player who draws or reveals)."""
+        return self.active
+
+    @property
+    def decision_count(self) -> int:
+        """Number of actions applied so far."""
+        return len(self.history)
+
+    @property
+    def actions(self) -> tuple[int, ...]:
+        """Every action applied so far, in order (the body of a game record)."""
+        return tuple(self.history)
+
+    def dice_values(self) -> tuple[int, ...]:
+        """Current face of every award die (index order: categories in board order, then place)."""
+        return tuple(self.dice)
+
+    def is_terminal(self) -> bool:
+        """Whether the game is over."""
+        return self.cur < 0
+
+    def legal_actions(self) -> list[int]:
+        """The legal actions of the current player (empty when the game is over)."""
+        if self.ph == BIDDING:
+            lo, hi = self._bid_bounds()
+            return [A.PASS, *range(A.BID + lo, A.BID + hi + 1)]
+        return list(self._legal())
+
+    def is_legal(self, action: int) -> bool:
+        """Whether ``action`` is legal now."""
+        if self.cur < 0 or not A.is_well_formed(action):
+            return False
+        if self.ph == BIDDING:
+            lo, hi = self._bid_bounds()
+            return action == A.PASS or A.BID + lo <= action <= A.BID + hi
+        return action in self._legal()
+
+    def apply(self, action: int) -> None:
+        """Apply ``action`` for the current player, then run the automatic steps that follow.
+
+        Raises :class:`~biblios_kit.errors.InvalidActionError` when ``action`` is not an
+        action at all, :class:`~biblios_kit.errors.IllegalActionError` when it is not legal
+        now; in both cases the state is unchanged.
+        """
+        if not A.is_well_formed(action):
+            raise InvalidActionError(f"not an action: {action!r}")
+        if self.cur < 0:
+            raise IllegalActionError(f"the game is over; no action is legal (got {action!r})")
+        if not self.is_legal(action):
+            try:
+                text: object = A.format_action(self.rules, action)
+            except InvalidActionError:
+                text = action
+            raise IllegalActionError(
+                f"illegal action {text!r} for player {self.cur} in phase {self.phase.name.lower()}"
+            )
+        self.history.append(action)
+        self._do(action)
+
+    def apply_text(self, text: str) -> int:
+        """Parse ``text`` (see :func:`~biblios_kit.engine.actions.parse_action`), apply it, return the action."""
+        action = A.parse_action(self.rules, text)
+        self.apply(action)
+        return action
+
+    def random_action(self, rng: random.Random) -> int:
+        """A legal action drawn uniformly from ``rng`` (without building long lists of bids)."""
+        if self.ph == BIDDING:
+            lo, hi = self._bid_bounds()
+            k = hi - lo + 1 if hi >= lo else 0
+            r = int(rng.random() * (k + 1))
+            return A.PASS if r == 0 else A.BID + lo + r - 1
+        legal = self._legal()
+        return legal[int(rng.random() * len(legal))]
+
+    def playout(self, rng: random.Random) -> None:
+        """Play uniformly random legal actions from ``rng`` until the game is over (fast path)."""
+        random_action, do, history = self.random_action, self._do, self.history
+        while self.cur >= 0:
+            action = random_action(rng)
+            history.append(action)
+            do(action)
+
+    def clone(self) -> GameState:
+        """An independent copy (lists are copied, nothing is deep-copied; the RNG state is copied)."""
+        s = GameState.__new__(GameState)
+        s.rules = self.rules
+        s.n = self.n
+        s.seed = self.seed
+        rng = random.Random(0)
+        rng.setstate(self.rng.getstate())
+        s.rng = rng
+        s.ph = self.ph
+        s.cur = self.cur
+        s.hands = [h[:] for h in self.hands]
+        s.gold = self.gold[:]
+        s.draw = self.draw[:]
+        s.public = self.public[:]
+        s.pile = self.pile[:]
+        s.removed = [g[:] for g in self.removed]
+        s.discard = self.discard[:]
+        s.buried = self.buried[:]
+        s.dice = self.dice[:]
+        s.first = self.first
+        s.active = self.active
+        s.drawn = self.drawn
+        s.kept = self.kept
+        s.q_keep = self.q_keep
+        s.q_auction = self.q_auction
+        s.q_public = self.q_public
+        s.to_draw = self.to_draw
+        s.picker = self.picker
+        s.picks_left = self.picks_left
+        s.church_q = self.church_q[:]
+        s.resume = self.resume
+        s.auc_card = self.auc_card
+        s.auc_cur = self.auc_cur
+        s.high = self.high
+        s.high_bidder = self.high_bidder
+        s.out = self.out
+        s.excluded = self.excluded
+        s.pen_once = self.pen_once
+        s.payer = self.payer
+        s.pay_sum = self.pay_sum
+        s.pay_min = self.pay_min
+        s.pay_n = self.pay_n
+        s.log = self.log[:]
+        s.history = self.history[:]
+        s.all_mask = self.all_mask
+        s.gift_cards = self.gift_cards
+        s.short_discard = self.short_discard
+        s.resampled_for = self.resampled_for
+        return s
+
+    @property
+    def events(self) -> list[Event]:
+        """The full event log with every card shown (for replays and tests; never give it to a player)."""
+        return [to_event(raw) for raw in self.log]
+
+    def events_for(self, player: int) -> list[Event]:
+        """The event log as ``player`` may see it: cards hidden from them are ``None``."""
+        self._check_player(player)
+        return [to_event(raw, player) for raw in self.log]
+
+    def observation(self, player: int) -> Observation:
+        """What ``player`` may know now, as a frozen :class:`~biblios_kit.engine.observation.Observation`."""
+        from biblios_kit.engine.observation import observe
+
+        self._check_player(player)
+        return observe(self, player)
+
+    def resample(self, player: int, rng: random.Random) -> GameState:
+        """A full state consistent with what ``player`` knows, re-dealing only what they cannot know.
+
+        Other hands, the draw pile, the auction pile and the cards out of the game are
+        re-dealt from ``rng``; the new state has its own RNG seeded from ``rng`` and no
+        record (its history and log hold no hidden card identities).
+        """
+        from biblios_kit.engine.resample import resample
+
+        self._check_player(player)
+        return resample(self, player, rng)
+
+    def result(self) -> GameResult:
+        """The final result (scores, awards, ranking); raises ``ValueError`` before the end."""
+        if self.cur >= 0:
+            raise ValueError("the game is not over yet")
+        from biblios_kit.engine.scoring import score
+
+        return score(self)
+
+    def hand(self, player: int) -> tuple[int, ...]:
+        """The cards in ``player``'s hand, sorted (true state: use observations to show players)."""
+        self._check_player(player)
+        return tuple(sorted(self.hands[player]))
+
+    def zones(self) -> dict[str, list[int]]:
+        """Every card's zone (true state): hands, piles, public space, removed, discards, in play."""
+        zones: dict[str, list[int]] = {f"hand{p}": self.hands[p][:] for p in range(self.n)}
+        zones.update(
+            draw=self.draw[:],
+            public=self.public[:],
+            auction_pile=self.pile[:],
+            removed=[c for g in self.removed for c in g],
+            discard=self.discard[:],
+            buried=self.buried[:],
+            in_play=[c for c in (self.drawn, self.kept, self.auc_card) if c >= 0] + [c for _, c in self.church_q],
+        )
+        return zones
+
+    def __repr__(self) -> str:
+        return (
+            f"<GameState {self.rules.ruleset.id} players={self.n} seed={self.seed} "
+            f"phase={self.phase.name} current={self.current_player} decisions={len(self.history)}>"
+        )
+
+    def _check_player(self, player: int) -> None:
+        if not isinstance(player, int) or not 0 <= player < self.n:
+            raise ValueError(f"expected a player 0..{self.n - 1}, got {player!r}")
+
+    # ------------------------------------------------------------------ legal actions
+
+    def _bid_bounds(self) -> tuple[int, int]:
+        lo = self.high + 1
+        opening = self.rules.opening_bid
+        return (lo if lo > opening else opening), self.rules.ceiling[self.auc_cur]
+
+    def _legal(self) -> Sequence[int]:
+        ph = self.ph
+        if ph == GIFT:
+            return _GIFT_LEGAL[(self.q_keep > 0) * 4 + (self.q_auction > 0) * 2 + (self.q_public > 0)]
+        if ph == PICK:
+            return self._distinct(self.public, A.PICK)
+        if ph == BIDDING:
+            return self.legal_actions()
+        if ph == CHURCH:
+            return self._church_legal()
+        if ph == PAYMENT:
+            return self._payment_legal()
+        return ()
+
+    def _distinct(self, cards: list[int], base: int) -> list[int]:
+        """``base + c`` for each card, one per identity class (the lowest id), sorted by card id."""
+        cls = self.rules.cls
+        seen: dict[int, int] = {}
+        for c in cards:
+            k = cls[c]
+            if k not in seen or c < seen[k]:
+                seen[k] = c
+        return sorted(base + c for c in seen.values())
+
+    def _church_legal(self) -> list[int]:
+        rules = self.rules
+        _, card = self.church_q[0]
+        dice, lo, hi = self.dice, rules.die_min, rules.die_max
+        legal = []
+        for sign in rules.church_signs[card]:
+            for mask, s in rules.church_choices[(rules.church_ndice[card], sign)]:
+                d, m, ok = 0, mask, True
+                while m:
+                    if m & 1 and not lo[d] <= dice[d] + s <= hi[d]:
+                        ok = False
+                        break
+                    m >>= 1
+                    d += 1
+                if ok:
+                    legal.append(A.CHURCH + 2 * mask + (1 if s < 0 else 0))
+        legal.sort()
+        if rules.church_optional or not legal:
+            legal.insert(0, A.DECLINE)
+        return legal
+
+    def _payment_legal(self) -> list[int]:
+        rules = self.rules
+        hand = self.hands[self.payer]
+        legal: list[int] = [A.REFUSE] if rules.refuse_to_pay and self.pay_n == 0 else []
+        if self.auc_cur != CUR_GOLD:
+            return legal + self._distinct(hand, A.PAY)
+        kind, value = rules.kind, rules.value
+        golds = [c for c in hand if kind[c] == KIND_GOLD]
+        lowest: dict[int, int] = {}
+        for c in golds:
+            v = value[c]
+            if v not in lowest or c < lowest[v]:
+                lowest[v] = c
+        values = [value[c] for c in golds]
+        exact = rules.overpay_forbidden
+        for v, c in sorted(lowest.items()):
+            rest = values[:]
+            rest.remove(v)
+            if gold_completable(self.pay_sum + v, min(self.pay_min, v), rest, self.high, exact):
+                legal.append(A.PAY + c)
+        return sorted(legal)
+
+    # ------------------------------------------------------------------ transitions
+
+    def _add(self, p: int, c: int) -> None:
+        self.hands[p].append(c)
+        if self.rules.kind[c] == KIND_GOLD:
+            self.gold[p] += self.rules.value[c]
+
+    def _take(self, p: int, c: int) -> None:
+        self.hands[p].remove(c)
+        if self.rules.kind[c] == KIND_GOLD:
+            self.gold[p] -= self.rules.value[c]
+
+    def _take_random(self, p: int) -> int:
+        hand = self.hands[p]
+        i = int(self.rng.random() * len(hand))
+        c = hand[i]
+        hand[i] = hand[-1]
+        hand.pop()
+        if self.rules.kind[c] == KIND_GOLD:
+            self.gold[p] -= self.rules.value[c]
+        return c
+
+    def _do(self, a: int) -> None:
+        ph = self.ph
+        if ph == BIDDING:
+            self._do_bid(a)
+        elif ph == GIFT:
+            self._do_place(a)
+        elif ph == PICK:
+            self._do_pick(a)
+        elif ph == PAYMENT:
+            self._do_pay(a)
+        else:
+            self._do_church(a)
+
+    # gift phase ---------------------------------------------------------
+
+    def _start_gift(self) -> None:
+        left = len(self.draw)
+        if left == 0:
+            self._start_auction()
+            return
+        k = self.gift_cards
+        if left < k:
+            if self.short_discard:
+                self.buried.extend(self.draw)
+                self.draw.clear()
+                self.log.append((E.SHORT_DRAW_DISCARDED, -1, -1, (left,), ALL))
+                self._start_auction()
+                return
+            k = left
+        self.q_keep = 1
+        self.q_auction = 1 if k >= 2 else 0
+        self.q_public = k - 1 - self.q_auction
+        self.to_draw = k
+        self.log.append((E.GIFT_TURN, self.active, -1, (k,), ALL))
+        self._draw_next()
+
+    def _draw_next(self) -> None:
+        c = self.draw.pop()
+        self.to_draw -= 1
+        self.drawn = c
+        p = self.active
+        self.log.append((E.DREW, p, c, (), 1 << p))
+        self.ph = GIFT
+        self.cur = p
+
+    def _do_place(self, a: int) -> None:
+        c, p = self.drawn, self.active
+        self.drawn = -1
+        if a == A.TO_PUBLIC:
+            self.q_public -= 1
+            self.public.append(c)
+            self.log.append((E.TO_PUBLIC, p, c, (), ALL))
+        elif a == A.TO_AUCTION:
+            self.q_auction = 0
+            self.pile.append(c)
+            self.log.append((E.TO_AUCTION_PILE, p, c, (), 1 << p))
+        else:
+            self.q_keep = 0
+            if self.rules.is_church[c]:
+                self.log.append((E.KEPT, p, c, (), ALL))
+                self.church_q.append((p, c))
+                self.resume = _R_GIFT
+                self._church_next()
+                return
+            self.kept = c
+            self.log.append((E.KEPT, p, c, (), 1 << p))
+        self._gift_continue()
+
+    def _gift_continue(self) -> None:
+        if self.to_draw:
+            self._draw_next()
+            return
+        p = self.active
+        if self.kept >= 0:
+            c = self.kept
+            self.kept = -1
+            self._add(p, c)
+            self.log.append((E.TOOK_KEPT, p, c, (), 1 << p))
+        self.picker = (p + 1) % self.n
+        self.picks_left = self.n - 1
+        self._pick_next()
+
+    def _pick_next(self) -> None:
+        if self.picks_left and self.public:
+            self.ph = PICK
+            self.cur = self.picker
+            return
+        for c in self.public:
+            self.discard.append(c)
+            self.log.append((E.PUBLIC_DISCARDED, -1, c, (), ALL))
+        self.public.clear()
+        self.active = (self.active + 1) % self.n
+        self._start_gift()
+
+    def _do_pick(self, a: int) -> None:
+        c, p = a - A.PICK, self.picker
+        self.public.remove(c)
+        self.log.append((E.PICKED, p, c, (), ALL))
+        self.picker = (p + 1) % self.n
+        self.picks_left -= 1
+        if self.rules.is_church[c]:
+            self.church_q.append((p, c))
+            self.resume = _R_PICK
+            self._church_next()
+            return
+        self._add(p, c)
+        self._pick_next()
+
+    # church cards -------------------------------------------------------
+
+    def _church_next(self) -> None:
+        self.ph = CHURCH
+        self.cur = self.church_q[0][0]
+
+    def _do_church(self, a: int) -> None:
+        p, c = self.church_q.pop(0)
+        log = self.log
+        if a == A.DECLINE:
+            log.append((E.CHURCH_DECLINED, p, c, (), ALL))
+        else:
+            dice, sign = A.church_parts(a)
+            for d in dice:
+                old = self.dice[d]
+                self.dice[d] = old + sign
+                log.append((E.DIE_MOVED, p, -1, (d, old, old + sign), ALL))
+            log.append((E.CHURCH_USED, p, c, (sign, *dice), ALL))
+        self.discard.append(c)
+        if self.church_q:
+            self._church_next()
+            return
+        r = self.resume
+        if r == _R_GIFT:
+            self._gift_continue()
+        elif r == _R_PICK:
+            self._pick_next()
+        elif r == _R_AUCTION:
+            self._next_auction_turn()
+        else:
+            self._start_gift()
+
+    # auction phase ------------------------------------------------------
+
+    def _start_auction(self) -> None:
+        self.log.append((E.AUCTION_PHASE, -1, -1, (len(self.pile),), ALL))
+        _shuffle(self.pile, self.rng)
+        self.active = self.first
+        self._reveal()
+
+    def _reveal(self) -> None:
+        if not self.pile:
+            self.ph = OVER
+            self.cur = -1
+            self.log.append((E.GAME_OVER, -1, -1, (), ALL))
+            return
+        c = self.pile.pop()
+        self.auc_card = c
+        self.auc_cur = self.rules.currency[c]
+        self.excluded = self.pen_once = 0
+        self.log.append((E.REVEALED, self.active, c, (), ALL))
+        self._open_bidding()
+
+    def _next_auction_turn(self) -> None:
+        self.auc_card = -1
+        self.active = (self.active + 1) % self.n
+        self._reveal()
+
+    def _open_bidding(self) -> None:
+        out = self.excluded
+        if out == self.all_mask:
+            c = self.auc_card
+            self.log.append((E.NO_BIDDERS, -1, c, (), ALL))
+            self.discard.append(c)
+            self._next_auction_turn()
+            return
+        self.out = out
+        self.high = 0
+        self.high_bidder = -1
+        n = self.n
+        p = (self.active + 1) % n if self.rules.bid_from_left else self.active
+        while out >> p & 1:
+            p = (p + 1) % n
+        self.ph = BIDDING
+        self.cur = p
+
+    def _do_bid(self, a: int) -> None:
+        p = self.cur
+        if a == A.PASS:
+            self.out |= 1 << p
+            self.log.append((E.PASSED, p, -1, (), ALL))
+            remaining = self.all_mask & ~self.out
+            if remaining == 0:
+                self._all_passed()
+                return
+            if self.high_bidder >= 0 and remaining == 1 << self.high_bidder:
+                self._won(self.high_bidder)
+                return
+        else:
+            amount = a - A.BID
+            self.high = amount
+            self.high_bidder = p
+            self.log.append((E.BID, p, -1, (amount,), ALL))
+            if self.all_mask & ~self.out == 1 << p:
+                self._won(p)
+                return
+        n, out = self.n, self.out
+        q = (p + 1) % n
+        while out >> q & 1:
+            q = (q + 1) % n
+        self.cur = q
+
+    def _all_passed(self) -> None:
+        c = self.auc_card
+        self.log.append((E.ALL_PASSED, -1, c, (), ALL))
+        if self.rules.all_pass_active_takes and not self.excluded >> self.active & 1:
+            self._award(self.active)
+            return
+        self.log.append((E.DISCARDED, -1, c, (), ALL))
+        self.discard.append(c)
+        self._next_auction_turn()
+
+    def _won(self, w: int) -> None:
+        bid = self.high
+        self.log.append((E.WON, w, self.auc_card, (bid,), ALL))
+        if self.auc_cur == CUR_GOLD:
+            if self.rules.overpay_forbidden:
+                rules = self.rules
+                values = [rules.value[c] for c in self.hands[w] if rules.kind[c] == KIND_GOLD]
+                can = bool(_sums(values) >> bid & 1)
+            else:
+                can = self.gold[w] >= bid
+        else:
+            can = len(self.hands[w]) >= bid
+        if not can:
+            self.log.append((E.CANNOT_PAY, w, -1, (bid,), ALL))
+            self._penalize(w)
+            self._open_bidding()
+            return
+        self.payer = w
+        self.pay_sum = self.pay_n = 0
+        self.pay_min = _NO_MIN
+        self.ph = PAYMENT
+        self.cur = w
+
+    def _do_pay(self, a: int) -> None:
+        w = self.payer
+        if a == A.REFUSE:
+            self.log.append((E.REFUSED, w, -1, (self.high,), ALL))
+            self.payer = -1
+            self._penalize(w)
+            self._open_bidding()
+            return
+        c = a - A.PAY
+        self._take(w, c)
+        self.pay_n += 1
+        if self.auc_cur == CUR_GOLD:
+            v = self.rules.value[c]
+            self.pay_sum += v
+            if v < self.pay_min:
+                self.pay_min = v
+            self.discard.append(c)
+            self.log.append((E.PAID_GOLD, w, c, (), ALL))
+            done = self.pay_sum >= self.high
+        else:
+            self.buried.append(c)
+            self.log.append((E.PAID_CARD, w, c, (), 1 << w))
+            done = self.pay_n >= self.high
+        if done:
+            self.payer = -1
+            self._award(w)
+
+    def _award(self, w: int) -> None:
+        c = self.auc_card
+        self.log.append((E.TOOK, w, c, (), ALL))
+        if self.rules.is_church[c]:
+            self.auc_card = -1
+            self.church_q.append((w, c))
+            self.resume = _R_AUCTION
+            self._church_next()
+            return
+        self._add(w, c)
+        self._next_auction_turn()
+
+    def _penalize(self, w: int) -> None:
+        bit = 1 << w
+        if self.rules.exclude_penalized or self.pen_once & bit:
+            self.excluded |= bit
+        else:
+            self.pen_once |= bit
+        kind = self.rules.penalty
+        hand = self.hands[w]
+        n = self.n
+        if kind == PEN_STANDARD:
+            q = (w + 1) % n
+            for _ in range(n - 1):
+                if not hand:
+                    self.log.append((E.PENALTY_EMPTY, w, -1, (), ALL))
+                    return
+                c = self._take_random(w)
+                self._add(q, c)
+                self.log.append((E.PENALTY_TAKEN, q, c, (w,), bit | 1 << q))
+                q = (q + 1) % n
+        elif kind == PEN_BLUFF:
+            if not hand:
+                self.log.append((E.PENALTY_EMPTY, w, -1, (), ALL))
+                return
+            d = (w + 1) % n
+            c = self._take_random(w)
+            self.buried.append(c)
+            self.log.append((E.PENALTY_REMOVED, d, c, (w,), bit | 1 << d))
+
+
+def new_game(ruleset: Ruleset, players: int, seed: int) -> GameState:
+    """Start a game of ``ruleset`` (options already applied) for ``players`` players from ``seed``.
+
+    Setup (removals, starting hands, the shuffle) happens at once from the game's RNG;
+    seat 0 is the first player. The returned state waits for the first decision.
+    """
+    if isinstance(players, bool) or not isinstance(players, int):
+        raise ValueError(f"expected a number of players, got {players!r}")
+    if isinstance(seed, bool) or not isinstance(seed, int):
+        raise ValueError(f"expected an integer seed, got {seed!r}")
+    state = GameState.__new__(GameState)
+    state._setup(compile_rules(ruleset), players, seed)
+    return state
