@@ -253,7 +253,7 @@ class _Renderer:
             Table(
                 (_("Cards"), _("Number")),
                 (
-                    (_("category cards"), str(kinds[CardKind.CATEGORY])),
+                    (_("Category cards"), str(kinds[CardKind.CATEGORY])),
                     (self.f(_("{gold} cards")), str(kinds[CardKind.GOLD])),
                     (capitalize(self.t["church"]), str(kinds[CardKind.CHURCH])),
                 ),

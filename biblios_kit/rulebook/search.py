@@ -63,22 +63,24 @@ def search(rulebook: Rulebook, query: str) -> list[Hit]:
 
     A section matches when each word of the query occurs somewhere in it (title
     included); its lines holding any of the words are returned with their spans.
-    Case and accents are ignored: ``penalite`` finds "pénalité". An empty query finds nothing.
+    Case and accents are ignored: ``penalite`` finds "pénalité". Sections whose title
+    matches come first, then the others by number of matching lines (most first), ties in
+    rulebook order. An empty query finds nothing.
     """
     words = query_words(query)
     if not words:
         return []
-    hits: list[Hit] = []
-    for section in rulebook.sections:
+    found: list[tuple[int, int, int, list[Hit]]] = []
+    for order, section in enumerate(rulebook.sections):
         lines = list(section.lines())
         whole = _fold_with_map("\n".join(lines))[0]
         if not all(word in whole for word in words):
             continue
-        for line in lines:
-            spans = find_spans(line, words)
-            if spans:
-                hits.append(Hit(section.id, section.title, line, spans))
-    return hits
+        hits = [Hit(section.id, section.title, line, spans) for line in lines if (spans := find_spans(line, words))]
+        title_match = 0 if find_spans(section.title, words) else 1
+        found.append((title_match, -len(hits), order, hits))
+    found.sort(key=lambda item: item[:3])
+    return [hit for *_rank, hits in found for hit in hits]
 
 
 def highlight(hit: Hit, before: str = "[", after: str = "]") -> str:

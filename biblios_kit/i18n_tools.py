@@ -1,0 +1,240 @@
+"""Catalog maintenance: extract, update and check the gettext catalogs (``python -m biblios_kit.i18n_tools check``).
+
+``check`` compares each ``locales/<lang>/LC_MESSAGES/biblios_kit.po`` with a fresh
+extraction of the source and lists, per language: missing entries (in the source, not in
+the catalog), obsolete ones (in the catalog, no longer in the source), untranslated and
+fuzzy entries, ``{placeholder}`` mismatches between msgid and msgstr (Babel's own checker
+ignores brace placeholders) and a wrong Plural-Forms header. It exits 1 when anything is
+found, so it can gate CI; the translator's to-do list is its output.
+"""
+
+from __future__ import annotations
+
+import io
+import string
+import sys
+import tempfile
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Iterable, Sequence
+
+PROJECT_ROOT = Path(__file__).resolve().parent.parent
+"""The repository root (the catalogs are maintained from a source checkout)."""
+LOCALES = PROJECT_ROOT / "locales"
+"""The catalog folder of the source checkout."""
+TEMPLATE = LOCALES / "biblios_kit.pot"
+"""The message template produced by extraction."""
+DOMAIN = "biblios_kit"
+
+PLURAL_FORMS: dict[str, str] = {
+    "en": "nplurals=2; plural=(n != 1);",
+    "fr": "nplurals=2; plural=(n > 1);",
+    "es": "nplurals=2; plural=(n != 1);",
+}
+"""The Plural-Forms header each catalog must carry (French treats 0 as singular)."""
+
+
+@dataclass(frozen=True, slots=True)
+class CatalogProblem:
+    """One problem in one catalog: ``kind`` is missing, obsolete, untranslated, fuzzy, placeholders or header."""
+
+    lang: str
+    kind: str
+    msgid: str
+    detail: str = ""
+
+    def __str__(self) -> str:
+        detail = f" ({self.detail})" if self.detail else ""
+        return f"{self.lang}: {self.kind}: {self.msgid!r}{detail}"
+
+
+def placeholders(text: str) -> frozenset[str]:
+    """The ``{field!conv:spec}`` placeholders of a ``str.format`` template (``{{`` escapes ignored).
+
+    Raises ``ValueError`` for a malformed template (an unmatched brace).
+    """
+    found = set()
+    for _literal, field, spec, conversion in string.Formatter().parse(text):
+        if field is None:
+            continue
+        token = field + (f"!{conversion}" if conversion else "") + (f":{spec}" if spec else "")
+        found.add("{" + token + "}")
+    return frozenset(found)
+
+
+def _pybabel(*args: str) -> None:
+    """Run a ``pybabel`` command in this process, from the project root, quietly."""
+    import contextlib
+    import logging
+    import os
+
+    from babel.messages.frontend import CommandLineInterface
+
+    previous = os.getcwd()
+    os.chdir(PROJECT_ROOT)
+    try:
+        logging.getLogger("babel").setLevel(logging.WARNING)
+        with contextlib.redirect_stdout(io.StringIO()), contextlib.redirect_stderr(io.StringIO()):
+            CommandLineInterface().run(["pybabel", "--quiet", *args])
+    finally:
+        os.chdir(previous)
+
+
+def extract(output: Path) -> None:
+    """Extract every message of the source into ``output`` (the same command as ``make catalogs``)."""
+    _pybabel(
+        "extract",
+        "-F",
+        "pyproject.toml",
+        "--no-location",
+        "--sort-output",
+        "--project",
+        "biblios-kit",
+        "-o",
+        str(output),
+        ".",
+    )
+
+
+def update() -> None:
+    """Re-extract the template and merge it into every language catalog (new entries come untranslated)."""
+    extract(TEMPLATE)
+    _pybabel("update", "--no-fuzzy-matching", "--ignore-obsolete", "-i", str(TEMPLATE), "-d", str(LOCALES), "-D", DOMAIN)
+
+
+def read_catalog(path: Path, lang: str | None = None):  # type: ignore[no-untyped-def]
+    """Read a ``.po`` / ``.pot`` file with Babel."""
+    from babel.messages.pofile import read_po
+
+    with path.open("rb") as handle:
+        return read_po(handle, locale=lang)
+
+
+def fresh_template():  # type: ignore[no-untyped-def]
+    """A catalog freshly extracted from the source (not written to the repository)."""
+    with tempfile.TemporaryDirectory() as folder:
+        target = Path(folder) / "fresh.pot"
+        extract(target)
+        return read_catalog(target)
+
+
+def languages() -> list[str]:
+    """The languages that have a catalog under ``locales/``."""
+    return sorted(path.parent.parent.name for path in LOCALES.glob(f"*/LC_MESSAGES/{DOMAIN}.po"))
+
+
+def _key(message) -> tuple[str, str | None]:  # type: ignore[no-untyped-def]
+    msgid = message.id[0] if isinstance(message.id, (tuple, list)) else message.id
+    return msgid, message.context
+
+
+def _placeholder_problems(lang: str, message) -> list[CatalogProblem]:  # type: ignore[no-untyped-def]
+    ids = message.id if isinstance(message.id, (tuple, list)) else (message.id,)
+    strings = message.string if isinstance(message.string, (tuple, list)) else (message.string,)
+    problems = []
+    try:
+        expected = [placeholders(text) for text in ids]
+    except ValueError as error:
+        return [CatalogProblem(lang, "placeholders", ids[0], f"malformed msgid: {error}")]
+    for index, text in enumerate(strings):
+        if not text:
+            continue
+        wanted = expected[0] if index == 0 else expected[-1]
+        try:
+            got = placeholders(text)
+        except ValueError as error:
+            problems.append(CatalogProblem(lang, "placeholders", ids[0], f"malformed msgstr[{index}]: {error}"))
+            continue
+        if got != wanted:
+            missing = ", ".join(sorted(wanted - got)) or "-"
+            extra = ", ".join(sorted(got - wanted)) or "-"
+            problems.append(
+                CatalogProblem(lang, "placeholders", ids[0], f"msgstr[{index}] lacks {missing}; unknown {extra}")
+            )
+    return problems
+
+
+def check_catalog(lang: str, template, path: Path | None = None) -> list[CatalogProblem]:  # type: ignore[no-untyped-def]
+    """Every problem of one language's catalog compared with ``template`` (a fresh extraction)."""
+    po_path = path or LOCALES / lang / "LC_MESSAGES" / f"{DOMAIN}.po"
+    if not po_path.is_file():
+        return [CatalogProblem(lang, "missing", "", f"no catalog at {po_path}")]
+    catalog = read_catalog(po_path, lang)
+    problems: list[CatalogProblem] = []
+    wanted_forms = PLURAL_FORMS.get(lang)
+    header = catalog.mime_headers
+    plural_header = dict(header).get("Plural-Forms", "")
+    if wanted_forms and plural_header.replace(" ", "") != wanted_forms.replace(" ", ""):
+        problems.append(CatalogProblem(lang, "header", "Plural-Forms", f"is {plural_header!r}, expected {wanted_forms!r}"))
+    source = {_key(m): m for m in template if m.id}
+    present = {_key(m): m for m in catalog if m.id}
+    for key in sorted(set(source) - set(present), key=lambda k: k[0]):
+        problems.append(CatalogProblem(lang, "missing", key[0]))
+    for key in sorted(set(present) - set(source), key=lambda k: k[0]):
+        problems.append(CatalogProblem(lang, "obsolete", key[0]))
+    for key in sorted(catalog.obsolete, key=lambda k: str(k)):
+        msgid = key[0] if isinstance(key, tuple) else key
+        problems.append(CatalogProblem(lang, "obsolete", str(msgid), "kept as #~ in the catalog"))
+    for key, message in sorted(present.items(), key=lambda item: item[0][0]):
+        if key not in source:
+            continue
+        strings = message.string if isinstance(message.string, (tuple, list)) else (message.string,)
+        if message.pluralizable and len(strings) != catalog.num_plurals:
+            problems.append(CatalogProblem(lang, "untranslated", key[0], f"{len(strings)} plural forms, expected {catalog.num_plurals}"))
+        elif not all(strings):
+            problems.append(CatalogProblem(lang, "untranslated", key[0]))
+        if message.fuzzy:
+            problems.append(CatalogProblem(lang, "fuzzy", key[0]))
+        problems.extend(_placeholder_problems(lang, message))
+    return problems
+
+
+def check_catalogs(langs: Iterable[str] | None = None) -> list[CatalogProblem]:
+    """Every problem of every catalog (default: each language under ``locales/`` and each supported one)."""
+    from biblios_kit.i18n import SUPPORTED
+
+    template = fresh_template()
+    chosen = sorted(set(langs) if langs is not None else set(languages()) | set(SUPPORTED))
+    problems: list[CatalogProblem] = []
+    for lang in chosen:
+        problems.extend(check_catalog(lang, template))
+    return problems
+
+
+def summary(problems: Sequence[CatalogProblem]) -> str:
+    """Counts per language and kind, one line per language."""
+    counts: dict[str, dict[str, int]] = {}
+    for problem in problems:
+        per_lang = counts.setdefault(problem.lang, {})
+        per_lang[problem.kind] = per_lang.get(problem.kind, 0) + 1
+    return "\n".join(
+        f"{lang}: " + ", ".join(f"{n} {kind}" for kind, n in sorted(kinds.items())) for lang, kinds in sorted(counts.items())
+    )
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """``check [LANG...]`` lists the problems (exit 1 if any); ``update`` re-extracts and merges; ``extract FILE``."""
+    args = list(sys.argv[1:] if argv is None else argv)
+    command = args[0] if args else "check"
+    if command == "check":
+        problems = check_catalogs(args[1:] or None)
+        for problem in problems:
+            print(problem)
+        if problems:
+            print("\n" + summary(problems))
+            return 1
+        print("catalogs complete: " + ", ".join(args[1:] or languages()))
+        return 0
+    if command == "update":
+        update()
+        print(f"updated {TEMPLATE.relative_to(PROJECT_ROOT)} and " + ", ".join(languages()))
+        return 0
+    if command == "extract" and len(args) == 2:
+        extract(Path(args[1]).resolve())
+        return 0
+    print("usage: python -m biblios_kit.i18n_tools [check [LANG...] | update | extract FILE]", file=sys.stderr)
+    return 2
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
