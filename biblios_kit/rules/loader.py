@@ -11,6 +11,7 @@ that set the offending value (a variant, the edition it extends, or an option's
 
 from __future__ import annotations
 
+import hashlib
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Iterable, NamedTuple
@@ -21,7 +22,7 @@ from biblios_kit.resources import rulesets_dir, user_rulesets_dir
 from biblios_kit.rules.build import build_ruleset
 from biblios_kit.rules.merge import deep_merge
 from biblios_kit.rules.model import Ruleset
-from biblios_kit.rules.source import FieldPath, Issue, LocatedDocument, display_path, dotted, read_file
+from biblios_kit.rules.source import FieldPath, Issue, LocatedDocument, display_path, dotted, parse_bytes, read_bytes
 
 _CACHE_SIZE = 64
 
@@ -80,29 +81,26 @@ class Composed:
 # --------------------------------------------------------------------------- reading
 
 
-_read_cache: dict[tuple[Path, str], tuple[tuple[int, int], LocatedDocument]] = {}
-
-
-def _stamp(path: Path) -> tuple[int, int]:
-    stat = path.stat()
-    return stat.st_mtime_ns, stat.st_size
+# Parsed files by (path, shown name), keyed on a digest of their bytes: re-reading a few KiB
+# costs microseconds, parsing costs milliseconds, and a digest (unlike a modification time,
+# which has a coarse clock tick) never misses a change.
+_read_cache: dict[tuple[Path, str], tuple[bytes, LocatedDocument]] = {}
 
 
 def read_located(path: Path, file: str | None = None) -> LocatedDocument:
-    """Read a ruleset file with positions, reusing the last read while the file is unchanged."""
+    """Read a ruleset file with positions, reusing the last parse while the file's bytes are unchanged."""
     path = path.resolve()
     shown = file if file is not None else display_path(path)
-    try:
-        stamp = _stamp(path)
-    except OSError:
-        return read_file(path, shown)  # raises a located "cannot read" problem
+    raw = read_bytes(path, shown)
+    digest = hashlib.blake2b(raw, digest_size=16).digest()
     cached = _read_cache.get((path, shown))
-    if cached is not None and cached[0] == stamp:
+    if cached is not None and cached[0] == digest:
         return cached[1]
-    document = read_file(path, shown)
+    document = parse_bytes(raw, shown, path)
+    document.digest = digest
     if len(_read_cache) >= 4 * _CACHE_SIZE:
         _read_cache.clear()
-    _read_cache[(path, shown)] = (stamp, document)
+    _read_cache[(path, shown)] = (digest, document)
     return document
 
 
@@ -345,7 +343,8 @@ def load_ruleset(name: str | Path = "biblios", options: Iterable[str] = ()) -> R
     path = resolve_ruleset(name)
     composed = compose(path)
     requested = tuple(sorted(set(options)))
-    key = (tuple((p, _stamp(p)) for p in composed.files), requested)
+    # compose() has just read every file of the chain, so the cached digests are current.
+    key = (tuple((layer.source.path, layer.source.digest) for layer in composed.layers), requested)
     cached = _built.get(key)
     if cached is not None:
         return cached

@@ -67,6 +67,8 @@ class LocatedDocument:
     """Paths whose value is a mapping or a list (problems there point at their key)."""
     path: Path | None = None
     """The file on disk, when it came from one."""
+    digest: bytes = b""
+    """A digest of the file's bytes (set by the loader's cache; identifies this version of the file)."""
 
     def has(self, path: FieldPath) -> bool:
         """Whether this document sets a value at ``path``."""
@@ -266,19 +268,19 @@ def parse_text(text: str, file: str, path: Path | None = None) -> LocatedDocumen
     return document
 
 
-def read_file(path: Path, file: str | None = None) -> LocatedDocument:
-    """Read and parse one ruleset file (at most :data:`MAX_BYTES`), raising :class:`RulesetError`."""
-    shown = file if file is not None else display_path(path)
+def read_bytes(path: Path, file: str) -> bytes:
+    """The bytes of a ruleset file, refusing files over :data:`MAX_BYTES` (raises :class:`RulesetError`)."""
     try:
         with path.open("rb") as handle:
             raw = handle.read(MAX_BYTES + 1)
     except OSError as error:
-        raise RulesetError([Problem(shown, 0, 0, "", _("cannot read the file: {reason}").format(reason=error.strerror or error))]) from None
+        reason = error.strerror or str(error)
+        raise RulesetError([Problem(file, 0, 0, "", _("cannot read the file: {reason}").format(reason=reason))]) from None
     if len(raw) > MAX_BYTES:
         raise RulesetError(
             [
                 Problem(
-                    shown,
+                    file,
                     1,
                     1,
                     "",
@@ -286,7 +288,18 @@ def read_file(path: Path, file: str | None = None) -> LocatedDocument:
                 )
             ]
         )
-    return parse_text(_decode(shown, raw), shown, path)
+    return raw
+
+
+def parse_bytes(raw: bytes, file: str, path: Path | None = None) -> LocatedDocument:
+    """Decode (UTF-8) and parse the bytes of a ruleset file (raises :class:`RulesetError`)."""
+    return parse_text(_decode(file, raw), file, path)
+
+
+def read_file(path: Path, file: str | None = None) -> LocatedDocument:
+    """Read and parse one ruleset file (at most :data:`MAX_BYTES`), raising :class:`RulesetError`."""
+    shown = file if file is not None else display_path(path)
+    return parse_bytes(read_bytes(path, shown), shown, path)
 
 
 class Issue(NamedTuple):
