@@ -150,7 +150,7 @@ class Observation:
 
 def observe(state: GameState, player: int) -> Observation:
     """Build ``player``'s observation of ``state``."""
-    from biblios_kit.engine.state import BIDDING, GIFT, PAYMENT, Phase
+    from biblios_kit.engine.state import PH_BIDDING, PH_GIFT, PH_OVER, PH_PAYMENT, Phase
 
     n = state.n
     p = player
@@ -205,7 +205,7 @@ def observe(state: GameState, player: int) -> Observation:
     ph = state.ph
     rules = state.rules
     auction = None
-    if state.auc_card >= 0 and ph in (BIDDING, PAYMENT):
+    if state.auc_card >= 0 and ph in (PH_BIDDING, PH_PAYMENT):
         lo, hi = state._bid_bounds()
         auction = AuctionView(
             card=state.auc_card,
@@ -219,7 +219,7 @@ def observe(state: GameState, player: int) -> Observation:
             max_bid=hi,
         )
     payment = None
-    if ph == PAYMENT:
+    if ph == PH_PAYMENT:
         paid_gold = tuple(c for who, c in gold_paid[len(gold_paid) - state.pay_n :] if who == state.payer)
         payment = PaymentView(
             payer=state.payer,
@@ -229,8 +229,8 @@ def observe(state: GameState, player: int) -> Observation:
             paid_count=state.pay_n,
         )
     active = state.active
-    in_gift = ph == GIFT or (ph != OVER_PHASE and state.to_draw > 0)
-    mine = state.cur == p and ph != OVER_PHASE
+    in_gift = ph == PH_GIFT or (ph != PH_OVER and state.to_draw > 0)
+    mine = state.cur == p and ph != PH_OVER
     return Observation(
         player=p,
         players=n,
@@ -263,5 +263,3 @@ def observe(state: GameState, player: int) -> Observation:
         legal_actions=tuple(state.legal_actions()) if mine else (),
     )
 
-
-OVER_PHASE = 5

@@ -211,7 +211,7 @@ def pin(cons: Constraints, zone: int, cards: list[int]) -> Constraints:
 
 def resample(state: GameState, player: int, rng: random.Random) -> GameState:
     """A full state consistent with ``player``'s knowledge of ``state`` (see the module docstring)."""
-    from biblios_kit.engine.state import PAYMENT
+    from biblios_kit.engine.state import PH_PAYMENT
 
     cons = constraints(state, player)
     n = state.n
@@ -220,7 +220,7 @@ def resample(state: GameState, player: int, rng: random.Random) -> GameState:
     rules = state.rules
     kind, value = rules.kind, rules.value
     world = state.clone()
-    paying = state.ph == PAYMENT and state.payer != player and state.auc_cur == CUR_GOLD
+    paying = state.ph == PH_PAYMENT and state.payer != player and state.auc_cur == CUR_GOLD
     zones: list[list[int]] | None = None
     for attempt in range(41):
         if attempt == 40:
