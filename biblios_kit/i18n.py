@@ -224,20 +224,34 @@ def format_number(number: int | float) -> str:
     return babel_format_decimal(number, locale=current_language())
 
 
+def _pattern(kind: Literal["decimal", "percent"], digits: int) -> str:
+    """The active language's number pattern of ``kind`` with exactly ``digits`` decimals."""
+    from babel import Locale
+
+    locale = Locale.parse(current_language())
+    formats = locale.decimal_formats if kind == "decimal" else locale.percent_formats
+    pattern = formats[None].pattern.split(";")[0]
+    end = pattern.index("0")
+    while end < len(pattern) and pattern[end] == "0":
+        end += 1
+    head, tail = pattern[:end], pattern[end:]
+    if tail.startswith("."):
+        tail = tail[1:].lstrip("0#")
+    return head + ("." + "0" * digits if digits > 0 else "") + tail
+
+
 def format_decimal(number: float, digits: int = 2) -> str:
     """Format ``number`` with exactly ``digits`` decimals in the active language (3.50 / 3,50)."""
     from babel.numbers import format_decimal as babel_format_decimal
 
-    pattern = "#,##0" + ("." + "0" * digits if digits > 0 else "")
-    return babel_format_decimal(number, format=pattern, locale=current_language())
+    return babel_format_decimal(number, format=_pattern("decimal", digits), locale=current_language())
 
 
 def format_percent(ratio: float, digits: int = 0) -> str:
     """Format a ratio (0.25) as a percentage in the active language (25% / 25 % / 25 %)."""
     from babel.numbers import format_percent as babel_format_percent
 
-    pattern = "#,##0" + ("." + "0" * digits if digits > 0 else "") + "%"
-    return babel_format_percent(ratio, format=pattern, locale=current_language())
+    return babel_format_percent(ratio, format=_pattern("percent", digits), locale=current_language())
 
 
 # --- An explicit translator, for code that renders in a given language -------------------------

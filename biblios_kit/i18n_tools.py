@@ -189,13 +189,24 @@ def check_catalog(lang: str, template, path: Path | None = None) -> list[Catalog
     return problems
 
 
+def check_template(template, path: Path = TEMPLATE) -> list[CatalogProblem]:  # type: ignore[no-untyped-def]
+    """Entries missing from or obsolete in the committed ``.pot`` compared with ``template``."""
+    if not path.is_file():
+        return [CatalogProblem("pot", "missing", "", f"no template at {path}")]
+    committed = {_key(m) for m in read_catalog(path) if m.id}
+    fresh = {_key(m) for m in template if m.id}
+    problems = [CatalogProblem("pot", "missing", key[0]) for key in sorted(fresh - committed, key=lambda k: k[0])]
+    problems += [CatalogProblem("pot", "obsolete", key[0]) for key in sorted(committed - fresh, key=lambda k: k[0])]
+    return problems
+
+
 def check_catalogs(langs: Iterable[str] | None = None) -> list[CatalogProblem]:
-    """Every problem of every catalog (default: each language under ``locales/`` and each supported one)."""
+    """Every problem of the template and of every catalog (default: each language under ``locales/`` and each supported one)."""
     from biblios_kit.i18n import SUPPORTED
 
     template = fresh_template()
     chosen = sorted(set(langs) if langs is not None else set(languages()) | set(SUPPORTED))
-    problems: list[CatalogProblem] = []
+    problems: list[CatalogProblem] = check_template(template) if langs is None else []
     for lang in chosen:
         problems.extend(check_catalog(lang, template))
     return problems
