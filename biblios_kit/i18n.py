@@ -21,6 +21,7 @@ import os
 import sys
 from dataclasses import dataclass
 from functools import cache
+from pathlib import Path
 from typing import Iterable, Iterator, Literal
 
 SUPPORTED: tuple[str, ...] = ("en", "fr", "es")
@@ -38,7 +39,14 @@ _NEUTRAL_LOCALES = frozenset({"c", "posix"})
 
 @cache
 def translations(lang: str) -> _gettext.NullTranslations:
-    """The catalog of ``lang`` (a null catalog when none is found: messages stay in English)."""
+    """The catalog of ``lang``: messages stay in English for English or when no catalog is found.
+
+    English is the source language, so its catalog (kept for the completeness checks) is
+    not loaded. A compiled ``.mo`` next to the ``.po`` (an installed wheel) is used as is;
+    otherwise the ``.po`` is compiled once and the result cached (see :func:`_compiled_po`).
+    """
+    if lang == DEFAULT:
+        return _gettext.NullTranslations()
     from biblios_kit.resources import locales_dir
 
     folder = locales_dir() / lang / "LC_MESSAGES"
@@ -48,16 +56,54 @@ def translations(lang: str) -> _gettext.NullTranslations:
             return _gettext.GNUTranslations(handle)
     po_path = folder / f"{DOMAIN}.po"
     if po_path.is_file():
-        from babel.messages.mofile import write_mo
-        from babel.messages.pofile import read_po
-
-        with po_path.open("rb") as handle:
-            catalog = read_po(handle, locale=lang)
-        buffer = io.BytesIO()
-        write_mo(buffer, catalog)
-        buffer.seek(0)
-        return _gettext.GNUTranslations(buffer)
+        return _gettext.GNUTranslations(io.BytesIO(_compiled_po(po_path, lang)))
     return _gettext.NullTranslations()
+
+
+def _cache_dir() -> Path:
+    override = os.environ.get("BIBLIOS_KIT_CACHE_DIR")
+    if override:
+        return Path(override)
+    import platformdirs
+
+    return Path(platformdirs.user_cache_dir("biblios-kit", appauthor=False))
+
+
+def _compiled_po(po_path: Path, lang: str) -> bytes:
+    """The ``.mo`` bytes of a ``.po`` file, cached on disk by path, size and modification time.
+
+    Compiling with Babel costs about 90 ms (imports and parsing) per process; reading the
+    cached ``.mo`` costs about 1 ms, which keeps ``biblios-kit --help`` fast in a source
+    checkout. Any cache problem just means compiling again.
+    """
+    import hashlib
+
+    stat = po_path.stat()
+    tag = hashlib.sha1(f"{po_path.resolve()}|{stat.st_size}|{stat.st_mtime_ns}".encode()).hexdigest()[:16]
+    cached = _cache_dir() / "catalogs" / f"{lang}-{tag}.mo"
+    try:
+        return cached.read_bytes()
+    except OSError:
+        pass
+    from babel.messages.mofile import write_mo
+    from babel.messages.pofile import read_po
+
+    with po_path.open("rb") as handle:
+        catalog = read_po(handle, locale=lang)
+    buffer = io.BytesIO()
+    write_mo(buffer, catalog)
+    data = buffer.getvalue()
+    try:
+        cached.parent.mkdir(parents=True, exist_ok=True)
+        temporary = cached.with_suffix(f".{os.getpid()}.tmp")
+        temporary.write_bytes(data)
+        os.replace(temporary, cached)
+        for stale in cached.parent.glob(f"{lang}-*.mo"):
+            if stale != cached:
+                stale.unlink(missing_ok=True)
+    except OSError:
+        pass
+    return data
 
 
 def normalize_language(code: str) -> str:

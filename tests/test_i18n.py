@@ -191,3 +191,30 @@ def test_number_and_percent_formatting() -> None:
         assert format_decimal(12345.5, digits=1) == "12.345,5"
         assert format_percent(0.5) == "50\u00a0%"
     assert translator("fr").format_decimal(0.125, 3) == "0,125"
+
+
+def test_compiled_catalog_cache(tmp_path, monkeypatch: pytest.MonkeyPatch) -> None:
+    import gettext
+    import io
+    import shutil
+
+    from biblios_kit.resources import locales_dir
+
+    monkeypatch.setenv("BIBLIOS_KIT_CACHE_DIR", str(tmp_path / "cache"))
+    po = tmp_path / "fr.po"
+    shutil.copy(locales_dir() / "fr" / "LC_MESSAGES" / "biblios_kit.po", po)
+    first = i18n._compiled_po(po, "fr")
+    cached = list((tmp_path / "cache" / "catalogs").glob("fr-*.mo"))
+    assert len(cached) == 1 and cached[0].read_bytes() == first
+    assert gettext.GNUTranslations(io.BytesIO(first)).gettext("Scoring") == "Décompte"
+    assert i18n._compiled_po(po, "fr") == first
+    # Editing the catalog compiles again and replaces the stale cache entry.
+    po.write_text(po.read_text(encoding="utf-8").replace('msgstr "Décompte"', 'msgstr "Score final"'), encoding="utf-8")
+    second = i18n._compiled_po(po, "fr")
+    assert gettext.GNUTranslations(io.BytesIO(second)).gettext("Scoring") == "Score final"
+    assert len(list((tmp_path / "cache" / "catalogs").glob("fr-*.mo"))) == 1
+
+
+def test_english_is_the_source_language() -> None:
+    assert i18n.translations("en").gettext("Scoring") == "Scoring"
+    assert type(i18n.translations("en")).__name__ == "NullTranslations"
