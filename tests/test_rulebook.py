@@ -308,3 +308,25 @@ def test_docs_rules_are_current() -> None:
     assert sorted(expected) == sorted(f"{e}.{lang}.md" for e in EDITIONS for lang in SUPPORTED)
     stale = [name for name, content in expected.items() if not (DOCS / name).is_file() or (DOCS / name).read_text(encoding="utf-8") != content]
     assert not stale, f"stale rulebooks in docs/rules: {stale}; run: python -m biblios_kit.rulebook.generate docs/rules"
+
+
+def test_every_shipped_ruleset_and_option_set_renders_completely() -> None:
+    """Editions and variants, with each option alone and all together, in every language and format."""
+    from biblios_kit.rules import available_rulesets
+
+    for entry in available_rulesets():
+        if entry.origin == "user":
+            continue
+        base = load_ruleset(entry.path)
+        option_sets = [[], *([o] for o in base.options), list(base.options)]
+        for options in option_sets:
+            ruleset = load_ruleset(entry.path, options)
+            for lang in SUPPORTED:
+                book = render_rulebook(ruleset, lang)
+                assert book.section_ids == SECTION_IDS
+                for fmt in ("text", "markdown"):
+                    out = format_rulebook(book, fmt)
+                    assert "{" not in out and "}" not in out, (entry.id, options, lang)
+                for section in book.sections:
+                    for block in section.blocks:
+                        assert all(line.strip() for line in block_lines(block)), (entry.id, section.id)
