@@ -1,9 +1,174 @@
-"""CLI commands (not yet written): registered on the app by :func:`register`."""
+"""CLI command ``simulate``: play many games with bots and print the statistics (text or JSON)."""
 
 from __future__ import annotations
 
+import json
+import sys
+from typing import Annotated, Any, Optional
+
 import typer
+
+from biblios_kit.cli.common import LangOption, error_prefix, fail, start
+from biblios_kit.i18n import _, ngettext
 
 
 def register(app: typer.Typer) -> None:
-    """Add this module's commands to ``app``."""
+    """Add ``simulate`` to ``app``."""
+    app.command(
+        "simulate",
+        help=_("Play many games with bots and print win rates, victory points, category shares and speed."),
+    )(simulate)
+
+
+def simulate(
+    ruleset: Annotated[str, typer.Option("--ruleset", "-r", help=_("Ruleset id, alias or file."))] = "biblios",
+    option: Annotated[
+        Optional[list[str]], typer.Option("--option", "-o", help=_("Switch on a ruleset option (repeatable)."))
+    ] = None,
+    players: Annotated[int, typer.Option("--players", "-p", help=_("Number of players."))] = 4,
+    games: Annotated[int, typer.Option("--games", "-g", help=_("Number of games."))] = 1000,
+    seed: Annotated[int, typer.Option("--seed", "-s", help=_("Seed of the whole run."))] = 0,
+    bots: Annotated[
+        str,
+        typer.Option(
+            "--bots", "-b", help=_("Bot specs, comma-separated: one for every seat, or one per seat (random, easy, medium, hard:iterations=500).")
+        ),
+    ] = "random",
+    rotate: Annotated[bool, typer.Option("--rotate", help=_("Play every seat assignment of the bots equally often."))] = False,
+    workers: Annotated[int, typer.Option("--workers", "-w", help=_("Worker processes (results do not depend on it)."))] = 1,
+    records: Annotated[
+        Optional[str], typer.Option("--records", help=_("Folder to write each game's record into."))
+    ] = None,
+    as_json: Annotated[bool, typer.Option("--json", help=_("Print the figures as one JSON object."))] = False,
+    lang: LangOption = None,
+) -> None:
+    """Simulate games and report their statistics."""
+    start(lang)
+    from biblios_kit.bots.registry import BotSpecError
+    from biblios_kit.errors import BibliosError
+    from biblios_kit.sim.runner import SimConfig, run_simulation
+
+    if games < 1:
+        fail(f"{error_prefix()} " + _("--games must be at least 1, got {games}").format(games=games))
+    if workers < 1:
+        fail(f"{error_prefix()} " + _("--workers must be at least 1, got {workers}").format(workers=workers))
+    specs = tuple(spec.strip() for spec in bots.split(",") if spec.strip())
+    if not specs:
+        fail(f"{error_prefix()} " + _("--bots needs at least one bot spec"))
+    config = SimConfig(
+        ruleset=ruleset,
+        players=players,
+        games=games,
+        seed=seed,
+        options=tuple(option or ()),
+        bots=specs,
+        rotate=rotate,
+        workers=workers,
+        records=records,
+    )
+    try:
+        with _progress(games) as advance:
+            stats = run_simulation(config, advance)
+    except BotSpecError as error:
+        fail(f"{error_prefix()} {error}")
+    except BibliosError as error:
+        fail(f"{error_prefix()} {error}")
+    except ValueError as error:
+        fail(f"{error_prefix()} {error}")
+    except OSError as error:
+        fail(f"{error_prefix()} {error}")
+    if as_json:
+        print(json.dumps(stats.to_json(), ensure_ascii=False, indent=1))
+        return
+    print(render_text(stats.to_json()))
+
+
+class _progress:
+    """A progress bar on stderr when it is a terminal; nothing otherwise."""
+
+    def __init__(self, total: int) -> None:
+        self.total = total
+        self.bar: Any = None
+
+    def __enter__(self):  # noqa: ANN204
+        if not sys.stderr.isatty():
+            return None
+        from rich.console import Console
+        from rich.progress import BarColumn, MofNCompleteColumn, Progress, TimeRemainingColumn
+
+        self.bar = Progress(
+            "{task.description}", BarColumn(), MofNCompleteColumn(), TimeRemainingColumn(), console=Console(stderr=True), transient=True
+        )
+        self.bar.__enter__()
+        task = self.bar.add_task(_("Simulating"), total=self.total)
+        return lambda done: self.bar.advance(task, done)
+
+    def __exit__(self, *exc: object) -> None:
+        if self.bar is not None:
+            self.bar.__exit__(*exc)
+
+
+def render_text(data: dict[str, Any]) -> str:
+    """The human-readable report of a run (``SimStats.to_json()``), in the active language."""
+    from biblios_kit.i18n import format_decimal, format_number, format_percent
+
+    lines = [
+        _("{games} games of {ruleset} with {players} players (seed {seed})").format(
+            games=format_number(data["games"]), ruleset=data["ruleset"], players=data["players"], seed=data["seed"]
+        )
+    ]
+    if data["options"]:
+        lines.append(_("Options: {options}").format(options=", ".join(data["options"])))
+    lines.append(_("Win rate per seat:"))
+    bots = data["bots"]
+    for seat, (rate, ci) in enumerate(zip(data["seat_win_rates"], data["seat_win_ci95"])):
+        who = "" if data["rotate"] else f" ({bots[seat]})"
+        lines.append(
+            "  "
+            + _("seat {seat}{who}: {rate} (95% interval {low} to {high}), mean victory points {vp}").format(
+                seat=seat + 1,
+                who=who,
+                rate=format_percent(rate, 1),
+                low=format_percent(ci[0], 1),
+                high=format_percent(ci[1], 1),
+                vp=format_decimal(data["mean_vp"][seat], 2),
+            )
+        )
+    if len(data["bot_win_rates"]) > 1 or data["rotate"]:
+        lines.append(_("Win rate per bot:"))
+        for spec, entry in data["bot_win_rates"].items():
+            lines.append(
+                "  "
+                + _("{bot}: {rate} (95% interval {low} to {high}), mean victory points {vp}").format(
+                    bot=spec,
+                    rate=format_percent(entry["rate"], 1),
+                    low=format_percent(entry["ci95"][0], 1),
+                    high=format_percent(entry["ci95"][1], 1),
+                    vp=format_decimal(data["bot_mean_vp"][spec], 2),
+                )
+            )
+    lines.append(_("Category won, per seat (and by nobody):"))
+    for category, shares in data["category_win_shares"].items():
+        lines.append(
+            "  "
+            + _("{category}: {shares}; nobody {nobody}").format(
+                category=category,
+                shares=" / ".join(format_percent(share, 1) for share in shares),
+                nobody=format_percent(data["category_unclaimed"][category], 1),
+            )
+        )
+    lines.append(_("Shared first place: {rate}").format(rate=format_percent(data["shared_rate"], 1)))
+    lines.append(_("Mean decisions per game: {n}").format(n=format_decimal(data["mean_decisions"], 1)))
+    lines.append(
+        ngettext(
+            "Speed: {games} games/s, {decisions} decisions/s ({workers} worker, {seconds} s)",
+            "Speed: {games} games/s, {decisions} decisions/s ({workers} workers, {seconds} s)",
+            data["workers"],
+        ).format(
+            games=format_decimal(data["games_per_sec"], 1),
+            decisions=format_number(round(data["decisions_per_sec"])),
+            workers=data["workers"],
+            seconds=format_decimal(data["seconds"], 2),
+        )
+    )
+    return "\n".join(lines)

@@ -367,13 +367,16 @@ class GameState:
         legal = self._legal()
         return legal[int(rng.random() * len(legal))]
 
-    def playout(self, rng: random.Random) -> None:
-        """Play uniformly random legal actions from ``rng`` until the game is over (fast path).
+    def playout(self, rng: random.Random | Sequence[random.Random]) -> None:
+        """Play uniformly random legal actions until the game is over (fast path).
 
-        Draws exactly the actions that repeated ``apply(random_action(rng))`` would (a test
-        checks it); bids are drawn without building the list of legal bids.
+        ``rng`` is one RNG for every seat, or one per seat. Draws exactly the actions that
+        repeated ``apply(random_action(rng_of_current_player))`` would (a test checks it);
+        bids are drawn without building the list of legal bids.
         """
-        rand = rng.random
+        rands = [r.random for r in rng] if isinstance(rng, (list, tuple)) else [rng.random] * self.n
+        if len(rands) != self.n:
+            raise ValueError(f"expected one RNG or {self.n}, got {len(rands)}")
         record = self.history.append
         do_bid, do, legal = self._do_bid, self._do, self._legal
         do_place, do_pick = self._do_place, self._do_pick
@@ -385,25 +388,25 @@ class GameState:
                 if lo < opening:
                     lo = opening
                 hi = ceiling[self.auc_cur]
-                r = int(rand() * (hi - lo + 2 if hi >= lo else 1))
+                r = int(rands[self.cur]() * (hi - lo + 2 if hi >= lo else 1))
                 a = PASS if r == 0 else BID + lo + r - 1
                 record(a)
-                do_bid(a, rand)
+                do_bid(a, rands)
             elif ph == PH_GIFT:
                 options = _GIFT_LEGAL[(self.q_keep > 0) * 4 + (self.q_auction > 0) * 2 + (self.q_public > 0)]
-                a = options[int(rand() * len(options))]
+                a = options[int(rands[self.cur]() * len(options))]
                 record(a)
-                do_place(a, rand)
+                do_place(a, rands)
             elif ph == PH_PICK:
                 options = self._distinct(self.public, PICK)
-                a = options[int(rand() * len(options))]
+                a = options[int(rands[self.cur]() * len(options))]
                 record(a)
-                do_pick(a, rand)
+                do_pick(a, rands)
             elif ph == PH_OVER:
                 return
             else:
                 options = legal()
-                a = options[int(rand() * len(options))]
+                a = options[int(rands[self.cur]() * len(options))]
                 record(a)
                 do(a)
 
@@ -668,11 +671,12 @@ class GameState:
         self.ph = PH_GIFT
         self.cur = p
 
-    def _do_place(self, a: int, rand: Callable[[], float] | None = None) -> None:
-        """Place the drawn card per ``a``; with ``rand``, place the rest of the turn at random too."""
+    def _do_place(self, a: int, rands: list[Callable[[], float]] | None = None) -> None:
+        """Place the drawn card per ``a``; with ``rands`` (per seat), place the rest of the turn at random."""
         p, log, rules = self.active, self.log, self.rules
-        if rand is not None:
+        if rands is not None:
             record = self.history.append
+            rand = rands[p]
         while True:
             c = self.drawn
             self.drawn = -1
@@ -698,7 +702,7 @@ class GameState:
                 self._end_placements()
                 return
             self._draw_next()
-            if rand is None:
+            if rands is None:
                 return
             options = _GIFT_LEGAL[(self.q_keep > 0) * 4 + (self.q_auction > 0) * 2 + (self.q_public > 0)]
             a = options[int(rand() * len(options))]
@@ -733,10 +737,10 @@ class GameState:
         self.active = (self.active + 1) % self.n
         self._start_gift()
 
-    def _do_pick(self, a: int, rand: Callable[[], float] | None = None) -> None:
-        """Take card ``a - PICK`` for the picker; with ``rand``, the next pickers pick at random too."""
+    def _do_pick(self, a: int, rands: list[Callable[[], float]] | None = None) -> None:
+        """Take card ``a - PICK`` for the picker; with ``rands`` (per seat), the next pickers pick at random."""
         log, public, rules = self.log, self.public, self.rules
-        if rand is not None:
+        if rands is not None:
             record = self.history.append
         while True:
             c, p = a - PICK, self.picker
@@ -754,10 +758,10 @@ class GameState:
                 self._pick_next()
                 return
             self.cur = self.picker
-            if rand is None:
+            if rands is None:
                 return
             options = self._distinct(public, PICK)
-            a = options[int(rand() * len(options))]
+            a = options[int(rands[self.picker]() * len(options))]
             record(a)
 
     def _church_next(self) -> None:
@@ -834,16 +838,16 @@ class GameState:
         self.ph = PH_BIDDING
         self.cur = p
 
-    def _do_bid(self, a: int, rand: Callable[[], float] | None = None) -> None:
-        """Apply bid or pass ``a``; with ``rand``, keep bidding uniformly at random until the round ends.
+    def _do_bid(self, a: int, rands: list[Callable[[], float]] | None = None) -> None:
+        """Apply bid or pass ``a``; with ``rands`` (per seat), keep bidding at random until the round ends.
 
-        One implementation serves :meth:`apply` (``rand`` is None: one action) and the random
+        One implementation serves :meth:`apply` (``rands`` is None: one action) and the random
         playout (the whole round in this loop, recording each action): bids are two thirds of
         a random game's decisions, and a loop over local variables makes them ~3x cheaper.
         """
         n, all_mask, log = self.n, self.all_mask, self.log
         p, out, high, hb = self.cur, self.out, self.high, self.high_bidder
-        if rand is not None:
+        if rands is not None:
             record = self.history.append
             opening, hi = self.rules.opening_bid, self.rules.ceiling[self.auc_cur]
         while True:
@@ -874,13 +878,13 @@ class GameState:
                 p += 1
                 if p == n:
                     p = 0
-            if rand is None:
+            if rands is None:
                 self.out, self.high, self.high_bidder, self.cur = out, high, hb, p
                 return
             lo = high + 1
             if lo < opening:
                 lo = opening
-            r = int(rand() * (hi - lo + 2 if hi >= lo else 1))
+            r = int(rands[p]() * (hi - lo + 2 if hi >= lo else 1))
             a = PASS if r == 0 else BID + lo + r - 1
             record(a)
 

@@ -1,0 +1,20 @@
+"""Batch simulation: many games with bots, over worker processes, with statistics.
+
+``run_simulation(SimConfig(...))`` returns a :class:`~biblios_kit.sim.stats.SimStats`; the
+figures for a seed are identical whatever the number of workers.
+"""
+
+from biblios_kit.sim.runner import GameSummary, SimConfig, game_seed, play_game, run_simulation, seat_assignments
+from biblios_kit.sim.stats import SimStats, summarize, wilson_interval
+
+__all__ = [
+    "GameSummary",
+    "SimConfig",
+    "SimStats",
+    "game_seed",
+    "play_game",
+    "run_simulation",
+    "seat_assignments",
+    "summarize",
+    "wilson_interval",
+]
