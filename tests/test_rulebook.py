@@ -204,6 +204,7 @@ HOUSE_RULES = dedent(
       fr: Chaque réglage dans l'autre sens.
       es: Cada ajuste al revés.
     setup:
+      2: {gift_cards: 4}
       3: {remove_random: 13, short_draw: discard}
       4: {remove_random: 6}
     church: {optional: false, targets: first-place}
@@ -240,6 +241,10 @@ def test_house_rules_variant_is_explained_in_english(house_rules: Ruleset) -> No
     rows = {row[0]: row for row in table.rows}
     assert rows["3"][2:] == ("13", "71", "4", "17")
     assert rows["4"][2:] == ("6", "81", "5", "16 + 1 short")
+    assert rows["2"][2:] == ("21", "60", "4", "15")
+    gift = text_of(book.section("gift"))
+    assert "2 players: 4 cards per turn" in gift and "draws this many cards" in gift
+    assert "once every other player has taken one are removed from the game" in gift
     church = text_of(book.section("church"))
     assert "It may move only the dice for first place." in church
     assert "it must be used whenever a legal move exists" in church

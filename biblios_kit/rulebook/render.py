@@ -491,6 +491,10 @@ class _Renderer:
                 )
             )
         )
+        if any(setup.gift_cards > players + 1 for players, setup in r.setups.items()):
+            blocks.append(
+                self.p(_("Cards still in {the_public_space} once every other player has taken one are removed from the game."))
+            )
         if self.church_cards():
             blocks.append(
                 self.p(
