@@ -218,3 +218,19 @@ def test_compiled_catalog_cache(tmp_path, monkeypatch: pytest.MonkeyPatch) -> No
 def test_english_is_the_source_language() -> None:
     assert i18n.translations("en").gettext("Scoring") == "Scoring"
     assert type(i18n.translations("en")).__name__ == "NullTranslations"
+
+
+@pytest.mark.parametrize("lang", ["en", "fr"])
+def test_starting_the_cli_does_not_import_babel(tmp_path, lang: str) -> None:
+    """Catalogs come from a cached .mo, so start-up pays neither Babel's import nor its .po parsing."""
+    import os
+    import subprocess
+    import sys
+
+    env = {k: v for k, v in os.environ.items() if k not in LOCALE_VARIABLES}
+    env.update(BIBLIOS_LANG=lang, BIBLIOS_KIT_CACHE_DIR=str(tmp_path))
+    command = [sys.executable, "-X", "importtime", "-m", "biblios_kit", "--help"]
+    subprocess.run(command, capture_output=True, env=env, check=True, timeout=60)  # warms the cache
+    result = subprocess.run(command, capture_output=True, text=True, env=env, check=True, timeout=60)
+    imported = {line.rsplit("|", 1)[-1].strip() for line in result.stderr.splitlines() if line.startswith("import time:")}
+    assert not {name for name in imported if name.split(".")[0] == "babel"}
