@@ -125,12 +125,10 @@ def gold_completable(paid: int, paid_min: int, rest: Sequence[int], bid: int, ex
         return need >= 0 and bool(_sums(rest) >> need & 1)
     if need <= 0:
         return paid - paid_min < bid
-    for m in sorted(set(rest)):
-        if m > paid_min:
-            break
-        top = min(m, paid_min)
-        window = (1 << top) - 1
-        if _sums(v for v in rest if v >= m) >> need & window:
+    # The smallest card of the finished payment is ``paid_min`` or a smaller card of ``rest``;
+    # for each candidate m, cards >= m must reach a total in [bid, bid + m - 1].
+    for m in {v for v in rest if v < paid_min} | {paid_min}:
+        if _sums(v for v in rest if v >= m) >> need & ((1 << m) - 1):
             return True
     return False
 
