@@ -146,3 +146,29 @@ def test_ruleset_is_immutable() -> None:
     with pytest.raises(TypeError):
         ruleset.setups[5] = ruleset.setups[4]  # type: ignore[index]
     assert hash(ruleset) == hash(load_ruleset("bib"))
+
+
+def test_removing_an_unknown_field_is_reported_at_its_line(tmp_path: Path) -> None:
+    path = variant(tmp_path, "removal", "penalty:\n  knd: null\n")
+    with pytest.raises(RulesetError) as caught:
+        load_ruleset(path)
+    assert [str(p) for p in caught.value.problems] == [
+        f"{path}:6:3: penalty.knd: unknown field 'knd'; did you mean 'kind'?"
+    ]
+
+
+def test_problem_messages_follow_the_language(tmp_path: Path) -> None:
+    path = variant(tmp_path, "typo", "penalty:\n  knd: none\n")
+    with pytest.raises(RulesetError) as caught:
+        load_ruleset(path)
+    english = str(caught.value.problems[0])
+    use_language("fr")
+    try:
+        from biblios_kit.rules.loader import check_file
+
+        (french,) = check_file(path)
+    finally:
+        use_language("en")
+    assert english == f"{path}:6:3: penalty.knd: unknown field 'knd'; did you mean 'kind'?"
+    assert str(french).startswith(f"{path}:6:3: penalty.knd: ")
+    assert french.message != caught.value.problems[0].message and "'knd'" in french.message and "'kind'" in french.message
