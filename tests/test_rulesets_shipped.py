@@ -93,3 +93,23 @@ def test_five_six_players_variant_divides_every_pile() -> None:
         assert setup.gift_cards == players + 1
         turns, rest = divmod(left - players * setup.starting_hand, setup.gift_cards)
         assert rest == 0 and turns % players == 0  # every player is active equally often
+
+
+@pytest.mark.parametrize(
+    ("name", "players"),
+    [("five-six-players", 5), ("five-six-players", 6), ("second-place-dice", 3)],
+)
+def test_variants_play_to_the_end(name: str, players: int) -> None:
+    import random
+
+    from biblios_kit.engine import new_game
+
+    ruleset = load_ruleset(name, ["medieval-bluff"])
+    state = new_game(ruleset, players=players, seed=11)
+    rng = random.Random(11)
+    for _ in range(5000):
+        if state.is_terminal():
+            break
+        state.apply(rng.choice(state.legal_actions()))
+    assert state.is_terminal()
+    assert state.result().winners
