@@ -261,7 +261,8 @@ def check_document(document: dict[str, Any], layers: list[Layer], prefix_message
 
 
 def _unique(problems: Iterable[Problem]) -> list[Problem]:
-    return list(dict.fromkeys(problems))
+    """Problems without repeats, grouped by file and in reading order."""
+    return sorted(dict.fromkeys(problems), key=lambda p: (p.file, p.line, p.column))
 
 
 def _option_layers(composed: Composed, option_id: str) -> list[Layer]:
@@ -305,7 +306,7 @@ def check_file(path: Path, file: str | None = None) -> list[Problem]:
         for option_id in options:
             _document, option_problems = check_options(composed, [option_id])
             problems += option_problems
-    return sorted(_unique(problems), key=lambda p: (p.file, p.line, p.column))
+    return _unique(problems)
 
 
 # --------------------------------------------------------------------------- loading
@@ -354,7 +355,7 @@ def load_ruleset(name: str | Path = "biblios", options: Iterable[str] = ()) -> R
     active = _requested_options(composed, requested, composed.layers[0].source)
     document, problems = check_options(composed, active)
     if problems:
-        raise RulesetError(problems)
+        raise RulesetError(_unique(problems))
     document = dict(document)
     document["active_options"] = sorted(active)
     ruleset = build_ruleset(document, active_options=active, source=str(path), extends=composed.chain)

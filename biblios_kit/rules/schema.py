@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import datetime
 import difflib
 import json
 from functools import cache
@@ -64,7 +65,7 @@ def show(value: Any) -> str:
         return "true" if value else "false"
     if isinstance(value, str):
         return repr(value)
-    if isinstance(value, (int, float)):
+    if isinstance(value, (int, float, datetime.date)):
         return str(value)
     if isinstance(value, list):
         return _("a list")
@@ -89,6 +90,8 @@ def kind_of(value: Any) -> str:
         return _("a list")
     if isinstance(value, dict):
         return _("a mapping of fields")
+    if isinstance(value, (datetime.date, datetime.datetime)):
+        return _("a date (quote it to make it a text)")
     return type(value).__name__
 
 

@@ -28,7 +28,7 @@ PathKey = Union[str, int]
 FieldPath = tuple[PathKey, ...]
 """A field path inside a document, e.g. ``("setup", "2", "remove", 0, "count")``."""
 
-_Loader: type[yaml.SafeLoader] = getattr(yaml, "CSafeLoader", yaml.SafeLoader)  # libyaml is ~10x faster
+_Loader: Any = getattr(yaml, "CSafeLoader", yaml.SafeLoader)  # libyaml parses about 10x faster
 _MERGE_TAG = "tag:yaml.org,2002:merge"
 
 
