@@ -1,0 +1,312 @@
+"""The heuristic bots (``medium``, and ``easy`` = the same with noise and mistakes).
+
+Each decision values the cards in play with :class:`~biblios_kit.bots.estimate.Estimate`
+(expected advantage in victory points, from the observation only) and picks the best
+option for the kind of decision:
+
+* gift: keep / auction pile / public space, comparing the placements of the card in
+  hand plus the expected best placement of the cards still to draw this turn (sampled
+  from the unseen cards): keep what helps us most, hide on the auction pile what we
+  may buy back, give away what helps the others least;
+* pick: the card worth most to us (plus a little for denying the next pickers);
+* church/bishop: the dice move that raises our advantage most (raise the dice of the
+  categories we lead, lower those we trail), or decline when every move hurts;
+* bidding: the lowest legal bid while it stays under what the card is worth to us
+  (its value plus part of what it would give a rival) converted at the current Gold or
+  card price, never beyond what we can pay unless the rules make bluffing free, and
+  now and then one raise over that limit when a rival leads (a bluff we can cover);
+* payment: the Gold combination with the least waste, or the cards we miss least.
+"""
+
+from __future__ import annotations
+
+import random
+import threading
+from typing import Sequence
+
+from biblios_kit.bots.context import rules_for
+from biblios_kit.bots.estimate import Estimate
+from biblios_kit.engine.actions import (
+    BID,
+    DECLINE,
+    KEEP,
+    PASS,
+    PAY,
+    PICK,
+    REFUSE,
+    TO_AUCTION,
+    TO_PUBLIC,
+    Action,
+    church_parts,
+)
+from biblios_kit.engine.compiled import PEN_NONE, CompiledRules
+from biblios_kit.engine.observation import Observation
+from biblios_kit.engine.state import Phase
+from biblios_kit.rules.model import Ruleset
+
+AUCTION_SHARE = 0.45
+"""A card put on the auction pile is worth this share of (our value - the rivals' value)."""
+KEEP_SAMPLES = 8
+"""Futures sampled to value the rest of a gift turn."""
+
+
+class HeuristicBot:
+    """A rule-of-thumb player (see the module docstring); deterministic for a seed.
+
+    ``noise`` (VP, standard deviation) is added to every option's score and ``mistakes``
+    is the chance of a careless (random sensible) move: ``easy`` uses both.
+    """
+
+    def __init__(
+        self,
+        seed: int,
+        name: str = "medium",
+        noise: float = 0.0,
+        mistakes: float = 0.0,
+        bluff: float = 0.06,
+        deny: float = 0.6,
+    ) -> None:
+        if noise < 0 or not 0 <= mistakes <= 1 or not 0 <= bluff <= 1 or deny < 0:
+            raise ValueError("expected noise >= 0, deny >= 0 and mistakes, bluff in [0, 1]")
+        self.name = name
+        self.rng = random.Random(seed)
+        self.noise = float(noise)
+        self.mistakes = float(mistakes)
+        self.bluff = float(bluff)
+        self.deny = float(deny)
+        self.ruleset: Ruleset | None = None
+        self._lock = threading.Lock()
+
+    def set_ruleset(self, ruleset: Ruleset) -> None:
+        """Tell the bot the exact ruleset (with options) when its id alone is ambiguous."""
+        self.ruleset = ruleset
+
+    def choose(self, observation: Observation) -> Action:
+        """The heuristic's action for ``observation`` (one of its legal actions)."""
+        legal = observation.legal_actions
+        if not legal:
+            raise ValueError(f"player {observation.player} has no decision to make")
+        if len(legal) == 1:
+            return legal[0]
+        with self._lock:
+            rules = rules_for(observation, self.ruleset)
+            if self.mistakes and self.rng.random() < self.mistakes:
+                return self._careless(observation, legal)
+            return decide(rules, observation, self.rng, self.noise, self.bluff, self.deny)
+
+    def _careless(self, obs: Observation, legal: Sequence[Action]) -> Action:
+        """A random move among the sensible ones (no wild bids)."""
+        if obs.phase == Phase.BIDDING:
+            options = [a for a in legal if a == PASS or a == BID + (obs.auction.min_bid if obs.auction else 1)]
+            return self.rng.choice(options)
+        return legal[int(self.rng.random() * len(legal))]
+
+
+def decide(rules: CompiledRules, obs: Observation, rng: random.Random, noise: float = 0.0, bluff: float = 0.06, deny: float = 0.6) -> Action:
+    """The heuristic decision for ``obs`` (``rng`` drives sampling, noise and bluffs)."""
+    est = Estimate(rules, obs)
+    legal = obs.legal_actions
+
+    def jitter(score: float) -> float:
+        return score + rng.gauss(0.0, noise) if noise else score
+
+    phase = obs.phase
+    if phase == Phase.GIFT:
+        return _gift(est, legal, rng, jitter)
+    if phase == Phase.PICK:
+        return _pick(est, legal, jitter)
+    if phase == Phase.CHURCH:
+        return _church(est, legal, jitter)
+    if phase == Phase.BIDDING:
+        return _bid(est, legal, rng, noise, bluff, deny)
+    if phase == Phase.PAYMENT:
+        return _pay(est, legal)
+    return legal[0]
+
+
+def _deny_weight(est: Estimate, deny: float) -> float:
+    return deny / (est.n - 1)
+
+
+def _dest_values(est: Estimate, card: int) -> tuple[float, float, float]:
+    """(keep, auction pile, public space) value of placing ``card``."""
+    mine, theirs = est.card_value(card)
+    return mine, AUCTION_SHARE * (mine - theirs), -theirs
+
+
+def _best_rest(values: list[tuple[float, float, float]], owed: tuple[int, int, int]) -> float:
+    """Best total for placing cards with ``values`` into the ``owed`` destinations (in hindsight)."""
+    keep, auction, _public = owed
+    publics = sum(v[2] for v in values)
+    best = -1e9
+    n = len(values)
+    keep_choices = range(n) if keep else [-1]
+    for i in keep_choices:
+        base = publics + (values[i][0] - values[i][2] if i >= 0 else 0.0)
+        if auction:
+            for j in range(n):
+                if j != i:
+                    best = max(best, base + values[j][1] - values[j][2])
+        else:
+            best = max(best, base)
+    return best if n else 0.0
+
+
+def _gift(est: Estimate, legal: Sequence[Action], rng: random.Random, jitter) -> Action:  # noqa: ANN001
+    obs = est.obs
+    card = obs.drawn
+    assert card is not None
+    here = _dest_values(est, card)
+    keep, auction, public = obs.owed
+    later = keep + auction + public - 1
+    pool = [c for c in est.unseen]
+    futures: list[list[tuple[float, float, float]]] = []
+    if later > 0 and len(pool) >= later:
+        cache: dict[int, tuple[float, float, float]] = {}
+        for _ in range(KEEP_SAMPLES):
+            sample = rng.sample(pool, later)
+            futures.append([cache.setdefault(c, _dest_values(est, c)) for c in sample])
+    best, choice = -1e18, legal[0]
+    for action in legal:
+        index = (KEEP, TO_AUCTION, TO_PUBLIC).index(action)
+        owed = [keep, auction, public]
+        owed[index] -= 1
+        score = here[index]
+        if futures:
+            score += sum(_best_rest(f, (owed[0], owed[1], owed[2])) for f in futures) / len(futures)
+        score = jitter(score)
+        if score > best:
+            best, choice = score, action
+    return choice
+
+
+def _pick(est: Estimate, legal: Sequence[Action], jitter) -> Action:  # noqa: ANN001
+    obs = est.obs
+    later = (obs.active_player - obs.player) % est.n - 1
+    best, choice = -1e18, legal[0]
+    for action in legal:
+        mine, theirs = est.card_value(action - PICK)
+        score = jitter(mine + (0.3 * theirs if later > 0 else 0.0))
+        if score > best:
+            best, choice = score, action
+    return choice
+
+
+def _church(est: Estimate, legal: Sequence[Action], jitter) -> Action:  # noqa: ANN001
+    obs = est.obs
+    assert obs.church is not None
+    gains = {(dice, sign): gain for gain, dice, sign in est.church_options(obs.church[1], est.me)}
+    best, choice = -1e18, legal[0]
+    for action in legal:
+        if action == DECLINE:
+            score = 0.0
+        else:
+            score = gains.get(church_parts(action), 0.0)
+        score = jitter(score)
+        if score > best:
+            best, choice = score, action
+    return choice
+
+
+def bid_limit(est: Estimate, deny: float = 0.6, scale: float = 1.0) -> tuple[int, int]:
+    """(highest bid worth making, highest bid we can pay) for the card under auction."""
+    obs = est.obs
+    auction = obs.auction
+    assert auction is not None
+    mine, theirs = est.card_value(auction.card)
+    worth = scale * (mine + _deny_weight(est, deny) * theirs)
+    if est.auction_is_gold():
+        payable = sum(est.gold_values())
+        if est.rules.overpay_forbidden:
+            while payable > 0 and est.gold_cost(payable) is None:
+                payable -= 1
+        g = est.gold_value
+        limit = 0
+        for b in range(max(1, auction.min_bid), payable + 1):
+            cost = est.gold_cost(b)
+            if cost is not None and g * cost <= worth:
+                limit = b
+            elif cost is not None and g * b > worth:
+                break
+        return limit, payable
+    costs = est.card_costs(exclude=auction.card)
+    limit = 0
+    for k, cost in enumerate(costs, start=1):
+        if cost <= worth:
+            limit = k
+        else:
+            break
+    return limit, len(costs)
+
+
+def _bid(est: Estimate, legal: Sequence[Action], rng: random.Random, noise: float, bluff: float, deny: float) -> Action:
+    obs = est.obs
+    auction = obs.auction
+    assert auction is not None
+    scale = max(0.0, 1.0 + rng.gauss(0.0, noise)) if noise else 1.0
+    limit, payable = bid_limit(est, deny, scale)
+    lo = auction.min_bid
+    if BID + lo not in legal:
+        return PASS
+    free_bluff = est.rules.penalty == PEN_NONE
+    if lo <= limit and (lo <= payable or free_bluff):
+        return BID + lo
+    rival_leads = auction.high_bidder is not None and auction.high_bidder != est.me
+    if bluff and rival_leads and lo <= limit + 2 and (lo <= payable or free_bluff) and rng.random() < bluff:
+        return BID + lo  # push a rival's price up: we can cover it if they stop here
+    return PASS
+
+
+def _pay(est: Estimate, legal: Sequence[Action]) -> Action:
+    obs = est.obs
+    payment = obs.payment
+    assert payment is not None
+    rules = est.rules
+    pays = [a for a in legal if a != REFUSE]
+    if payment.currency != "gold":
+        return min(pays, key=lambda a: (est.loss_of(a - PAY), a))
+    need = payment.bid - sum(rules.value[c] for c in payment.paid_gold)
+    values = est.gold_values()
+    best_key: tuple[int, int] | None = None
+    choice = pays[0]
+    total = 0
+    for action in pays:
+        v = rules.value[action - PAY]
+        rest = values[:]
+        rest.remove(v)
+        if v >= need:
+            total = v
+        else:
+            reach = 1
+            for x in rest:
+                reach |= reach << x
+            above = reach >> (need - v)
+            total = v + (need - v) + ((above & -above).bit_length() - 1) if above else 1 << 20
+        key = (total, -v)
+        if best_key is None or key < best_key:
+            best_key, choice = key, action
+    if REFUSE in legal and best_key is not None:
+        gained = est.card_value(obs.auction.card)[0] if obs.auction else 0.0
+        if gained - est.gold_value * best_key[0] < -est.penalty_cost():
+            return REFUSE
+    return choice
+
+
+def create_bot(name: str, seed: int, params: dict[str, object]) -> HeuristicBot:
+    """Registry hook: ``medium`` or ``easy`` (noise 0.8, mistakes 0.25), with optional overrides
+    ``noise``, ``mistakes``, ``bluff`` and ``deny``."""
+    defaults: dict[str, float] = {"noise": 0.0, "mistakes": 0.0, "bluff": 0.06, "deny": 0.6}
+    if name == "easy":
+        defaults.update(noise=0.8, mistakes=0.25)
+    unknown = sorted(set(params) - set(defaults))
+    if unknown:
+        raise ValueError(f"unknown parameter(s) {', '.join(unknown)}; known: {', '.join(sorted(defaults))}")
+    values = dict(defaults)
+    for key, value in params.items():
+        if not isinstance(value, (int, float)):
+            raise ValueError(f"parameter {key} expects a number, got {value!r}")
+        values[key] = float(value)
+    return HeuristicBot(seed, name, **values)
+
+
+__all__ = ["HeuristicBot", "bid_limit", "create_bot", "decide"]
