@@ -138,5 +138,5 @@ def test_help_imports_no_heavy_module() -> None:
     assert proc.returncode == 0
     imported = {line.split("|")[-1].strip() for line in proc.stderr.splitlines() if line.startswith("import time:")}
     assert "biblios_kit.cli.app" in imported  # the measurement really ran
-    heavy = sorted(name for name in imported if name.split(".")[0] in ("jsonschema", "textual", "yaml") or name.startswith("biblios_kit.engine"))
+    heavy = sorted(name for name in imported if name.split(".")[0] in ("jsonschema", "textual") or name.startswith("biblios_kit.engine"))
     assert heavy == []
