@@ -140,3 +140,11 @@ def test_help_imports_no_heavy_module() -> None:
     assert "biblios_kit.cli.app" in imported  # the measurement really ran
     heavy = sorted(name for name in imported if name.split(".")[0] in ("jsonschema", "textual") or name.startswith("biblios_kit.engine"))
     assert heavy == []
+
+
+def test_validate_a_folder(tmp_path: Path) -> None:
+    code, output = run("rules", "validate", "rulesets/variants")
+    assert code == 0
+    assert output.splitlines() == [line for line in (f"{p}: OK" for p in SHIPPED) if "variants" in line]
+    code, output = run("rules", "validate", str(tmp_path))
+    assert code == 2 and f"{tmp_path}: the folder holds no ruleset files (*.yaml)" in output

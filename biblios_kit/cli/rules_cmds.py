@@ -91,7 +91,7 @@ def _target(name: str) -> tuple[Path | None, str]:
 
 
 def validate(
-    paths: Annotated[list[str], typer.Argument(help=_("Ruleset files (or ids of known rulesets) to check."), show_default=False)],
+    paths: Annotated[list[str], typer.Argument(help=_("Ruleset files, folders of them, or ids of known rulesets to check."), show_default=False)],
     lang: LangOption = None,
 ) -> None:
     """Check each ruleset file; print every problem on stderr (exit status 2) or an OK line per file."""
@@ -99,14 +99,22 @@ def validate(
     from biblios_kit.errors import Problem
     from biblios_kit.rules.loader import check_file
 
-    total = 0
-    bad_files = 0
+    from biblios_kit.rules.loader import ruleset_files
+
+    targets: list[tuple[Path | None, str]] = []
     for name in paths:
         path, shown = _target(name)
+        if path is not None and path.is_dir():  # a folder: its *.yaml and *.yml files
+            targets += [(file, str(Path(name) / file.name)) for file in ruleset_files(path)] or [(path, shown)]
+        else:
+            targets.append((path, shown))
+    total = 0
+    bad_files = 0
+    for path, shown in targets:
         if path is None:
-            problems = [Problem(name, 0, 0, "", _("no such file, and no ruleset has this id or alias"))]
+            problems = [Problem(shown, 0, 0, "", _("no such file, and no ruleset has this id or alias"))]
         elif path.is_dir():
-            problems = [Problem(name, 0, 0, "", _("this is a folder; give ruleset files"))]
+            problems = [Problem(shown, 0, 0, "", _("the folder holds no ruleset files (*.yaml)"))]
         else:
             problems = check_file(path, shown)
         if problems:
