@@ -122,6 +122,11 @@ def constraints(state: GameState, player: int) -> Constraints:
         elif card >= 0 and kind in _PUBLIC_KINDS:
             seen(card, VISIBLE)
 
+    # A church card never stays in a hand nor waits as a kept card (it is resolved at once).
+    no_church = ~sum(1 << c for c in range(rules.n_cards) if rules.is_church[c])
+    for z in (*range(n), KEPT):
+        may[z] &= no_church
+
     # The hidden zones as they are now (their true contents give the cards and the sizes).
     content: list[list[int]] = [[] for _ in range(n_zones)]
     for q in range(n):
@@ -213,7 +218,17 @@ def resample(state: GameState, player: int, rng: random.Random) -> GameState:
     """A full state consistent with ``player``'s knowledge of ``state`` (see the module docstring)."""
     from biblios_kit.engine.state import PH_PAYMENT
 
-    cons = constraints(state, player)
+    key = (player, len(state.log))
+    cached = state.cache.get(key) if state.cache is not None else None
+    if cached is None:
+        redacted = [
+            raw if raw[2] < 0 or visible(raw, player) else (raw[0], raw[1], -1, raw[3], raw[4]) for raw in state.log
+        ]
+        cached = (constraints(state, player), redacted)
+        if state.cache is None:
+            state.cache = {}
+        state.cache[key] = cached  # search resamples the same state many times
+    cons, redacted = cached
     n = state.n
     groups = len(state.removed)
     DRAW, PILE, BURIED, KEPT, DRAWN, _VISIBLE, REMOVED = _zone_ids(n, groups)
@@ -250,9 +265,7 @@ def resample(state: GameState, player: int, rng: random.Random) -> GameState:
             world.drawn = zones[DRAWN][0]
     world.removed = [zones[REMOVED + i][:] for i in range(groups)]
     world.rng = random.Random(rng.getrandbits(64))
-    world.log = [
-        raw if raw[2] < 0 or visible(raw, player) else (raw[0], raw[1], -1, raw[3], raw[4]) for raw in state.log
-    ]
+    world.log = redacted[:]
     world.history = []
     world.resampled_for = player
     return world

@@ -141,7 +141,7 @@ class GameState:
         "discard", "buried", "dice", "first", "active", "drawn", "kept", "q_keep", "q_auction", "q_public",
         "to_draw", "picker", "picks_left", "church_q", "resume", "auc_card", "auc_cur", "high", "high_bidder",
         "out", "excluded", "pen_once", "payer", "pay_sum", "pay_min", "pay_n", "log", "history", "all_mask",
-        "gift_cards", "short_discard", "resampled_for",
+        "gift_cards", "short_discard", "resampled_for", "cache",
     )  # fmt: skip
 
     rules: CompiledRules
@@ -188,6 +188,8 @@ class GameState:
     gift_cards: int
     short_discard: bool
     resampled_for: int
+    cache: dict[object, object] | None
+    """Derived data kept for repeated queries on an unchanged state (cleared by apply)."""
 
     # ------------------------------------------------------------------ creation
 
@@ -229,6 +231,7 @@ class GameState:
         self.log = log = []
         self.history = []
         self.resampled_for = -1
+        self.cache = None
         self.cur = -1
         self.ph = PH_GIFT
 
@@ -347,6 +350,7 @@ class GameState:
                 f"illegal action {text!r} for player {self.cur} in phase {self.phase.name.lower()}"
             )
         self.history.append(action)
+        self.cache = None
         self._do(action)
 
     def apply_text(self, text: str) -> int:
@@ -373,6 +377,7 @@ class GameState:
         bids are drawn without building the list of legal bids.
         """
         rands = [r.random for r in rng] if isinstance(rng, (list, tuple)) else [rng.random] * self.n
+        self.cache = None
         if len(rands) != self.n:
             raise ValueError(f"expected one RNG or {self.n}, got {len(rands)}")
         record = self.history.append
@@ -457,6 +462,7 @@ class GameState:
         s.gift_cards = self.gift_cards
         s.short_discard = self.short_discard
         s.resampled_for = self.resampled_for
+        s.cache = None
         return s
 
     @property
