@@ -166,14 +166,14 @@ def run_simulation(config: SimConfig, progress: Callable[[int], None] | None = N
         raise ValueError(
             f"ruleset {ruleset.id!r} supports {', '.join(map(str, ruleset.player_counts))} players, not {config.players}"
         )
+    from biblios_kit.bots.registry import make_bot
+
+    for spec in dict.fromkeys(config.bots):
+        make_bot(spec, 0)  # fail early on a bad spec, before starting workers
     if len(config.bots) == 1 and config.players > 1:
         config = SimConfig(**{**config.__dict__, "bots": config.bots * config.players})
     if len(config.bots) != config.players:
         raise ValueError(f"expected one bot spec or {config.players} (one per seat), got {len(config.bots)}")
-    from biblios_kit.bots.registry import make_bot
-
-    for spec in set(config.bots):
-        make_bot(spec, 0)  # fail early on a bad spec, before starting workers
     if config.records:
         os.makedirs(config.records, exist_ok=True)
     summaries, seconds = run_games(config, progress)

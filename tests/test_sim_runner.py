@@ -1,0 +1,136 @@
+"""Simulation: reproducible whatever the worker count, rotation, statistics, and the CLI."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+from typer.testing import CliRunner
+
+from biblios_kit.bots.registry import BotSpecError, make_bot, parse_spec
+from biblios_kit.cli.app import build_app
+from biblios_kit.engine.records import load_record, replay
+from biblios_kit.i18n import use_language
+from biblios_kit.sim import SimConfig, game_seed, run_simulation, seat_assignments, wilson_interval
+
+
+@pytest.fixture(autouse=True)
+def _english(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
+    monkeypatch.setenv("BIBLIOS_KIT_CONFIG_DIR", str(tmp_path / "config"))
+    use_language("en")
+
+
+def _figures(stats) -> dict:
+    data = stats.to_json()
+    for key in ("seconds", "games_per_sec", "decisions_per_sec", "workers"):
+        data.pop(key)
+    return data
+
+
+def test_results_do_not_depend_on_worker_count() -> None:
+    one = run_simulation(SimConfig("biblios", 3, 60, seed=7, workers=1))
+    two = run_simulation(SimConfig("biblios", 3, 60, seed=7, workers=2))
+    assert _figures(one) == _figures(two)
+    other = run_simulation(SimConfig("biblios", 3, 60, seed=8, workers=1))
+    assert _figures(other) != _figures(one)
+
+
+def test_figures_are_sensible() -> None:
+    stats = run_simulation(SimConfig("scripts-and-scribes", 4, 200, seed=1))
+    assert abs(sum(stats.seat_win_rates) - 1) < 1e-9
+    assert all(0.12 < r < 0.38 for r in stats.seat_win_rates)
+    assert all(lo <= r <= hi for r, (lo, hi) in zip(stats.seat_win_rates, stats.seat_win_ci95))
+    assert set(stats.category_win_shares) == {"illuminators", "scribes", "manuscripts", "scrolls", "supplies"}
+    for cat, shares in stats.category_win_shares.items():
+        assert abs(sum(shares) + stats.category_unclaimed[cat] - 1) < 1e-9
+    assert 300 < stats.mean_decisions < 700 and stats.games_per_sec > 0
+    assert stats.bot_win_rates["random"][0] == pytest.approx(0.25)
+
+
+def test_rotation_plays_every_assignment_equally() -> None:
+    assert seat_assignments(("a", "b", "b"), rotate=True) == [("a", "b", "b"), ("b", "a", "b"), ("b", "b", "a")]
+    assert seat_assignments(("a", "b"), rotate=False) == [("a", "b")]
+    stats = run_simulation(SimConfig("biblios", 2, 40, seed=3, bots=("random", "random"), rotate=True))
+    assert stats.bots == ("random", "random")
+    data = stats.to_json()
+    assert data["bot_win_rates"]["random"]["rate"] == pytest.approx(0.5)
+    assert len(data["bot_win_rates"]["random"]["ci95"]) == 2
+
+
+def test_game_seeds_are_stable_and_distinct() -> None:
+    assert game_seed(1, 0) == game_seed(1, 0)
+    assert len({game_seed(1, i) for i in range(1000)}) == 1000
+    assert 0 <= game_seed(2**70, 5) < 2**63
+
+
+def test_wilson_interval() -> None:
+    lo, hi = wilson_interval(0.5, 100)
+    assert lo == pytest.approx(0.4038, abs=1e-3) and hi == pytest.approx(0.5962, abs=1e-3)
+    assert wilson_interval(0.0, 10)[0] == pytest.approx(0.0) and wilson_interval(1.0, 10)[1] == pytest.approx(1.0)
+    assert wilson_interval(0.3, 0) == (0.0, 1.0)
+
+
+def test_bad_configs() -> None:
+    with pytest.raises(ValueError, match="supports 2, 3, 4 players"):
+        run_simulation(SimConfig("biblios", 7, 3))
+    with pytest.raises(ValueError, match="one per seat"):
+        run_simulation(SimConfig("biblios", 3, 3, bots=("random", "random")))
+    with pytest.raises(BotSpecError, match="unknown bot"):
+        run_simulation(SimConfig("biblios", 3, 3, bots=("wizard",)))
+
+
+def test_bot_specs() -> None:
+    assert parse_spec("hard:iterations=2000:seconds=0.5") == ("hard", {"iterations": 2000, "seconds": 0.5})
+    assert parse_spec(" Random ") == ("random", {})
+    for bad in ("", "hard:iterations", "nobody", "hard:=3"):
+        with pytest.raises(BotSpecError):
+            parse_spec(bad)
+    bot = make_bot("random", 4)
+    assert bot.name == "random"
+
+
+def test_records_written_by_simulation_replay(tmp_path: Path) -> None:
+    stats = run_simulation(SimConfig("biblios", 3, 5, seed=2, records=str(tmp_path)))
+    files = sorted(tmp_path.glob("game-*.json"))
+    assert [f.name for f in files] == [f"game-{i:06d}.json" for i in range(1, 6)]
+    wins = [0.0, 0.0, 0.0]
+    for f in files:
+        record = load_record(f)
+        assert record.bots == ("random",) * 3
+        result = replay(record).result()
+        for p in range(3):
+            wins[p] += result.win_share(p)
+    assert [w / 5 for w in wins] == list(stats.seat_win_rates)
+
+
+def test_cli_simulate_json_and_text(tmp_path: Path) -> None:
+    runner = CliRunner()
+    args = ["simulate", "--ruleset", "biblios", "--players", "4", "--games", "20", "--seed", "1"]
+    result = runner.invoke(build_app(), [*args, "--json"])
+    assert result.exit_code == 0, result.output
+    data = json.loads(result.output)
+    for key in ("games", "players", "seat_win_rates", "mean_vp", "category_win_shares", "games_per_sec",
+                "decisions_per_sec", "shared_rate", "mean_decisions", "bot_win_rates"):  # fmt: skip
+        assert key in data
+    assert data["games"] == 20 and data["players"] == 4
+    result = runner.invoke(build_app(), [*args, "--lang", "fr"])
+    assert result.exit_code == 0 and "%" in result.output
+
+
+@pytest.mark.parametrize(
+    "args,message",
+    [
+        (["--players", "9"], "supports 2, 3, 4 players"),
+        (["--games", "0"], "--games"),
+        (["--workers", "0"], "--workers"),
+        (["--bots", "random,wizard"], "unknown bot"),
+        (["--bots", "random,random"], "one per seat"),
+        (["--ruleset", "nope"], "nope"),
+        (["--option", "nope"], "nope"),
+    ],
+)
+def test_cli_simulate_bad_input_exits_2(args: list[str], message: str) -> None:
+    result = CliRunner().invoke(build_app(), ["simulate", "--games", "2", *args])
+    assert result.exit_code == 2, result.output
+    assert message in result.output and "Traceback" not in result.output
