@@ -133,6 +133,10 @@ def gold_completable(paid: int, paid_min: int, rest: Sequence[int], bid: int, ex
     return False
 
 
+_PAY_OPTIONS: dict[tuple[object, ...], list[int]] = {}
+"""Memo of the Gold values that can continue a payment, by (hand Gold, paid, smallest paid, bid, exact)."""
+
+
 class GameState:
     """One game in progress. Create it with :func:`new_game`; drive it with :meth:`apply`."""
 
@@ -554,14 +558,15 @@ class GameState:
 
     def _distinct(self, cards: list[int], base: int) -> list[int]:
         """``base + c`` for each card, one per identity class (the lowest id), sorted by card id."""
+        if len(cards) < 2:
+            return [base + c for c in cards]
         cls = self.rules.cls
-        out = []
+        out: list[int] = []
+        classes: list[int] = []
         for c in sorted(cards):
             k = cls[c]
-            for d in out:
-                if cls[d - base] == k:
-                    break
-            else:
+            if k not in classes:
+                classes.append(k)
                 out.append(base + c)
         return out
 
@@ -593,22 +598,29 @@ class GameState:
         if self.auc_cur != CUR_GOLD:
             return legal + self._distinct(hand, PAY)
         kind, value = rules.kind, rules.value
-        golds = [c for c in hand if kind[c] == KIND_GOLD]
         lowest: dict[int, int] = {}
-        for c in golds:
-            v = value[c]
-            if v not in lowest or c < lowest[v]:
-                lowest[v] = c
-        values = [value[c] for c in golds]
-        exact = rules.overpay_forbidden
-        for v, c in sorted(lowest.items()):
-            rest = values[:]
-            rest.remove(v)
-            if gold_completable(self.pay_sum + v, min(self.pay_min, v), rest, self.high, exact):
-                legal.append(PAY + c)
+        values = []
+        for c in hand:
+            if kind[c] == KIND_GOLD:
+                v = value[c]
+                values.append(v)
+                if v not in lowest or c < lowest[v]:
+                    lowest[v] = c
+        values.sort()
+        key = (tuple(values), self.pay_sum, self.pay_min, self.high, rules.overpay_forbidden)
+        options = _PAY_OPTIONS.get(key)
+        if options is None:
+            options = []
+            for v in lowest:
+                rest = values[:]
+                rest.remove(v)
+                if gold_completable(self.pay_sum + v, min(self.pay_min, v), rest, self.high, rules.overpay_forbidden):
+                    options.append(v)
+            if len(_PAY_OPTIONS) > 50_000:
+                _PAY_OPTIONS.clear()
+            _PAY_OPTIONS[key] = options
+        legal.extend(PAY + lowest[v] for v in options)
         return sorted(legal)
-
-    # ------------------------------------------------------------------ transitions
 
     def _add(self, p: int, c: int) -> None:
         self.hands[p].append(c)
@@ -904,7 +916,8 @@ class GameState:
 
     def _won(self, w: int) -> None:
         bid = self.high
-        self.log.append((_WON, w, self.auc_card, (bid,), ALL))
+        log = self.log
+        log.append((_WON, w, self.auc_card, (bid,), ALL))
         if self.auc_cur == CUR_GOLD:
             if self.rules.overpay_forbidden:
                 rules = self.rules
@@ -914,16 +927,16 @@ class GameState:
                 can = self.gold[w] >= bid
         else:
             can = len(self.hands[w]) >= bid
-        if not can:
-            self.log.append((_CANNOT_PAY, w, -1, (bid,), ALL))
-            self._penalize(w)
-            self._open_bidding()
+        if can:
+            self.payer = w
+            self.pay_sum = self.pay_n = 0
+            self.pay_min = _NO_MIN
+            self.ph = PH_PAYMENT
+            self.cur = w
             return
-        self.payer = w
-        self.pay_sum = self.pay_n = 0
-        self.pay_min = _NO_MIN
-        self.ph = PH_PAYMENT
-        self.cur = w
+        log.append((_CANNOT_PAY, w, -1, (bid,), ALL))
+        self._penalize(w)
+        self._open_bidding()
 
     def _do_pay(self, a: int) -> None:
         w = self.payer

@@ -1,0 +1,174 @@
+"""Engine benchmark: random-game throughput per edition and player count, clone+playout, memory, workers.
+
+Run ``python benchmarks/engine.py`` (``make bench``); ``--games N`` sets the games per
+measurement, ``--json`` prints the figures as JSON. Each throughput figure is the best of
+``--repeat`` runs on one core (the machine is shared, so the best run is the least
+disturbed one); the worker figure compares ``--workers 1`` and ``--workers 2`` wall times.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import random
+import resource
+import sys
+import time
+import tracemalloc
+from pathlib import Path
+from typing import Any, Callable
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+
+from biblios_kit.engine import new_game  # noqa: E402
+from biblios_kit.rules import load_ruleset  # noqa: E402
+from biblios_kit.sim import SimConfig, run_simulation  # noqa: E402
+
+EDITIONS = ("biblios", "scripts-and-scribes")
+
+
+def best_of(repeat: int, run: Callable[[], int]) -> tuple[float, int]:
+    """Run ``run`` ``repeat`` times; return the shortest wall time and what it returned (a count)."""
+    best, count = float("inf"), 0
+    for _ in range(repeat):
+        began = time.perf_counter()
+        count = run()
+        best = min(best, time.perf_counter() - began)
+    return best, count
+
+
+def random_games(ruleset_name: str, players: int, games: int, repeat: int) -> dict[str, float]:
+    """Random games with the engine's playout fast path (uniform over legal actions)."""
+    ruleset = load_ruleset(ruleset_name)
+
+    def run() -> int:
+        decisions = 0
+        for i in range(games):
+            state = new_game(ruleset, players, i)
+            state.playout(random.Random(i))
+            decisions += len(state.history)
+        return decisions
+
+    seconds, decisions = best_of(repeat, run)
+    return {"games_per_sec": games / seconds, "decisions_per_sec": decisions / seconds, "decisions_per_game": decisions / games}
+
+
+def api_games(ruleset_name: str, players: int, games: int, repeat: int) -> dict[str, float]:
+    """Random games through the public API only: legal_actions(), then apply() (checked)."""
+    ruleset = load_ruleset(ruleset_name)
+
+    def run() -> int:
+        decisions = 0
+        for i in range(games):
+            state = new_game(ruleset, players, i)
+            rng = random.Random(i)
+            while not state.is_terminal():
+                legal = state.legal_actions()
+                state.apply(legal[int(rng.random() * len(legal))])
+            decisions += len(state.history)
+        return decisions
+
+    seconds, decisions = best_of(repeat, run)
+    return {"games_per_sec": games / seconds, "decisions_per_sec": decisions / seconds}
+
+
+def clone_playouts(ruleset_name: str, players: int, playouts: int, repeat: int) -> dict[str, float]:
+    """Clone a mid-game state and play it out at random (what a search bot does per iteration)."""
+    ruleset = load_ruleset(ruleset_name)
+    root = new_game(ruleset, players, 1)
+    rng = random.Random(1)
+    for _ in range(150):
+        root.apply(root.random_action(rng))
+
+    def run() -> int:
+        for i in range(playouts):
+            root.clone().playout(random.Random(i))
+        return playouts
+
+    seconds, _ = best_of(repeat, run)
+    began = time.perf_counter()
+    for _ in range(1000):
+        root.clone()
+    clone_us = (time.perf_counter() - began) * 1000
+    began = time.perf_counter()
+    for i in range(50):
+        root.resample(1, random.Random(i))
+    resample_ms = (time.perf_counter() - began) * 20
+    began = time.perf_counter()
+    for _ in range(50):
+        root.observation(1)
+    observation_ms = (time.perf_counter() - began) * 20
+    return {
+        "playouts_per_sec": playouts / seconds,
+        "clone_us": clone_us,
+        "resample_ms": resample_ms,
+        "observation_ms": observation_ms,
+    }
+
+
+def memory(ruleset_name: str, players: int) -> dict[str, float]:
+    """Peak Python allocation while playing one game, and one finished state's retained size."""
+    ruleset = load_ruleset(ruleset_name)
+    tracemalloc.start()
+    state = new_game(ruleset, players, 3)
+    state.playout(random.Random(3))
+    current, peak = tracemalloc.get_traced_memory()
+    tracemalloc.stop()
+    return {"game_peak_kib": peak / 1024, "finished_state_kib": current / 1024}
+
+
+def workers_scaling(games: int) -> dict[str, float]:
+    """Wall-time throughput of ``simulate`` with 1 and 2 worker processes (4 players, biblios)."""
+    out = {}
+    for workers in (1, 2):
+        stats = run_simulation(SimConfig("biblios", 4, games, seed=1, workers=workers))
+        out[f"workers_{workers}_games_per_sec"] = stats.games_per_sec
+    out["speedup"] = out["workers_2_games_per_sec"] / out["workers_1_games_per_sec"]
+    return out
+
+
+def main(argv: list[str] | None = None) -> dict[str, Any]:
+    """Run every measurement and print a table (or JSON)."""
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--games", type=int, default=300, help="games per measurement (default 300)")
+    parser.add_argument("--repeat", type=int, default=3, help="runs per measurement, best kept (default 3)")
+    parser.add_argument("--sim-games", type=int, default=2000, help="games for the worker comparison (default 2000)")
+    parser.add_argument("--json", action="store_true", help="print JSON")
+    args = parser.parse_args(argv)
+    figures: dict[str, Any] = {"python": sys.version.split()[0], "random": {}, "api": {}, "clone_playout": {}, "memory": {}}
+    for edition in EDITIONS:
+        for players in (2, 3, 4):
+            key = f"{edition}/{players}"
+            figures["random"][key] = random_games(edition, players, args.games, args.repeat)
+        figures["api"][f"{edition}/4"] = api_games(edition, 4, max(1, args.games // 3), args.repeat)
+        figures["clone_playout"][f"{edition}/4"] = clone_playouts(edition, 4, args.games, args.repeat)
+        figures["memory"][f"{edition}/4"] = memory(edition, 4)
+    figures["workers"] = workers_scaling(args.sim_games)
+    figures["max_rss_mib"] = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
+    if args.json:
+        print(json.dumps(figures, indent=1))
+        return figures
+    print(f"Python {figures['python']}; best of {args.repeat} runs of {args.games} games, one core")
+    print(f"{'ruleset/players':28} {'games/s':>9} {'decisions/s':>12} {'decisions/game':>15}")
+    for key, row in figures["random"].items():
+        print(f"{key:28} {row['games_per_sec']:9.0f} {row['decisions_per_sec']:12.0f} {row['decisions_per_game']:15.1f}")
+    for key, row in figures["api"].items():
+        print(f"{key + ' via apply()':28} {row['games_per_sec']:9.0f} {row['decisions_per_sec']:12.0f}")
+    for key, row in figures["clone_playout"].items():
+        print(
+            f"{key:28} clone+playout {row['playouts_per_sec']:.0f}/s; clone {row['clone_us']:.1f} us; "
+            f"resample {row['resample_ms']:.2f} ms; observation {row['observation_ms']:.2f} ms"
+        )
+    for key, row in figures["memory"].items():
+        print(f"{key:28} peak {row['game_peak_kib']:.0f} KiB per game; finished state {row['finished_state_kib']:.0f} KiB")
+    w = figures["workers"]
+    print(
+        f"simulate, {args.sim_games} games: 1 worker {w['workers_1_games_per_sec']:.0f} games/s, "
+        f"2 workers {w['workers_2_games_per_sec']:.0f} games/s, speedup {w['speedup']:.2f}x"
+    )
+    print(f"max RSS {figures['max_rss_mib']:.0f} MiB")
+    return figures
+
+
+if __name__ == "__main__":
+    main()
