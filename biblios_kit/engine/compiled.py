@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from functools import lru_cache
 from itertools import combinations
 
@@ -117,6 +117,8 @@ class CompiledRules:
     """Distinct Gold values, ascending."""
     church_choices: dict[tuple[int, int], tuple[tuple[int, int], ...]]
     """(number of dice, sign) -> every (die mask, sign) over the targets, before bound checks."""
+    church_memo: dict[tuple[int, tuple[int, ...]], list[int]] = field(default_factory=dict, compare=False, repr=False)
+    """Memo of the legal church actions by (card class, dice faces), filled by the engine."""
 
 
 def _setup(ruleset: Ruleset, players: int) -> CompiledSetup:

@@ -92,8 +92,15 @@ class Event(NamedTuple):
     args: tuple[int, ...]
 
 
-RawEvent = tuple[int, int, int, tuple[int, ...], int]
-"""The engine's internal form: (kind, player, card or -1, args, visibility)."""
+RawEvent = tuple[int, int, int, "tuple[int, ...] | int", int]
+"""The engine's internal form: (kind, player, card or -1, args, visibility); a single
+argument is stored as a bare int (one tuple less per bid or penalty draw)."""
+
+
+def raw_args(raw: RawEvent) -> tuple[int, ...]:
+    """The arguments of a raw event as a tuple."""
+    args = raw[3]
+    return args if args.__class__ is tuple else (args,)  # type: ignore[return-value]
 
 
 def visible(raw: RawEvent, player: int | None) -> bool:
@@ -106,4 +113,4 @@ def to_event(raw: RawEvent, player: int | None = None) -> Event:
     """Turn a raw event into an :class:`Event`, hiding the card from ``player`` if they may not see it."""
     card = raw[2]
     shown = None if card < 0 or not visible(raw, player) else card
-    return Event(EventKind(raw[0]), raw[1], shown, raw[3])
+    return Event(EventKind(raw[0]), raw[1], shown, raw_args(raw))

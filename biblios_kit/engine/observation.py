@@ -167,7 +167,7 @@ def observe(state: GameState, player: int) -> Observation:
         if kind == E.PAID_CARD:
             cards_paid[who] += 1
         elif kind == E.BID:
-            round_bids.append((who, raw[3][0]))
+            round_bids.append((who, raw[3]))  # type: ignore[arg-type]
         elif kind == E.PASSED:
             round_bids.append((who, 0))
         elif kind == E.CANNOT_PAY or kind == E.REFUSED:

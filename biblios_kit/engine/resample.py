@@ -113,12 +113,12 @@ def constraints(state: GameState, player: int) -> Constraints:
             if shown:
                 seen(card, who)
             else:
-                may[who] |= may[raw[3][0]]
+                may[who] |= may[raw[3]]  # type: ignore[index]
         elif kind == E.PENALTY_REMOVED:
             if shown:
                 seen(card, BURIED)
             else:
-                may[BURIED] |= may[raw[3][0]]
+                may[BURIED] |= may[raw[3]]  # type: ignore[index]
         elif card >= 0 and kind in _PUBLIC_KINDS:
             seen(card, VISIBLE)
 

@@ -249,7 +249,7 @@ class GameState:
             group = pool[:count]
             taken.update(group)
             self.removed.append(group)
-        rest = [c for c in range(rules.n_cards) if c not in taken]
+        rest = [c for c in range(rules.n_cards) if c not in taken] if taken else list(range(rules.n_cards))
         _shuffle(rest, rng)
         need = setup.remove_random + setup.starting_hand * players
         if need > len(rest):
@@ -257,7 +257,7 @@ class GameState:
         self.removed.append([rest.pop() for _ in range(setup.remove_random)])
         removed_count = sum(len(g) for g in self.removed)
         if removed_count:
-            log.append((_SETUP_REMOVED, -1, -1, (removed_count,), ALL))
+            log.append((_SETUP_REMOVED, -1, -1, removed_count, ALL))
         is_church = rules.is_church
         for p in range(players):
             for _ in range(setup.starting_hand):
@@ -572,24 +572,31 @@ class GameState:
 
     def _church_legal(self) -> list[int]:
         rules = self.rules
-        _, card = self.church_q[0]
-        dice, lo, hi = self.dice, rules.die_min, rules.die_max
-        legal = []
-        for sign in rules.church_signs[card]:
-            for mask, s in rules.church_choices[(rules.church_ndice[card], sign)]:
-                d, m, ok = 0, mask, True
-                while m:
-                    if m & 1 and not lo[d] <= dice[d] + s <= hi[d]:
-                        ok = False
-                        break
-                    m >>= 1
-                    d += 1
-                if ok:
-                    legal.append(CHURCH + 2 * mask + (1 if s < 0 else 0))
-        legal.sort()
-        if rules.church_optional or not legal:
-            legal.insert(0, DECLINE)
-        return legal
+        card = self.church_q[0][1]
+        key = (rules.cls[card], tuple(self.dice))
+        memo = rules.church_memo
+        legal = memo.get(key)
+        if legal is None:
+            dice, lo, hi = self.dice, rules.die_min, rules.die_max
+            legal = []
+            for sign in rules.church_signs[card]:
+                for mask, s in rules.church_choices[(rules.church_ndice[card], sign)]:
+                    d, m, ok = 0, mask, True
+                    while m:
+                        if m & 1 and not lo[d] <= dice[d] + s <= hi[d]:
+                            ok = False
+                            break
+                        m >>= 1
+                        d += 1
+                    if ok:
+                        legal.append(CHURCH + 2 * mask + (1 if s < 0 else 0))
+            legal.sort()
+            if rules.church_optional or not legal:
+                legal.insert(0, DECLINE)
+            if len(memo) > 50_000:
+                memo.clear()
+            memo[key] = legal
+        return legal[:]
 
     def _payment_legal(self) -> list[int]:
         rules = self.rules
@@ -667,7 +674,7 @@ class GameState:
             if self.short_discard:
                 self.buried.extend(self.draw)
                 self.draw.clear()
-                self.log.append((_SHORT_DRAW_DISCARDED, -1, -1, (left,), ALL))
+                self.log.append((_SHORT_DRAW_DISCARDED, -1, -1, left, ALL))
                 self._start_auction()
                 return
             k = left
@@ -675,7 +682,7 @@ class GameState:
         self.q_auction = 1 if k >= 2 else 0
         self.q_public = k - 1 - self.q_auction
         self.to_draw = k
-        self.log.append((_GIFT_TURN, self.active, -1, (k,), ALL))
+        self.log.append((_GIFT_TURN, self.active, -1, k, ALL))
         self._draw_next()
 
     def _draw_next(self) -> None:
@@ -717,7 +724,10 @@ class GameState:
             if not self.to_draw:
                 self._end_placements()
                 return
-            self._draw_next()
+            c = self.draw.pop()  # the next draw (as _draw_next, inline: 80 per 4-player game)
+            self.to_draw -= 1
+            self.drawn = c
+            log.append((_DREW, p, c, (), 1 << p))
             if rands is None:
                 return
             options = _GIFT_LEGAL[(self.q_keep > 0) * 4 + (self.q_auction > 0) * 2 + (self.q_public > 0)]
@@ -813,7 +823,7 @@ class GameState:
     # auction phase ------------------------------------------------------
 
     def _start_auction(self) -> None:
-        self.log.append((_AUCTION_PHASE, -1, -1, (len(self.pile),), ALL))
+        self.log.append((_AUCTION_PHASE, -1, -1, len(self.pile), ALL))
         _shuffle(self.pile, self.rng)
         self.active = self.first
         self._reveal()
@@ -848,60 +858,73 @@ class GameState:
         self.high = 0
         self.high_bidder = -1
         n = self.n
-        p = (self.active + 1) % n if self.rules.bid_from_left else self.active
+        p = self.active
+        if self.rules.bid_from_left:
+            p += 1
+            if p == n:
+                p = 0
         while out >> p & 1:
-            p = (p + 1) % n
+            p += 1
+            if p == n:
+                p = 0
         self.ph = PH_BIDDING
         self.cur = p
 
     def _do_bid(self, a: int, rands: list[Callable[[], float]] | None = None) -> None:
-        """Apply bid or pass ``a``; with ``rands`` (per seat), keep bidding at random until the round ends.
+        """Apply bid or pass ``a``; with ``rands`` (per seat), keep bidding at random while bidding lasts.
 
         One implementation serves :meth:`apply` (``rands`` is None: one action) and the random
-        playout (the whole round in this loop, recording each action): bids are two thirds of
-        a random game's decisions, and a loop over local variables makes them ~3x cheaper.
+        playout, which stays in this loop over local variables through whole rounds, penalties
+        and re-auctions (bids are two thirds of a random game's decisions).
         """
-        n, all_mask, log = self.n, self.all_mask, self.log
+        n, all_mask = self.n, self.all_mask
+        log_append = self.log.append
         p, out, high, hb = self.cur, self.out, self.high, self.high_bidder
         if rands is not None:
             record = self.history.append
-            opening, hi = self.rules.opening_bid, self.rules.ceiling[self.auc_cur]
+            opening, ceiling = self.rules.opening_bid, self.rules.ceiling
+            hi = ceiling[self.auc_cur]
         while True:
+            ended = False
             if a == PASS:
                 out |= 1 << p
-                log.append((_PASSED, p, -1, (), ALL))
+                log_append((_PASSED, p, -1, (), ALL))
                 remaining = all_mask & ~out
                 if not remaining:
                     self.out, self.high, self.high_bidder, self.cur = out, high, hb, p
                     self._all_passed()
-                    return
-                if hb >= 0 and remaining == 1 << hb:
+                    ended = True
+                elif hb >= 0 and remaining == 1 << hb:
                     self.out, self.high, self.high_bidder, self.cur = out, high, hb, p
                     self._won(hb)
-                    return
+                    ended = True
             else:
                 high = a - BID
                 hb = p
-                log.append((_BID, p, -1, (high,), ALL))
+                log_append((_BID, p, -1, high, ALL))
                 if all_mask & ~out == 1 << p:
                     self.out, self.high, self.high_bidder, self.cur = out, high, hb, p
                     self._won(p)
+                    ended = True
+            if ended:
+                if rands is None or self.ph != PH_BIDDING:
                     return
-            p += 1
-            if p == n:
-                p = 0
-            while out >> p & 1:
+                p, out, high, hb = self.cur, self.out, self.high, self.high_bidder  # a new round
+                hi = ceiling[self.auc_cur]
+            else:
                 p += 1
                 if p == n:
                     p = 0
-            if rands is None:
-                self.out, self.high, self.high_bidder, self.cur = out, high, hb, p
-                return
-            lo = high + 1
-            if lo < opening:
-                lo = opening
+                while out >> p & 1:
+                    p += 1
+                    if p == n:
+                        p = 0
+                if rands is None:
+                    self.out, self.high, self.high_bidder, self.cur = out, high, hb, p
+                    return
+            lo = high + 1 if high >= opening else opening
             r = int(rands[p]() * (hi - lo + 2 if hi >= lo else 1))
-            a = PASS if r == 0 else BID + lo + r - 1
+            a = BID + lo + r - 1 if r else PASS
             record(a)
 
     def _all_passed(self) -> None:
@@ -917,7 +940,7 @@ class GameState:
     def _won(self, w: int) -> None:
         bid = self.high
         log = self.log
-        log.append((_WON, w, self.auc_card, (bid,), ALL))
+        log.append((_WON, w, self.auc_card, bid, ALL))
         if self.auc_cur == CUR_GOLD:
             if self.rules.overpay_forbidden:
                 rules = self.rules
@@ -934,14 +957,14 @@ class GameState:
             self.ph = PH_PAYMENT
             self.cur = w
             return
-        log.append((_CANNOT_PAY, w, -1, (bid,), ALL))
+        log.append((_CANNOT_PAY, w, -1, bid, ALL))
         self._penalize(w)
         self._open_bidding()
 
     def _do_pay(self, a: int) -> None:
         w = self.payer
         if a == REFUSE:
-            self.log.append((_REFUSED, w, -1, (self.high,), ALL))
+            self.log.append((_REFUSED, w, -1, self.high, ALL))
             self.payer = -1
             self._penalize(w)
             self._open_bidding()
@@ -1007,7 +1030,7 @@ class GameState:
                     gold[w] -= v
                     gold[q] += v
                 hands[q].append(c)
-                log.append((_PENALTY_TAKEN, q, c, (w,), bit | 1 << q))
+                log.append((_PENALTY_TAKEN, q, c, w, bit | 1 << q))
         elif kind == PEN_BLUFF:
             if not hand:
                 log.append((_PENALTY_EMPTY, w, -1, (), ALL))
@@ -1015,7 +1038,7 @@ class GameState:
             d = (w + 1) % n
             c = self._take_random(w)
             self.buried.append(c)
-            log.append((_PENALTY_REMOVED, d, c, (w,), bit | 1 << d))
+            log.append((_PENALTY_REMOVED, d, c, w, bit | 1 << d))
 
 
 def new_game(ruleset: Ruleset, players: int, seed: int) -> GameState:
