@@ -1,0 +1,216 @@
+"""The ``hard`` bot: single-observer information-set Monte Carlo tree search (SO-ISMCTS).
+
+Each iteration deals a fresh determinization of the hidden cards from the bot's own
+observation (:class:`~biblios_kit.bots.determinize.Determinizer`: no card is ever put
+where the bot knows it is not), walks one shared tree keyed by actions, choosing among
+the children legal in that world by UCB1 with availability counts (Cowling, Powley and
+Whitehouse 2012), adds one node, plays the world to the end with the cheap heuristic
+:class:`~biblios_kit.bots.playout.PlayoutPolicy` (epsilon-greedy), and backs up each
+player's reward (win share, shaded by the VP margin) into the nodes of their moves.
+
+Bids are searched over a few candidates (pass, the lowest raise, and the next two), so
+the tree stays narrow; payments are not searched (the heuristic's least-waste payment
+is exact). A decision with a single legal action is returned at once. The budget is a
+number of iterations (deterministic for a seed) and/or a time limit; the tree holds at
+most ``max_nodes`` nodes. All search state is local to a call, so a bot may think in a
+worker thread (one call at a time per bot, enforced by a lock).
+"""
+
+from __future__ import annotations
+
+import math
+import random
+import threading
+import time
+
+from biblios_kit.bots.context import rules_for
+from biblios_kit.bots.determinize import Determinizer
+from biblios_kit.bots.heuristic import decide
+from biblios_kit.bots.playout import PlayoutPolicy, rewards
+from biblios_kit.engine.actions import BID, PASS, Action
+from biblios_kit.engine.observation import Observation
+from biblios_kit.engine.state import PH_BIDDING, PH_PAYMENT, GameState, Phase
+from biblios_kit.rules.model import Ruleset
+
+DEFAULT_ITERATIONS = 400
+"""Default budget (median decision about 0.5 s on the reference machine; see docs/bots.md)."""
+DEFAULT_EXPLORATION = 0.7
+DEFAULT_MAX_NODES = 100_000
+
+
+class Node:
+    """One action's node: visits, summed reward of the player who chose it, availability."""
+
+    __slots__ = ("children", "visits", "reward", "avail")
+
+    def __init__(self) -> None:
+        self.children: dict[int, Node] = {}
+        self.visits = 0
+        self.reward = 0.0
+        self.avail = 1
+
+
+def candidates(state: GameState) -> list[int]:
+    """The actions the tree considers in ``state``: all legal ones, except bids (a few raises)."""
+    if state.ph == PH_BIDDING:
+        lo, hi = state._bid_bounds()
+        return [PASS] + [BID + b for b in range(lo, min(hi, lo + 2) + 1)]
+    return list(state._legal())
+
+
+class ISMCTSBot:
+    """Information-set MCTS (see the module docstring); deterministic for a seed with an iteration budget."""
+
+    def __init__(
+        self,
+        seed: int,
+        name: str = "hard",
+        iterations: int | None = DEFAULT_ITERATIONS,
+        seconds: float | None = None,
+        exploration: float = DEFAULT_EXPLORATION,
+        epsilon: float = 0.1,
+        max_nodes: int = DEFAULT_MAX_NODES,
+    ) -> None:
+        if iterations is None and seconds is None:
+            raise ValueError("give an iteration budget, a time budget, or both")
+        if iterations is not None and iterations < 1:
+            raise ValueError(f"iterations must be at least 1, got {iterations}")
+        if seconds is not None and seconds <= 0:
+            raise ValueError(f"seconds must be positive, got {seconds}")
+        if exploration < 0 or not 0 <= epsilon <= 1 or max_nodes < 1:
+            raise ValueError("expected exploration >= 0, epsilon in [0, 1] and max_nodes >= 1")
+        self.name = name
+        self.rng = random.Random(seed)
+        self.iterations = iterations
+        self.seconds = seconds
+        self.exploration = exploration
+        self.epsilon = epsilon
+        self.max_nodes = max_nodes
+        self.ruleset: Ruleset | None = None
+        self.last_iterations = 0
+        """Iterations run by the last search (0 when no search was needed)."""
+        self._lock = threading.Lock()
+
+    def set_ruleset(self, ruleset: Ruleset) -> None:
+        """Tell the bot the exact ruleset (with options) when its id alone is ambiguous."""
+        self.ruleset = ruleset
+
+    def choose(self, observation: Observation) -> Action:
+        """Search from ``observation`` and return the most visited legal action."""
+        legal = observation.legal_actions
+        if not legal:
+            raise ValueError(f"player {observation.player} has no decision to make")
+        if len(legal) == 1:
+            self.last_iterations = 0
+            return legal[0]
+        with self._lock:
+            rules = rules_for(observation, self.ruleset)
+            if observation.phase == Phase.PAYMENT:
+                self.last_iterations = 0
+                return decide(rules, observation, self.rng)
+            return self._search(observation, Determinizer(rules, observation), PlayoutPolicy(rules, self.epsilon))
+
+    def _search(self, obs: Observation, det: Determinizer, policy: PlayoutPolicy) -> Action:
+        rng = self.rng
+        me = obs.player
+        legal = set(obs.legal_actions)
+        root = Node()
+        nodes = 1
+        c = self.exploration
+        deadline = None if self.seconds is None else time.perf_counter() + self.seconds
+        limit = self.iterations if self.iterations is not None else 1 << 62
+        done = 0
+        while done < limit:
+            if deadline is not None and done and time.perf_counter() >= deadline:
+                break
+            done += 1
+            world = det.sample(rng)
+            node = root
+            path: list[tuple[Node, int]] = []
+            expanded = False
+            while world.cur >= 0 and not expanded:
+                if world.ph == PH_PAYMENT:  # payments are not searched: least waste
+                    world._do(policy.choose(world, rng))
+                    continue
+                options = candidates(world) if node is not root else [a for a in candidates(world) if a in legal]
+                if len(options) == 1:
+                    world._do(options[0])
+                    continue
+                p = world.cur
+                untried = []
+                children = node.children
+                for a in options:
+                    child = children.get(a)
+                    if child is None:
+                        untried.append(a)
+                    else:
+                        child.avail += 1
+                if untried and nodes < self.max_nodes:
+                    a = untried[int(rng.random() * len(untried))]
+                    child = Node()
+                    children[a] = child
+                    nodes += 1
+                    expanded = True
+                else:
+                    best, a = -1.0, options[0]
+                    for option in options:
+                        child = children.get(option)
+                        if child is None or child.visits == 0:
+                            continue
+                        score = child.reward / child.visits + c * math.sqrt(math.log(child.avail) / child.visits)
+                        if score > best:
+                            best, a = score, option
+                    child = children.get(a)
+                    if child is None:  # node budget exhausted on an untried move: play it without a node
+                        world._do(a)
+                        break
+                path.append((child, p))
+                world._do(a)
+                node = child
+            if world.cur >= 0:
+                policy.play(world, rng)
+            reward = rewards(world)
+            for child, p in path:
+                child.visits += 1
+                child.reward += reward[p]
+        self.last_iterations = done
+        ranked = [(child.visits, child.reward, a) for a, child in root.children.items() if a in legal]
+        if not ranked:
+            return decide(det.rules, obs, rng)
+        return max(ranked)[2]
+
+
+def create_bot(name: str, seed: int, params: dict[str, object]) -> ISMCTSBot:
+    """Registry hook: ``hard`` with optional ``iterations``, ``seconds``, ``exploration``, ``epsilon``, ``max_nodes``.
+
+    Giving only ``seconds`` searches for that long (not reproducible); giving both stops at
+    whichever comes first.
+    """
+    known = {"iterations", "seconds", "exploration", "epsilon", "max_nodes"}
+    unknown = sorted(set(params) - known)
+    if unknown:
+        raise ValueError(f"unknown parameter(s) {', '.join(unknown)}; known: {', '.join(sorted(known))}")
+    for key, value in params.items():
+        if not isinstance(value, (int, float)) or isinstance(value, bool):
+            raise ValueError(f"parameter {key} expects a number, got {value!r}")
+    iterations: int | None = DEFAULT_ITERATIONS
+    if "seconds" in params and "iterations" not in params:
+        iterations = None
+    if "iterations" in params:
+        value = params["iterations"]
+        if not isinstance(value, int):
+            raise ValueError(f"iterations expects a whole number, got {value!r}")
+        iterations = value
+    seconds = float(params["seconds"]) if "seconds" in params else None  # type: ignore[arg-type]
+    max_nodes = params.get("max_nodes", DEFAULT_MAX_NODES)
+    if not isinstance(max_nodes, int):
+        raise ValueError(f"max_nodes expects a whole number, got {max_nodes!r}")
+    return ISMCTSBot(
+        seed,
+        name,
+        iterations=iterations,
+        seconds=seconds,
+        exploration=float(params.get("exploration", DEFAULT_EXPLORATION)),  # type: ignore[arg-type]
+        epsilon=float(params.get("epsilon", 0.1)),  # type: ignore[arg-type]
+        max_nodes=max_nodes,
+    )

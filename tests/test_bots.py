@@ -1,0 +1,152 @@
+"""Bots: legal moves in every ruleset, reproducible from a seed, specs, thread use."""
+
+from __future__ import annotations
+
+import threading
+from pathlib import Path
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from biblios_kit.bots.context import rules_for
+from biblios_kit.bots.heuristic import HeuristicBot
+from biblios_kit.bots.ismcts import ISMCTSBot
+from biblios_kit.bots.registry import BotSpecError, make_bot
+from biblios_kit.engine import compile_rules, new_game
+from biblios_kit.engine.state import GameState
+from biblios_kit.rules import load_ruleset
+from biblios_kit.rules.model import Ruleset
+
+ROOT = Path(__file__).resolve().parent.parent
+EDITIONS = ["biblios", "scripts-and-scribes"]
+VARIANTS = sorted(p.stem for p in (ROOT / "rulesets" / "variants").glob("*.yaml"))
+SPECS = ["easy", "medium", "hard:iterations=3"]
+
+
+def play(ruleset: Ruleset, players: int, seed: int, specs: list[str], limit: int | None = None) -> GameState:
+    """Play with bots ``specs`` (cycled over the seats), checking each move is legal."""
+    state = new_game(ruleset, players, seed)
+    bots = [make_bot(specs[p % len(specs)], seed * 31 + p) for p in range(players)]
+    for bot in bots:
+        if hasattr(bot, "set_ruleset"):
+            bot.set_ruleset(ruleset)
+    moves = 0
+    while not state.is_terminal() and (limit is None or moves < limit):
+        p = state.current_player
+        assert p is not None
+        observation = state.observation(p)
+        action = bots[p].choose(observation)
+        assert action in observation.legal_actions, (bots[p].name, observation.phase, action)
+        state.apply(action)
+        moves += 1
+    return state
+
+
+@st.composite
+def games(draw: st.DrawFn) -> tuple[Ruleset, int, int, list[str]]:
+    name = draw(st.sampled_from(EDITIONS + VARIANTS))
+    base = load_ruleset(name)
+    options = draw(st.lists(st.sampled_from(sorted(base.options)), unique=True)) if base.options else []
+    ruleset = load_ruleset(name, options)
+    players = draw(st.sampled_from(sorted(ruleset.setups)))
+    seed = draw(st.integers(0, 2**31))
+    specs = draw(st.lists(st.sampled_from(SPECS + ["random"]), min_size=1, max_size=3))
+    return ruleset, players, seed, specs
+
+
+@settings(max_examples=12, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(games())
+def test_bots_play_legal_moves_to_the_end(game: tuple[Ruleset, int, int, list[str]]) -> None:
+    ruleset, players, seed, specs = game
+    state = play(ruleset, players, seed, specs)
+    assert state.is_terminal()
+    assert sum(state.result().win_share(p) for p in range(players)) == pytest.approx(1.0)
+
+
+@pytest.mark.parametrize("name", EDITIONS + VARIANTS)
+def test_every_bot_finishes_each_shipped_ruleset(name: str) -> None:
+    ruleset = load_ruleset(name)
+    players = max(ruleset.setups)
+    state = play(ruleset, players, 3, ["medium", "easy", "hard:iterations=2"])
+    assert state.is_terminal()
+
+
+@pytest.mark.parametrize("spec", SPECS)
+def test_same_seed_same_moves(spec: str) -> None:
+    ruleset = load_ruleset("biblios")
+    first = play(ruleset, 2, 11, [spec], limit=60)
+    second = play(ruleset, 2, 11, [spec], limit=60)
+    assert first.actions == second.actions
+
+
+def test_different_seeds_differ_for_noisy_bots() -> None:
+    ruleset = load_ruleset("biblios")
+    runs = {play(ruleset, 2, seed, ["easy"], limit=80).actions for seed in (1, 2, 3)}
+    assert len(runs) == 3
+
+
+def test_specs_and_parameters() -> None:
+    assert isinstance(make_bot("medium", 1), HeuristicBot)
+    easy = make_bot("easy", 1)
+    assert isinstance(easy, HeuristicBot) and easy.mistakes > 0 and easy.noise > 0
+    hard = make_bot("hard:iterations=50:exploration=1.0", 1)
+    assert isinstance(hard, ISMCTSBot) and hard.iterations == 50 and hard.exploration == 1.0
+    timed = make_bot("hard:seconds=0.05", 1)
+    assert isinstance(timed, ISMCTSBot) and timed.iterations is None and timed.seconds == 0.05
+    assert make_bot("medium:bluff=0", 1).name == "medium:bluff=0"
+    for bad in ("hard:iterations=0", "hard:depth=3", "medium:noise=loud", "easy:mistakes=2", "hard:iterations=2.5"):
+        with pytest.raises(BotSpecError):
+            make_bot(bad, 1)
+
+
+def test_single_legal_action_is_taken_without_search() -> None:
+    ruleset = load_ruleset("biblios")
+    state = new_game(ruleset, 2, 4)
+    bot = make_bot("hard:iterations=5", 1)
+    assert isinstance(bot, ISMCTSBot)
+    while len(state.legal_actions()) != 1:
+        state.apply(state.legal_actions()[0])
+    observation = state.observation(state.current_player or 0)
+    assert bot.choose(observation) == observation.legal_actions[0]
+    assert bot.last_iterations == 0
+
+
+def test_time_budget_stops_the_search() -> None:
+    import time
+
+    ruleset = load_ruleset("biblios")
+    state = new_game(ruleset, 2, 4)
+    bot = make_bot("hard:seconds=0.05", 1)
+    began = time.perf_counter()
+    bot.choose(state.observation(0))
+    assert time.perf_counter() - began < 0.5
+    assert bot.last_iterations >= 1  # type: ignore[attr-defined]
+
+
+def test_search_in_worker_threads_matches_sequential() -> None:
+    ruleset = load_ruleset("biblios")
+    state = new_game(ruleset, 3, 8)
+    observation = state.observation(0)
+    expected = [make_bot("hard:iterations=15", seed).choose(observation) for seed in range(4)]
+    results: dict[int, int] = {}
+
+    def work(seed: int) -> None:
+        results[seed] = make_bot("hard:iterations=15", seed).choose(observation)
+
+    threads = [threading.Thread(target=work, args=(seed,)) for seed in range(4)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    assert [results[seed] for seed in range(4)] == expected
+
+
+def test_rules_come_from_the_hint_when_the_id_is_ambiguous() -> None:
+    plain = load_ruleset("biblios")
+    bluff = load_ruleset("biblios", ["medieval-bluff"])
+    observation = new_game(plain, 2, 1).observation(0)
+    assert rules_for(observation, plain) is compile_rules(plain)
+    assert rules_for(observation, bluff) is compile_rules(bluff)
+    other = load_ruleset("scripts-and-scribes")
+    assert rules_for(observation, other).ruleset.id == "biblios"  # a hint for another id is ignored

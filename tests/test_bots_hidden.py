@@ -1,0 +1,145 @@
+"""Bots see no hidden card: the observation type, and determinizations that never contradict it."""
+
+from __future__ import annotations
+
+import dataclasses
+import enum
+import inspect
+import random
+import typing
+
+import pytest
+
+from biblios_kit.bots.base import Bot
+from biblios_kit.bots.determinize import Determinizer
+from biblios_kit.bots.heuristic import HeuristicBot
+from biblios_kit.bots.ismcts import ISMCTSBot
+from biblios_kit.engine import AuctionView, Observation, PaymentView, compile_rules, new_game
+from biblios_kit.engine.state import GameState
+from biblios_kit.rules import load_ruleset
+
+PLAIN = (int, str, bool, type(None))
+PUBLIC_FIELDS = (
+    "phase", "current_player", "active_player", "hand", "hand_sizes", "public", "dice", "draw_pile",
+    "auction_pile", "removed", "discard", "drawn", "kept", "kept_hidden", "owed", "church", "legal_actions",
+)  # fmt: skip
+
+
+def _walk(value: object) -> list[object]:
+    """Every leaf value inside an observation (tuples and views opened)."""
+    if isinstance(value, (tuple, list)):
+        return [leaf for item in value for leaf in _walk(item)]
+    if dataclasses.is_dataclass(value) and not isinstance(value, type):
+        return [leaf for f in dataclasses.fields(value) for leaf in _walk(getattr(value, f.name))]
+    return [value]
+
+
+def test_the_bot_protocol_takes_an_observation_only() -> None:
+    for cls in (HeuristicBot, ISMCTSBot):
+        hints = typing.get_type_hints(cls.choose)
+        assert hints["observation"] is Observation
+        assert list(inspect.signature(cls.choose).parameters) == ["self", "observation"]
+        assert isinstance(cls(1), Bot)
+
+
+def test_observation_holds_plain_values_and_no_state() -> None:
+    for cls in (Observation, AuctionView, PaymentView):
+        assert dataclasses.is_dataclass(cls) and cls.__dataclass_params__.frozen  # type: ignore[attr-defined]
+    ruleset = load_ruleset("biblios")
+    state = new_game(ruleset, 3, 5)
+    rng = random.Random(5)
+    for _ in range(150):
+        state.apply(state.random_action(rng))
+    for player in range(3):
+        observation = state.observation(player)
+        for leaf in _walk(observation):
+            assert isinstance(leaf, PLAIN) or isinstance(leaf, enum.Enum), type(leaf)
+        assert not any(isinstance(v, GameState) for v in vars(type(observation)).values())
+
+
+@pytest.mark.parametrize("name,options,players", [("biblios", [], 2), ("biblios", ["medieval-bluff"], 3), ("scripts-and-scribes", [], 4)])
+def test_observation_never_names_a_card_hidden_from_its_player(name: str, options: list[str], players: int) -> None:
+    ruleset = load_ruleset(name, options)
+    state = new_game(ruleset, players, 21)
+    rng = random.Random(21)
+    seen: list[set[int]] = [set() for _ in range(players)]
+    while not state.is_terminal():
+        for p in range(players):
+            observation = state.observation(p)
+            seen[p] |= {c for _, c in observation.acquired}
+            hidden = {c for q in range(players) if q != p for c in state.hands[q]} - seen[p]
+            hidden |= set(state.draw)
+            cards = set(observation.hand) | set(observation.public) | set(observation.discard) | set(observation.revealed)
+            cards |= {c for _, c in observation.acquired} | {c for _, c in observation.gold_paid}
+            cards |= set(observation.my_auction_cards) | set(observation.my_kept) | set(observation.my_buried)
+            cards |= {x for x in (observation.drawn, observation.kept) if x is not None}
+            assert not cards & hidden
+        state.apply(state.random_action(rng))
+
+
+CASES = [
+    ("biblios", [], 2),
+    ("biblios", ["medieval-bluff"], 3),
+    ("biblios", ["refuse-to-pay"], 2),
+    ("scripts-and-scribes", [], 4),
+    ("second-place-dice", [], 3),
+    ("five-six-players", [], 5),
+]
+
+
+@pytest.mark.parametrize("name,options,players", CASES)
+def test_determinizations_never_contradict_the_observation(name: str, options: list[str], players: int) -> None:
+    ruleset = load_ruleset(name, options)
+    rules = compile_rules(ruleset)
+    setup = rules.setups[players]
+    for seed in range(3):
+        state = new_game(ruleset, players, seed)
+        rng = random.Random(seed)
+        step = 0
+        while not state.is_terminal():
+            step += 1
+            if step % 7 == 0:
+                p = state.current_player
+                assert p is not None
+                observation = state.observation(p)
+                det = Determinizer(rules, observation)
+                for _ in range(2):
+                    world = det.sample(rng)
+                    mirror = world.observation(p)
+                    for field in PUBLIC_FIELDS:
+                        assert getattr(mirror, field) == getattr(observation, field), field
+                    # The same cards are hidden, dealt differently.
+                    true_hidden = sorted(c for q in range(players) if q != p for c in state.hands[q])
+                    true_hidden += state.draw + state.pile + [c for g in state.removed for c in g] + state.buried
+                    world_hidden = sorted(c for q in range(players) if q != p for c in world.hands[q])
+                    world_hidden += world.draw + world.pile + [c for g in world.removed for c in g] + world.buried
+                    assert sorted(true_hidden) == sorted(world_hidden)
+                    # Cards seen going into a rival's hand stay there while nothing says they may have left.
+                    shown = [sum(1 for c, q in det.holder.items() if q == r) for r in range(players)]
+                    for c, q in det.holder.items():
+                        if q != p and observation.cards_paid[q] == 0 and shown[q] <= observation.hand_sizes[q]:
+                            assert c in world.hands[q]
+                    # Named setup removals only hold cards of their kind, never a card ever seen.
+                    seen = {c for _, c in observation.acquired} | set(observation.revealed) | set(observation.my_kept)
+                    for (count, matches), group in zip(setup.named, world.removed):
+                        assert len(group) == count and set(group) <= set(matches)
+                        assert not set(group) & seen
+                    assert not set(world.removed[-1]) & seen
+                    assert not set(world.draw) & seen
+                    # The world plays on to the end.
+                    clone = world.clone()
+                    r = random.Random(1)
+                    while not clone.is_terminal():
+                        clone.apply(clone.random_action(r))
+            state.apply(state.random_action(rng))
+
+
+def test_determinizations_vary() -> None:
+    ruleset = load_ruleset("biblios")
+    state = new_game(ruleset, 2, 3)
+    rng = random.Random(3)
+    for _ in range(40):
+        state.apply(state.random_action(rng))
+    det = Determinizer(compile_rules(ruleset), state.observation(state.current_player or 0))
+    hands = {tuple(sorted(det.sample(rng).hands[1 - (state.current_player or 0)])) for _ in range(10)}
+    assert len(hands) > 1
