@@ -38,19 +38,28 @@ def best_of(repeat: int, run: Callable[[], int]) -> tuple[float, int]:
 
 
 def random_games(ruleset_name: str, players: int, games: int, repeat: int) -> dict[str, float]:
-    """Random games with the engine's playout fast path (uniform over legal actions)."""
+    """Random games with the engine's playout fast path (uniform over legal actions).
+
+    Measured with the event log (as the TUI and bots play) and without it (as ``simulate``
+    plays random bots, ``new_game(..., events=False)``).
+    """
     ruleset = load_ruleset(ruleset_name)
+    figures: dict[str, float] = {}
+    for label, events in (("", True), ("no_events_", False)):
 
-    def run() -> int:
-        decisions = 0
-        for i in range(games):
-            state = new_game(ruleset, players, i)
-            state.playout(random.Random(i))
-            decisions += len(state.history)
-        return decisions
+        def run() -> int:
+            decisions = 0
+            for i in range(games):
+                state = new_game(ruleset, players, i, events=events)
+                state.playout(random.Random(i))
+                decisions += len(state.history)
+            return decisions
 
-    seconds, decisions = best_of(repeat, run)
-    return {"games_per_sec": games / seconds, "decisions_per_sec": decisions / seconds, "decisions_per_game": decisions / games}
+        seconds, decisions = best_of(repeat, run)
+        figures[label + "games_per_sec"] = games / seconds
+        figures[label + "decisions_per_sec"] = decisions / seconds
+        figures["decisions_per_game"] = decisions / games
+    return figures
 
 
 def api_games(ruleset_name: str, players: int, games: int, repeat: int) -> dict[str, float]:
@@ -73,7 +82,7 @@ def api_games(ruleset_name: str, players: int, games: int, repeat: int) -> dict[
 
 
 def clone_playouts(ruleset_name: str, players: int, playouts: int, repeat: int) -> dict[str, float]:
-    """Clone a mid-game state and play it out at random (what a search bot does per iteration)."""
+    """Clone a mid-game state (without its log) and play it out at random, as a search bot does."""
     ruleset = load_ruleset(ruleset_name)
     root = new_game(ruleset, players, 1)
     rng = random.Random(1)
@@ -82,7 +91,7 @@ def clone_playouts(ruleset_name: str, players: int, playouts: int, repeat: int) 
 
     def run() -> int:
         for i in range(playouts):
-            root.clone().playout(random.Random(i))
+            root.clone(events=False).playout(random.Random(i))
         return playouts
 
     seconds, _ = best_of(repeat, run)
@@ -149,9 +158,12 @@ def main(argv: list[str] | None = None) -> dict[str, Any]:
         print(json.dumps(figures, indent=1))
         return figures
     print(f"Python {figures['python']}; best of {args.repeat} runs of {args.games} games, one core")
-    print(f"{'ruleset/players':28} {'games/s':>9} {'decisions/s':>12} {'decisions/game':>15}")
+    print(f"{'ruleset/players':28} {'games/s':>9} {'decisions/s':>12} {'no-log games/s':>15} {'decisions/game':>15}")
     for key, row in figures["random"].items():
-        print(f"{key:28} {row['games_per_sec']:9.0f} {row['decisions_per_sec']:12.0f} {row['decisions_per_game']:15.1f}")
+        print(
+            f"{key:28} {row['games_per_sec']:9.0f} {row['decisions_per_sec']:12.0f} "
+            f"{row['no_events_games_per_sec']:15.0f} {row['decisions_per_game']:15.1f}"
+        )
     for key, row in figures["api"].items():
         print(f"{key + ' via apply()':28} {row['games_per_sec']:9.0f} {row['decisions_per_sec']:12.0f}")
     for key, row in figures["clone_playout"].items():

@@ -179,3 +179,24 @@ def test_events_are_data() -> None:
         assert all(isinstance(a, int) for a in e.args)
     with pytest.raises(ValueError):
         s.events_for(2)
+
+
+def test_game_without_events_plays_the_same() -> None:
+    with_log = new_game(BIBLIOS, 4, seed=12)
+    without = new_game(BIBLIOS, 4, seed=12, events=False)
+    with_log.playout(random.Random(4))
+    without.playout(random.Random(4))
+    assert without.history == with_log.history and without.result() == with_log.result()
+    assert with_log.has_events and not without.has_events
+    for call in (lambda: without.observation(0), lambda: without.events, lambda: without.events_for(1)):
+        with pytest.raises(ValueError, match="no event log"):
+            call()
+    mid = new_game(SNS, 3, seed=2)
+    rng = random.Random(2)
+    for _ in range(100):
+        mid.apply(mid.random_action(rng))
+    quiet = mid.clone(events=False)
+    loud = mid.clone()
+    quiet.playout(random.Random(9))
+    loud.playout(random.Random(9))
+    assert quiet.history == loud.history and len(mid.log) < len(loud.log)

@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import enum
 import random
+from collections import deque
 from typing import TYPE_CHECKING, Callable, Iterable, Sequence
 
 from biblios_kit.engine import actions as A
@@ -133,6 +134,9 @@ def gold_completable(paid: int, paid_min: int, rest: Sequence[int], bid: int, ex
     return False
 
 
+_NO_EVENTS: deque[RawEvent] = deque(maxlen=0)
+"""The event log of a game created with ``events=False``: appending to it keeps nothing."""
+
 _PAY_OPTIONS: dict[tuple[object, ...], list[int]] = {}
 """Memo of the Gold values that can continue a payment, by (hand Gold, paid, smallest paid, bid, exact)."""
 
@@ -197,7 +201,7 @@ class GameState:
 
     # ------------------------------------------------------------------ creation
 
-    def _setup(self, rules: CompiledRules, players: int, seed: int) -> None:
+    def _setup(self, rules: CompiledRules, players: int, seed: int, events: bool = True) -> None:
         if players not in rules.setups:
             raise ValueError(
                 f"ruleset {rules.ruleset.id!r} has no setup for {players} players "
@@ -232,7 +236,7 @@ class GameState:
         self.payer = -1
         self.pay_sum = self.pay_n = 0
         self.pay_min = _NO_MIN
-        self.log = log = []
+        self.log = log = [] if events else _NO_EVENTS
         self.history = []
         self.resampled_for = -1
         self.cache = None
@@ -417,8 +421,12 @@ class GameState:
                 record(a)
                 do(a)
 
-    def clone(self) -> GameState:
-        """An independent copy (lists are copied, nothing is deep-copied; the RNG state is copied)."""
+    def clone(self, events: bool = True) -> GameState:
+        """An independent copy (lists are copied, nothing is deep-copied; the RNG state is copied).
+
+        With ``events=False`` the copy keeps no event log (about 10% faster to play out; its
+        observations, events and resampling are then unavailable): for search playouts.
+        """
         s = GameState.__new__(GameState)
         s.rules = self.rules
         s.n = self.n
@@ -460,7 +468,7 @@ class GameState:
         s.pay_sum = self.pay_sum
         s.pay_min = self.pay_min
         s.pay_n = self.pay_n
-        s.log = self.log[:]
+        s.log = self.log[:] if events and self.log is not _NO_EVENTS else _NO_EVENTS
         s.history = self.history[:]
         s.all_mask = self.all_mask
         s.gift_cards = self.gift_cards
@@ -470,13 +478,24 @@ class GameState:
         return s
 
     @property
+    def has_events(self) -> bool:
+        """Whether this state keeps an event log (see ``new_game(..., events=False)``)."""
+        return self.log is not _NO_EVENTS
+
+    def _need_events(self) -> None:
+        if self.log is _NO_EVENTS:
+            raise ValueError("this game keeps no event log (created with events=False)")
+
+    @property
     def events(self) -> list[Event]:
         """The full event log with every card shown (for replays and tests; never give it to a player)."""
+        self._need_events()
         return [to_event(raw) for raw in self.log]
 
     def events_for(self, player: int) -> list[Event]:
         """The event log as ``player`` may see it: cards hidden from them are ``None``."""
         self._check_player(player)
+        self._need_events()
         return [to_event(raw, player) for raw in self.log]
 
     def observation(self, player: int) -> Observation:
@@ -484,6 +503,7 @@ class GameState:
         from biblios_kit.engine.observation import observe
 
         self._check_player(player)
+        self._need_events()
         return observe(self, player)
 
     def resample(self, player: int, rng: random.Random) -> GameState:
@@ -496,6 +516,7 @@ class GameState:
         from biblios_kit.engine.resample import resample
 
         self._check_player(player)
+        self._need_events()
         return resample(self, player, rng)
 
     def result(self) -> GameResult:
@@ -1041,16 +1062,19 @@ class GameState:
             log.append((_PENALTY_REMOVED, d, c, w, bit | 1 << d))
 
 
-def new_game(ruleset: Ruleset, players: int, seed: int) -> GameState:
+def new_game(ruleset: Ruleset, players: int, seed: int, *, events: bool = True) -> GameState:
     """Start a game of ``ruleset`` (options already applied) for ``players`` players from ``seed``.
 
     Setup (removals, starting hands, the shuffle) happens at once from the game's RNG;
     seat 0 is the first player. The returned state waits for the first decision.
+    ``events=False`` keeps no event log: the game plays the same and its record and result
+    are the same, but observations, events and resampling are unavailable (for simulations
+    of bots that need no observation, about 10% faster).
     """
     if isinstance(players, bool) or not isinstance(players, int):
         raise ValueError(f"expected a number of players, got {players!r}")
     if isinstance(seed, bool) or not isinstance(seed, int):
         raise ValueError(f"expected an integer seed, got {seed!r}")
     state = GameState.__new__(GameState)
-    state._setup(compile_rules(ruleset), players, seed)
+    state._setup(compile_rules(ruleset), players, seed, events)
     return state

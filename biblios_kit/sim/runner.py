@@ -72,12 +72,13 @@ def play_game(ruleset: Ruleset, players: int, seed: int, seats: tuple[str, ...])
     from biblios_kit.bots.random_bot import RandomBot
     from biblios_kit.bots.registry import make_bot
 
-    state = new_game(ruleset, players, seed)
     bots = [make_bot(spec, game_seed(seed, seat)) for seat, spec in enumerate(seats)]
     fast = [type(bot) is RandomBot for bot in bots]
     if all(fast):  # the same actions as each RandomBot.choose(observation), far faster
+        state = new_game(ruleset, players, seed, events=False)
         state.playout([bot.rng for bot in bots])  # type: ignore[attr-defined]
         return state
+    state = new_game(ruleset, players, seed)
     apply, random_action, observation = state.apply, state.random_action, state.observation
     while state.cur >= 0:
         p = state.cur
