@@ -179,3 +179,30 @@ def test_observation_is_frozen_and_hashable() -> None:
     assert hash(obs.key) == hash(state.observation(0).key)
     assert state.observation(1).key != obs.key
     assert obs.legal_actions and not state.observation(1).legal_actions
+
+
+def test_resample_during_another_players_gold_payment_lets_them_pay() -> None:
+    from biblios_kit.engine import Phase
+
+    ruleset = load_ruleset("biblios")
+    found = 0
+    for game in range(40):
+        state = new_game(ruleset, 4, seed=game)
+        rng = random.Random(game)
+        while not state.is_terminal() and found < 6:
+            if state.phase is Phase.PAYMENT and state.auc_cur == 0 and state.current_player != 0 and state.high >= 4:
+                found += 1
+                from biblios_kit.engine.resample import assign, constraints, pin
+
+                payer = state.current_player
+                pinned = assign(pin(constraints(state, 0), payer, state.hands[payer]), random.Random(1))
+                assert pinned is not None and sorted(pinned[payer]) == sorted(state.hands[payer])
+                for seed in range(3):
+                    world = state.resample(0, random.Random(seed))
+                    check_invariants(world)
+                    assert world.legal_actions(), "the payer must be able to finish paying"
+                    assert world.observation(0) == state.observation(0)
+            state.apply(state.random_action(rng))
+        if found >= 6:
+            break
+    assert found >= 6
