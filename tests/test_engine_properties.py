@@ -110,3 +110,29 @@ def test_a_church_card_dealt_in_a_starting_hand_is_resolved_first(tmp_path) -> N
         state.apply(state.legal_actions()[0])
     assert state.phase is Phase.GIFT and state.current_player == 0
     check_invariants(state)
+
+
+@settings(max_examples=300, deadline=None)
+@given(
+    st.lists(st.integers(min_value=1, max_value=4), max_size=4),
+    st.lists(st.integers(min_value=1, max_value=4), max_size=7),
+    st.integers(min_value=1, max_value=15),
+    st.booleans(),
+)
+def test_gold_completable_matches_brute_force(paid: list[int], rest: list[int], bid: int, exact: bool) -> None:
+    from itertools import combinations
+
+    from biblios_kit.engine.state import gold_completable
+
+    def good(total: list[int]) -> bool:
+        s = sum(total)
+        if exact:
+            return s == bid
+        return s >= bid and s - min(total) < bid
+
+    expected = any(
+        good(paid + list(extra)) for k in range(len(rest) + 1) for extra in combinations(rest, k) if paid or extra
+    )
+    assume_paid_ok = not paid or sum(paid) - max(paid) < bid  # paid so far never covered the bid already
+    if paid and assume_paid_ok:
+        assert gold_completable(sum(paid), min(paid), rest, bid, exact) == expected
