@@ -117,6 +117,10 @@ class CompiledRules:
     """Distinct Gold values, ascending."""
     church_choices: dict[tuple[int, int], tuple[tuple[int, int], ...]]
     """(number of dice, sign) -> every (die mask, sign) over the targets, before bound checks."""
+    church_moves: dict[tuple[int, int], tuple[tuple[int, tuple[int, ...], int], ...]] = field(
+        default_factory=dict, compare=False, repr=False
+    )
+    """(number of dice, sign) -> every (action, die indices, sign), before bound checks."""
     church_memo: dict[tuple[int, tuple[int, ...]], list[int]] = field(default_factory=dict, compare=False, repr=False)
     """Memo of the legal church actions by (card class, dice faces), filled by the engine."""
 
@@ -191,6 +195,14 @@ def compile_rules(ruleset: Ruleset) -> CompiledRules:
                 church_choices[key2] = tuple(
                     (sum(1 << d for d in combo), sign) for combo in combinations(targets, card.effect.dice)
                 )
+    church_base = 1_000_000  # actions.CHURCH (not imported: the actions module imports this one)
+    church_moves = {
+        key: tuple(
+            (church_base + 2 * mask + (sign < 0), tuple(d for d in range(len(die_cat)) if mask >> d & 1), sign)
+            for mask, sign in choices
+        )
+        for key, choices in church_choices.items()
+    }
     currency_of = {
         kind: (CUR_GOLD if ruleset.auction.currency.get(kind, Currency.GOLD) is Currency.GOLD else CUR_CARDS)
         for kind in CardKind
@@ -236,4 +248,5 @@ def compile_rules(ruleset: Ruleset) -> CompiledRules:
         setups={players: _setup(ruleset, players) for players in ruleset.setups},
         gold_values=tuple(sorted({card.value for card in deck if card.kind is CardKind.GOLD})),
         church_choices=church_choices,
+        church_moves=church_moves,
     )
