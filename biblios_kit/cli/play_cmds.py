@@ -1,9 +1,125 @@
-"""CLI commands (not yet written): registered on the app by :func:`register`."""
+"""``biblios-kit play``: the terminal game (setup screen, table, saves), or the same app in a browser with ``--web``."""
 
 from __future__ import annotations
 
+import os
+import shlex
+import sys
+from typing import Annotated, Optional
+
 import typer
+
+from biblios_kit.cli.common import LangOption, error_prefix, fail, start
+from biblios_kit.i18n import _
+
+SEAT_KINDS: tuple[str, ...] = ("human", "random", "easy", "medium", "hard")
+"""What ``--seat`` accepts (a bot spec with parameters, such as ``hard:iterations=500``, works too)."""
 
 
 def register(app: typer.Typer) -> None:
-    """Add this module's commands to ``app``."""
+    """Add the ``play`` command to ``app``."""
+
+    @app.command("play", help=_("Play Biblios or Scripts & Scribes in the terminal, hot-seat or against bots."))
+    def play(
+        ruleset: Annotated[Optional[str], typer.Option("--ruleset", "-r", help=_("Edition or variant (id, alias or path)."))] = None,
+        option: Annotated[Optional[list[str]], typer.Option("--option", "-o", help=_("Switch a ruleset option on (repeatable)."))] = None,
+        players: Annotated[Optional[int], typer.Option("--players", "-n", help=_("Number of players."))] = None,
+        seed: Annotated[Optional[int], typer.Option("--seed", help=_("Seed of the deal (random by default)."))] = None,
+        seat: Annotated[Optional[list[str]], typer.Option("--seat", help=_("Who plays each seat, in order: human, random, easy, medium or hard (repeatable)."))] = None,
+        name: Annotated[Optional[list[str]], typer.Option("--name", help=_("Name of each seat, in order (repeatable)."))] = None,
+        resume: Annotated[bool, typer.Option("--resume", help=_("Continue the saved game."))] = False,
+        bot_delay: Annotated[float, typer.Option("--bot-delay", help=_("Seconds each bot move stays visible."))] = 0.6,
+        web: Annotated[bool, typer.Option("--web", help=_("Serve the game to a web browser instead (on 127.0.0.1)."))] = False,
+        port: Annotated[int, typer.Option("--port", help=_("Port of the web server."))] = 8000,
+        lang: LangOption = None,
+    ) -> None:
+        language = start(lang)
+        config = _config(ruleset, option or [], players, seed, seat or [], name or [], language)
+        if bot_delay < 0:
+            fail(f"{error_prefix()} " + _("--bot-delay must not be negative"))
+        if web:
+            _serve(port, language)
+            return
+        if not os.environ.get("TEXTUAL_DRIVER") and not (sys.stdin.isatty() and sys.stdout.isatty()):
+            fail(f"{error_prefix()} " + _("play needs an interactive terminal (or use --web)"))
+        from biblios_kit.tui.app import make_app
+
+        make_app(config, resume=resume, bot_delay=bot_delay).run()
+
+
+def _config(ruleset: str | None, options: list[str], players: int | None, seed: int | None, seats: list[str],
+            names: list[str], lang: str) -> object:  # fmt: skip
+    """Check the flags (bad input exits with status 2) and build the :class:`GameConfig` they describe."""
+    from biblios_kit.bots.registry import BotSpecError, parse_spec
+    from biblios_kit.errors import BibliosError
+    from biblios_kit.rules import load_ruleset
+    from biblios_kit.tui.session import GameConfig
+
+    explicit = set()
+    try:
+        loaded = load_ruleset(ruleset or "biblios", options)
+    except BibliosError as error:
+        fail(f"{error_prefix()} {error}")
+    if ruleset is not None:
+        explicit.add("ruleset")
+    if players is None:
+        players = len(seats) if seats else (3 if 3 in loaded.player_counts else loaded.player_counts[0])
+    else:
+        explicit.add("players")
+    if players not in loaded.player_counts:
+        fail(f"{error_prefix()} " + _("{ruleset} is played by {counts} players, not {players}").format(
+            ruleset=loaded.id, counts=", ".join(map(str, loaded.player_counts)), players=players))  # fmt: skip
+    if seats:
+        explicit.add("seats")
+        if len(seats) > players:
+            fail(f"{error_prefix()} " + _("{count} --seat given for {players} players").format(
+                count=len(seats), players=players))  # fmt: skip
+        for spec in seats:
+            if spec != "human":
+                try:
+                    parse_spec(spec)
+                except BotSpecError as error:
+                    fail(f"{error_prefix()} --seat {shlex.quote(spec)}: {error}")
+        if "human" not in seats and len(seats) == players:
+            fail(f"{error_prefix()} " + _("at least one --seat must be human"))
+        if len(seats) == players:
+            explicit.add("ruleset")
+            explicit.add("players")
+    if len(names) > players:
+        fail(f"{error_prefix()} " + _("{count} --name given for {players} players").format(count=len(names), players=players))
+    return GameConfig(
+        ruleset=loaded.id if ruleset is None else ruleset,
+        options=tuple(sorted(loaded.active_options)),
+        players=players,
+        seats=tuple(seats),
+        names=tuple(names),
+        seed=seed,
+        lang=lang,
+        explicit=frozenset(explicit),
+    )
+
+
+def _serve(port: int, lang: str) -> None:
+    """Serve the app with textual-serve on 127.0.0.1; each browser tab runs ``biblios-kit play`` in a terminal."""
+    if not 0 < port < 65536:
+        fail(f"{error_prefix()} " + _("--port must be between 1 and 65535"))
+    from textual_serve.server import Server
+
+    args = [arg for arg in sys.argv[1:] if arg != "--web"]
+    cleaned: list[str] = []
+    skip = False
+    for arg in args:
+        if skip:
+            skip = False
+            continue
+        if arg == "--port":
+            skip = True
+            continue
+        if arg.startswith("--port="):
+            continue
+        cleaned.append(arg)
+    if "--lang" not in cleaned and not any(a.startswith("--lang=") for a in cleaned):
+        cleaned += ["--lang", lang]
+    command = shlex.join([sys.executable, "-m", "biblios_kit", *cleaned])
+    print(_("Serving biblios-kit on http://127.0.0.1:{port} (Ctrl+C to stop)").format(port=port), file=sys.stderr)
+    Server(command, host="127.0.0.1", port=port, title="biblios-kit").serve()

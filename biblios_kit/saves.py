@@ -1,0 +1,150 @@
+"""The saved game of the TUI: one engine game record in the user data folder, written atomically.
+
+The file is an ordinary game record (``biblios_kit.engine.records``: ruleset id, content
+hash, options, players, seed, actions, ``bots`` = who sits in each seat) that
+``biblios-kit replay`` and :func:`~biblios_kit.engine.records.load_record` read as is.
+The TUI adds one key the record format ignores, ``"table"``, with the seat names and the
+language, so a resumed game looks the way it was left.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import tempfile
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from biblios_kit.engine.records import GameRecord, from_json, record_of, replay
+from biblios_kit.engine.state import GameState
+from biblios_kit.errors import BibliosError, RecordError
+from biblios_kit.resources import user_data_dir
+
+SAVE_NAME = "current-game.json"
+"""File name of the game in progress, inside :func:`saves_dir`."""
+HUMAN = "human"
+"""The seat spec of a person (any other spec names a bot)."""
+
+
+def saves_dir() -> Path:
+    """The folder of saved games (``<user data dir>/saves``; ``BIBLIOS_KIT_DATA_DIR`` overrides the data dir)."""
+    return user_data_dir() / "saves"
+
+
+def save_path() -> Path:
+    """The path of the saved game in progress."""
+    return saves_dir() / SAVE_NAME
+
+
+@dataclass(frozen=True)
+class SavedGame:
+    """A saved game, replayed: the state, who sits where, their names and the language it was played in."""
+
+    state: GameState
+    seats: tuple[str, ...]
+    """``"human"`` or a bot spec per seat."""
+    names: tuple[str, ...]
+    lang: str | None
+    record: GameRecord
+
+    @property
+    def finished(self) -> bool:
+        """Whether the saved game is over."""
+        return self.state.is_terminal()
+
+
+def document_of(state: GameState, seats: tuple[str, ...] | list[str], names: tuple[str, ...] | list[str],
+                lang: str | None) -> dict[str, Any]:  # fmt: skip
+    """The JSON document saved for ``state``: the engine record plus the ``table`` key."""
+    if len(names) != state.players:
+        raise ValueError(f"expected {state.players} names, got {len(names)}")
+    document = record_of(state, bots=list(seats)).to_json()
+    document["table"] = {"names": list(names), "lang": lang}
+    return document
+
+
+def write_atomic(path: Path, text: str) -> None:
+    """Write ``text`` to ``path`` through a temporary file in the same folder and an atomic rename."""
+    path.parent.mkdir(parents=True, exist_ok=True)
+    fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
+    try:
+        with os.fdopen(fd, "w", encoding="utf-8") as handle:
+            handle.write(text)
+            handle.flush()
+            os.fsync(handle.fileno())
+        os.replace(tmp, path)
+    except BaseException:
+        try:
+            os.unlink(tmp)
+        except OSError:
+            pass
+        raise
+
+
+def save_game(state: GameState, seats: tuple[str, ...] | list[str], names: tuple[str, ...] | list[str],
+              lang: str | None, path: Path | None = None) -> Path:  # fmt: skip
+    """Save ``state`` (atomically) as the game in progress; returns the path written."""
+    target = path or save_path()
+    write_atomic(target, json.dumps(document_of(state, seats, names, lang), ensure_ascii=False) + "\n")
+    return target
+
+
+def load_game(path: Path | None = None) -> SavedGame:
+    """Read and replay the saved game; every problem (corrupt, incompatible, illegal) is a :class:`RecordError`."""
+    source = path or save_path()
+    where = str(source)
+    try:
+        text = source.read_text(encoding="utf-8")
+    except FileNotFoundError:
+        raise RecordError(f"{where}: no saved game") from None
+    except OSError as error:
+        raise RecordError(f"{where}: cannot read: {error.strerror or error}") from None
+    except UnicodeDecodeError:
+        raise RecordError(f"{where}: not UTF-8 text") from None
+    try:
+        document = json.loads(text)
+    except json.JSONDecodeError as error:
+        raise RecordError(f"{where}:{error.lineno}:{error.colno}: invalid or truncated JSON: {error.msg}") from None
+    record = from_json(document, where)
+    try:
+        state = replay(record, where=where)
+    except RecordError:
+        raise
+    except BibliosError as error:  # pragma: no cover - replay wraps what it knows
+        raise RecordError(f"{where}: {error}") from None
+    seats = tuple(record.bots) if record.bots is not None else (HUMAN,) * record.players
+    if len(seats) != record.players:
+        raise RecordError(f"{where}: 'bots' lists {len(seats)} seats for {record.players} players")
+    table = document.get("table") if isinstance(document, dict) else None
+    names: tuple[str, ...] = ()
+    lang: str | None = None
+    if isinstance(table, dict):
+        raw_names = table.get("names")
+        if isinstance(raw_names, list) and len(raw_names) == record.players and all(isinstance(n, str) for n in raw_names):
+            names = tuple(raw_names)
+        if isinstance(table.get("lang"), str):
+            lang = table["lang"]
+    if not names:
+        names = tuple(f"P{seat + 1}" for seat in range(record.players))
+    return SavedGame(state=state, seats=seats, names=names, lang=lang, record=record)
+
+
+def has_save(path: Path | None = None) -> bool:
+    """Whether a saved-game file exists (readable or not)."""
+    return (path or save_path()).is_file()
+
+
+def set_aside(path: Path | None = None) -> Path | None:
+    """Rename an unwanted save to ``<name>.old`` (replacing an older one) so a new game can start; returns it."""
+    source = path or save_path()
+    if not source.exists():
+        return None
+    target = source.with_suffix(source.suffix + ".old")
+    os.replace(source, target)
+    return target
+
+
+def delete_save(path: Path | None = None) -> None:
+    """Remove the saved game, if any."""
+    (path or save_path()).unlink(missing_ok=True)

@@ -1,0 +1,224 @@
+"""The Textual application and :func:`make_app`, the one factory the CLI, the web server and the tests use."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from textual.app import App
+from textual.binding import Binding
+from textual.screen import Screen
+
+from biblios_kit.errors import BibliosError, RecordError
+from biblios_kit.i18n import SUPPORTED, _, current_language, set_language
+from biblios_kit.saves import load_game, save_path, set_aside
+from biblios_kit.tui.localize import LANGUAGE_NAMES, set_bindings
+from biblios_kit.tui.session import GameConfig, GameSession
+
+
+class BibliosApp(App[None]):
+    """Setup, then the table, then the end screen; F1 rules and a language switch everywhere."""
+
+    CSS_PATH = "biblios.tcss"
+    TITLE = "biblios-kit"
+    ENABLE_COMMAND_PALETTE = False
+
+    def __init__(self, config: GameConfig, *, resume: bool = False, bot_delay: float = 0.6,
+                 save_file: Path | None = None, autosave: bool = True) -> None:  # fmt: skip
+        super().__init__()
+        self.config = config
+        self.resume = resume
+        self.bot_delay = bot_delay
+        self.save_file = save_file
+        self.autosave = autosave
+        self.session: GameSession | None = None
+
+    # ------------------------------------------------------------------ start-up
+
+    def on_mount(self) -> None:
+        self.theme = "gruvbox"
+        self._localize_bindings()
+        if self.resume:
+            self.resume_game()
+        elif self.config.complete:
+            self.request_new_game(self.config)
+        else:
+            self.show_setup()
+
+    def _localize_bindings(self) -> None:
+        set_bindings(
+            self,
+            [
+                Binding("f1", "rules", _("Rules")),
+                Binding("f2", "next_language", _("Language")),
+                Binding("ctrl+q", "quit", _("Quit"), show=False, priority=True),
+            ],
+        )
+
+    def _save_status(self) -> tuple[str, str]:
+        """(``"none"``/``"ok"``/``"done"``/``"bad"``, message) for the saved game."""
+        path = self.save_file or save_path()
+        if not path.exists():
+            return "none", ""
+        try:
+            saved = load_game(path)
+        except RecordError as error:
+            return "bad", _("The saved game cannot be continued: {error}").format(error=error)
+        except BibliosError as error:
+            return "bad", _("The saved game cannot be continued: {error}").format(error=error)
+        return ("done" if saved.finished else "ok"), ""
+
+    def show_setup(self, message: str = "") -> None:
+        """Show the setup screen (pre-filled from the command line), with any problem of the saved game."""
+        from biblios_kit.tui.screens.setup import SetupForm, SetupScreen
+
+        state, save_message = self._save_status()
+        if message:
+            save_message = message
+        screen = SetupScreen(SetupForm.from_config(self.config), state, save_message)
+        self._replace_screens(screen)
+        if save_message:
+            self.notify(save_message, severity="error", timeout=8)
+
+    def _replace_screens(self, screen: Screen[object]) -> None:
+        """Make ``screen`` the only screen above the default one (closing dialogs and the previous screen)."""
+        while len(self.screen_stack) > 1:
+            self.pop_screen()
+        self.push_screen(screen)
+
+    # ------------------------------------------------------------------ games
+
+    def resume_game(self) -> None:
+        """Continue the saved game; a corrupt or incompatible save is reported on the setup screen."""
+        path = self.save_file or save_path()
+        try:
+            saved = load_game(path)
+            session = GameSession.from_saved(saved, save_to=self.save_file, autosave=self.autosave)
+        except BibliosError as error:
+            self.show_setup(_("The saved game cannot be continued: {error}").format(error=error))
+            return
+        except ValueError as error:  # an unknown bot spec in the seats
+            self.show_setup(_("The saved game cannot be continued: {error}").format(error=error))
+            return
+        if saved.lang and saved.lang in SUPPORTED and saved.lang != current_language():
+            set_language(saved.lang)
+            self._localize_bindings()
+        if saved.finished:
+            self.show_end(session)
+        else:
+            self.start_session(session)
+
+    def request_new_game(self, config: GameConfig) -> None:
+        """Start ``config``, asking first before a saved game (readable or not) is replaced."""
+        from biblios_kit.tui.dialogs.confirm import ConfirmDialog
+
+        state, message = self._save_status()
+        if state == "ok":
+            question = _("A game is saved and not finished. Starting a new game replaces it.")
+        elif state == "bad":
+            question = message + "\n\n" + _("Starting a new game puts it aside (renamed to “.old”).")
+        else:
+            self._new_game(config)
+            return
+
+        def answer(confirmed: bool | None) -> None:
+            if not confirmed:
+                if not isinstance(self.screen, _setup_screen_type()):
+                    self.show_setup()
+                return
+            if state == "bad":
+                set_aside(self.save_file or save_path())
+            self._new_game(config)
+
+        self.push_screen(ConfirmDialog(_("Saved game"), question, _("Start a new game"), _("Cancel")), answer)
+
+    def _new_game(self, config: GameConfig) -> None:
+        try:
+            session = GameSession.new(config, save_to=self.save_file, autosave=self.autosave)
+        except (BibliosError, ValueError) as error:
+            self.notify(str(error), severity="error", timeout=8)
+            if not isinstance(self.screen, _setup_screen_type()):
+                self.show_setup(str(error))
+            return
+        self.start_session(session)
+
+    def start_session(self, session: GameSession) -> None:
+        """Show the table for ``session``."""
+        from biblios_kit.tui.screens.table import TableScreen
+
+        self.session = session
+        self._replace_screens(TableScreen(session, self.bot_delay))
+
+    def show_end(self, session: GameSession) -> None:
+        """Show the end of the game."""
+        from biblios_kit.tui.screens.end import EndScreen
+
+        self.session = session
+        self._replace_screens(EndScreen(session.ruleset, session.state.result(), session.names))
+
+    # ------------------------------------------------------------------ everywhere
+
+    async def switch_language(self, lang: str) -> None:
+        """Switch the language; every screen re-renders its texts."""
+        set_language(lang)
+        self.config.lang = current_language()
+        if self.session is not None:
+            self.session.lang = current_language()
+        self._localize_bindings()
+        for screen in list(self.screen_stack):
+            relocalize = getattr(screen, "relocalize", None)
+            if relocalize is not None:
+                result = relocalize()
+                if result is not None and hasattr(result, "__await__"):
+                    await result
+
+    async def action_next_language(self) -> None:
+        """F2: the next language (English → French → Spanish → English)."""
+        index = SUPPORTED.index(current_language()) if current_language() in SUPPORTED else 0
+        await self.switch_language(SUPPORTED[(index + 1) % len(SUPPORTED)])
+        self.notify(LANGUAGE_NAMES[current_language()], timeout=2)
+
+    def action_rules(self) -> None:
+        """F1: the rulebook at the section for what is happening now."""
+        from biblios_kit.tui.screens.help import HelpScreen
+
+        screen = self.screen
+        if type(screen).__name__ == "HelpScreen":
+            return
+        section = getattr(screen, "help_section", lambda: "overview")()
+        ruleset = None
+        if hasattr(screen, "help_ruleset"):
+            try:
+                ruleset = screen.help_ruleset()
+            except BibliosError:
+                ruleset = None
+        if ruleset is None and self.session is not None:
+            ruleset = self.session.ruleset
+        if ruleset is None:
+            from biblios_kit.rules import load_ruleset
+
+            ruleset = load_ruleset(self.config.ruleset)
+        self.push_screen(HelpScreen(ruleset, current_language(), section))
+
+
+def _setup_screen_type() -> type:
+    from biblios_kit.tui.screens.setup import SetupScreen
+
+    return SetupScreen
+
+
+def make_app(
+    config: GameConfig | None = None,
+    *,
+    resume: bool = False,
+    bot_delay: float = 0.6,
+    save_file: Path | None = None,
+    autosave: bool = True,
+) -> BibliosApp:
+    """Build the application.
+
+    ``config`` pre-fills the setup screen (or starts at once when it names every seat,
+    see :attr:`GameConfig.complete`); ``resume`` continues the saved game; ``bot_delay``
+    is how long a bot's move stays visible before the next (0 in tests); ``save_file``
+    overrides the save location (default: the user data folder).
+    """
+    return BibliosApp(config or GameConfig(), resume=resume, bot_delay=bot_delay, save_file=save_file, autosave=autosave)

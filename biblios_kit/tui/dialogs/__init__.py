@@ -1,0 +1,1 @@
+"""Modal dialogs of the game: church/bishop resolution, payment, confirmation."""

@@ -1,0 +1,212 @@
+"""Rich renderables for the table: pure functions of a ruleset, an observation and the seat names.
+
+Nothing here reads the engine state: everything comes from the viewer's
+:class:`~biblios_kit.engine.Observation` (or is public), so a panel can never show a
+card its viewer may not know.
+"""
+
+from __future__ import annotations
+
+from collections import defaultdict
+from typing import Sequence
+
+from rich.table import Table
+from rich.text import Text
+
+from biblios_kit.describe import bid_text, card_name, die_category, die_name, term
+from biblios_kit.engine.observation import Observation
+from biblios_kit.engine.state import Phase
+from biblios_kit.i18n import _, current_language, ngettext
+from biblios_kit.rulebook.grammar import capitalize
+from biblios_kit.rules.model import CardKind, Ruleset
+from biblios_kit.tui.localize import contrast
+
+MUTED = "grey62"
+ACCENT = "bold #e0b050"
+
+
+def card_text(ruleset: Ruleset, card: int) -> Text:
+    """A card name coloured by its category (Gold in gold, church cards in white on purple)."""
+    c = ruleset.deck[card]
+    name = card_name(ruleset, card)
+    if c.kind is CardKind.CATEGORY and c.category is not None:
+        return Text(name, style=f"bold {ruleset.category(c.category).colour}")
+    if c.kind is CardKind.GOLD:
+        return Text(name, style="bold #f1c40f")
+    return Text(name, style="bold #ecf0f1 on #5b2c6f")
+
+
+def phase_name(ruleset: Ruleset, phase: Phase) -> str:
+    """The phase in the edition's words (Gift phase / Donation stage ...)."""
+    if phase in (Phase.GIFT, Phase.PICK):
+        return capitalize(term(ruleset, "gift_phase"))
+    if phase in (Phase.BIDDING, Phase.PAYMENT):
+        return capitalize(term(ruleset, "auction_phase"))
+    if phase is Phase.CHURCH:
+        return capitalize(term(ruleset, "church"))
+    return _("Game over")
+
+
+def die_chip(ruleset: Ruleset, die: int, value: int, width: int = 16) -> Text:
+    """One award die in ``width`` cells: category colour as background, glyph and name, then the face."""
+    category = ruleset.category(die_category(ruleset, die))
+    style = f"bold {contrast(category.colour)} on {category.colour}"
+    name = Text(die_name(ruleset, die), style=style, justify="center")
+    name.truncate(max(1, width), overflow="ellipsis")
+    face = Text(f"{'■' * value}{'□' * max(0, 6 - value)} {value}", style=style, justify="center")
+    return Text("\n", justify="center").join([name, face])
+
+
+def hand_table(ruleset: Ruleset, hand: Sequence[int]) -> Table:
+    """The hand grouped by category (values with letters, total), then the Gold cards and their total."""
+    table = Table.grid(padding=(0, 1), expand=True)
+    table.add_column(no_wrap=True, overflow="ellipsis")
+    table.add_column(ratio=1, overflow="fold")
+    table.add_column(justify="right", no_wrap=True)
+    by_category: dict[str, list[int]] = defaultdict(list)
+    gold: list[int] = []
+    for card in hand:
+        c = ruleset.deck[card]
+        if c.kind is CardKind.GOLD:
+            gold.append(c.value)
+        elif c.category is not None:
+            by_category[c.category].append(card)
+    lang = current_language()
+    for category in ruleset.categories:
+        cards = sorted(by_category.get(category.id, ()), key=lambda k: (ruleset.deck[k].value, ruleset.deck[k].letter or ""))
+        colour = category.colour
+        label = Text(f"{category.glyph} {category.name.get(lang)}", style=f"bold {colour}")
+        if not cards:
+            table.add_row(label, Text("·", style=MUTED), Text("0", style=MUTED))
+            continue
+        items = Text()
+        for index, card in enumerate(cards):
+            c = ruleset.deck[card]
+            if index:
+                items.append(" ")
+            items.append(f"{c.value}{c.letter or ''}", style=colour)
+        total = sum(ruleset.deck[card].value for card in cards)
+        table.add_row(label, items, Text(str(total), style="bold"))
+    gold_label = Text(term(ruleset, "gold"), style="bold #f1c40f")
+    gold_items = Text(" ".join(str(v) for v in sorted(gold)) or "·", style="#f1c40f" if gold else MUTED)
+    table.add_row(gold_label, gold_items, Text(str(sum(gold)), style="bold #f1c40f"))
+    return table
+
+
+def public_text(ruleset: Ruleset, public: Sequence[int], numbered: dict[int, int] | None = None) -> Text:
+    """The public space; cards that can be taken now carry their key number ``[1]``."""
+    if not public:
+        return Text(_("(empty)"), style=MUTED)
+    text = Text()
+    for index, card in enumerate(public):
+        if index:
+            text.append("\n")
+        key = (numbered or {}).get(card)
+        text.append(f"[{key}] " if key is not None else "    ", style=ACCENT)
+        text.append_text(card_text(ruleset, card))
+    return text
+
+
+def players_table(ruleset: Ruleset, obs: Observation | None, names: Sequence[str], seats: Sequence[str],
+                  hand_sizes: Sequence[int], current: int | None, active: int, viewer: int | None) -> Table:  # fmt: skip
+    """Every seat: a marker for whose decision it is, the name, person or bot, and the hand size."""
+    table = Table.grid(padding=(0, 1), expand=True)
+    table.add_column(width=1)
+    table.add_column(ratio=1, no_wrap=True, overflow="ellipsis")
+    table.add_column(justify="right", no_wrap=True)
+    for seat, name in enumerate(names):
+        marker = Text("▶", style=ACCENT) if seat == current else Text("•" if seat == active else " ", style=MUTED)
+        label = Text(name, style="bold" if seat == viewer else "")
+        if seats[seat] != "human":
+            label.append(f" ({_('bot')}: {seats[seat]})", style=MUTED)
+        elif seat == viewer:
+            label.append(f" ({_('you')})", style=MUTED)
+        size = hand_sizes[seat]
+        table.add_row(marker, label, Text(ngettext("{count} card", "{count} cards", size).format(count=size)))
+    return table
+
+
+def piles_text(ruleset: Ruleset, obs: Observation) -> Text:
+    """Sizes of the draw pile and the auction pile, and the cards out of the game."""
+    text = Text()
+    text.append(capitalize(term(ruleset, "draw_pile")) + ": ", style=MUTED)
+    text.append(str(obs.draw_pile), style="bold")
+    text.append(" · " + capitalize(term(ruleset, "auction_pile")) + ": ", style=MUTED)
+    text.append(str(obs.auction_pile), style="bold")
+    text.append(" · " + _("out") + ": ", style=MUTED)
+    text.append(str(obs.removed + len(obs.discard)), style="bold")
+    return text
+
+
+def focus_text(ruleset: Ruleset, obs: Observation, names: Sequence[str], viewer: int | None,
+               bid_choice: int | None = None) -> Text:  # fmt: skip
+    """What is happening now: the drawn card and what is still owed, the card under auction and the
+    high bid, the payment in progress, or the church card being resolved."""
+    text = Text()
+    phase = obs.phase
+    me = viewer is not None and obs.current_player == viewer
+    who = names[obs.current_player] if obs.current_player is not None else ""
+    if phase is Phase.GIFT:
+        if obs.drawn is not None and viewer == obs.active_player:
+            text.append(_("You drew") + ": ", style=MUTED)
+            text.append_text(card_text(ruleset, obs.drawn))
+            text.append("\n")
+            keep, auction, public = obs.owed
+            text.append(_("Still to place") + ": ", style=MUTED)
+            parts = []
+            if keep:
+                parts.append(_("keep {count}").format(count=keep))
+            if auction:
+                parts.append(f"{term(ruleset, 'auction_pile')} {auction}")
+            if public:
+                parts.append(f"{term(ruleset, 'public_space')} {public}")
+            text.append(" · ".join(parts))
+            if obs.kept is not None:
+                text.append("\n" + _("Kept this turn") + ": ", style=MUTED)
+                text.append_text(card_text(ruleset, obs.kept))
+        else:
+            text.append(_("{player} is placing the cards drawn.").format(player=names[obs.active_player]))
+    elif phase is Phase.PICK:
+        if me:
+            text.append(_("Take one card from {the_public_space}.").format(
+                the_public_space=term(ruleset, "public_space", article=True)), style=ACCENT)
+        else:
+            text.append(_("{player} takes a card from {the_public_space}.").format(
+                player=who, the_public_space=term(ruleset, "public_space", article=True)))
+    elif phase is Phase.CHURCH and obs.church is not None:
+        owner, card = obs.church
+        text.append(_("{player} resolves").format(player=names[owner]) + " ", style=MUTED)
+        text.append_text(card_text(ruleset, card))
+    if obs.auction is not None:
+        auction = obs.auction
+        if text:
+            text.append("\n")
+        text.append(_("Under auction") + ": ", style=MUTED)
+        text.append_text(card_text(ruleset, auction.card))
+        text.append("\n")
+        if auction.high_bidder is not None:
+            text.append(_("High bid") + ": ", style=MUTED)
+            text.append(bid_text(ruleset, auction.high_bid, auction.currency), style="bold")
+            text.append(" — " + names[auction.high_bidder])
+        else:
+            text.append(_("No bid yet."), style=MUTED)
+        passed = [names[p] for p, amount in auction.bids if amount == 0]
+        if passed:
+            text.append("\n" + _("Passed") + ": " + ", ".join(passed), style=MUTED)
+        if phase is Phase.BIDDING:
+            text.append("\n")
+            if me:
+                text.append(_("Your bid") + ": ", style=MUTED)
+                text.append(bid_text(ruleset, bid_choice or auction.min_bid, auction.currency), style=ACCENT)
+                text.append("  (+/−)", style=MUTED)
+            else:
+                text.append(_("{player} to bid.").format(player=who))
+    if obs.payment is not None:
+        payment = obs.payment
+        text.append("\n")
+        text.append(_("{player} pays {amount}").format(
+            player=names[payment.payer], amount=bid_text(ruleset, payment.bid, payment.currency)), style="bold")
+        if payment.paid_count:
+            text.append(" · " + ngettext("{count} card paid", "{count} cards paid", payment.paid_count).format(
+                count=payment.paid_count), style=MUTED)
+    return text

@@ -1,0 +1,46 @@
+"""The hot-seat curtain: hides the table while the device passes from one person to the next."""
+
+from __future__ import annotations
+
+from textual.app import ComposeResult
+from textual.binding import Binding
+from textual.containers import Center, Middle, Vertical
+from textual.screen import Screen
+from textual.widgets import Button, Static
+
+from biblios_kit.i18n import _
+
+
+class CurtainScreen(Screen[None]):
+    """A full, opaque screen naming the next player; it shows nothing private and waits for them."""
+
+    BINDINGS = [Binding("enter,space", "ready", show=False)]
+
+    def __init__(self, player: str) -> None:
+        super().__init__(id="curtain")
+        self.player = player
+
+    def compose(self) -> ComposeResult:
+        with Middle():
+            with Center():
+                with Vertical(id="curtain-box"):
+                    yield Static(_("Pass the keyboard to {player}.").format(player=self.player), id="curtain-title")
+                    yield Static(
+                        _("Everyone else, please look away: {player}'s cards will be shown.").format(player=self.player),
+                        id="curtain-text",
+                    )
+                    with Center():
+                        yield Button(_("I am {player}: show my cards").format(player=self.player), id="curtain-ready",
+                                     variant="primary", compact=True)  # fmt: skip
+
+    def on_mount(self) -> None:
+        self.query_one(Button).focus()
+
+    def on_button_pressed(self, event: Button.Pressed) -> None:
+        """The next player is ready."""
+        event.stop()
+        self.dismiss(None)
+
+    def action_ready(self) -> None:
+        """Enter or Space: the next player is ready."""
+        self.dismiss(None)

@@ -1,0 +1,84 @@
+"""The rules at hand (F1): the rulebook of the ruleset being played, opened at the current phase, with search."""
+
+from __future__ import annotations
+
+from rich.text import Text
+from textual.app import ComposeResult
+from textual.binding import Binding
+from textual.containers import Horizontal, Vertical, VerticalScroll
+from textual.screen import ModalScreen
+from textual.widgets import Input, OptionList, Static
+from textual.widgets.option_list import Option
+
+from biblios_kit.i18n import _
+from biblios_kit.rulebook import Rulebook, render_rulebook, search
+from biblios_kit.rulebook.formats import section_text
+from biblios_kit.rules.model import Ruleset
+
+
+class HelpScreen(ModalScreen[None]):
+    """Sections on the left, the text on the right, a search box on top; Escape closes."""
+
+    BINDINGS = [Binding("escape,f1", "close", show=False)]
+
+    def __init__(self, ruleset: Ruleset, lang: str, section: str) -> None:
+        super().__init__(classes="dialog-screen")
+        self.book: Rulebook = render_rulebook(ruleset, lang)
+        self.section = section if section in self.book.section_ids else self.book.section_ids[0]
+
+    def compose(self) -> ComposeResult:
+        with Vertical(classes="dialog", id="help-dialog") as box:
+            box.border_title = self.book.title
+            box.border_subtitle = _("Esc: close")
+            yield Input(placeholder=_("Search the rules…"), id="help-search", compact=True)
+            with Horizontal(id="help-body"):
+                yield OptionList(
+                    *(Option(s.title, id=s.id) for s in self.book.sections), id="help-sections"
+                )
+                with VerticalScroll(id="help-scroll"):
+                    yield Static(id="help-text")
+
+    def on_mount(self) -> None:
+        sections = self.query_one(OptionList)
+        sections.highlighted = self.book.section_ids.index(self.section)
+        self._show_section(self.section)
+        sections.focus()
+
+    def _show_section(self, section_id: str) -> None:
+        self.section = section_id
+        section = self.book.section(section_id)
+        width = max(30, self.query_one("#help-scroll").size.width - 2 or 60)
+        text = Text(section.title + "\n", style="bold #e0b050")
+        text.append(section_text(section, width=width).split("\n", 1)[-1])
+        self.query_one("#help-text", Static).update(text)
+        self.query_one("#help-scroll", VerticalScroll).scroll_home(animate=False)
+
+    def on_option_list_option_highlighted(self, event: OptionList.OptionHighlighted) -> None:
+        """Show the highlighted section."""
+        if event.option.id is not None:
+            self._show_section(event.option.id)
+
+    def on_input_changed(self, event: Input.Changed) -> None:
+        """Show the lines matching the query, matches highlighted (the section text when empty)."""
+        query = event.value.strip()
+        if not query:
+            self._show_section(self.section)
+            return
+        hits = search(self.book, query)
+        text = Text()
+        if not hits:
+            text.append(_("Nothing found for “{query}”.").format(query=query), style="italic")
+        last = None
+        for hit in hits:
+            if hit.section_id != last:
+                text.append(("\n" if last else "") + hit.section_title + "\n", style="bold #e0b050")
+                last = hit.section_id
+            line = Text("• " + hit.text + "\n")
+            for start, end in hit.spans:
+                line.stylize("bold black on #e0b050", start + 2, end + 2)
+            text.append_text(line)
+        self.query_one("#help-text", Static).update(text)
+
+    def action_close(self) -> None:
+        """Close the rules."""
+        self.dismiss(None)

@@ -1,0 +1,291 @@
+"""The setup screen: edition or variant, its options, language, players, each seat (person or bot) and a name.
+
+The form's values live in a :class:`SetupForm`, so the screen can be recomposed at any
+time (another ruleset, another player count, another language) without losing them.
+"""
+
+from __future__ import annotations
+
+import importlib.util
+from dataclasses import dataclass, field
+from typing import Any
+
+from rich.text import Text
+from textual.app import ComposeResult
+from textual.binding import Binding
+from textual.containers import Horizontal, Vertical, VerticalScroll
+from textual.screen import Screen
+from textual.widgets import Button, Checkbox, Footer, Input, Label, Select, Static
+
+from biblios_kit.bots.registry import BOT_MODULES
+from biblios_kit.i18n import SUPPORTED, _, current_language
+from biblios_kit.rules.model import Ruleset
+from biblios_kit.saves import HUMAN
+from biblios_kit.tui.localize import LANGUAGE_NAMES, set_bindings
+from biblios_kit.tui.session import BOT_LEVELS, GameConfig
+
+
+def available_levels() -> tuple[str, ...]:
+    """The bot levels whose module is installed (the others are not offered)."""
+    return tuple(level for level in BOT_LEVELS if importlib.util.find_spec(BOT_MODULES[level]) is not None)
+
+
+def seat_kind_label(kind: str) -> str:
+    """The name of a seat kind in the active language."""
+    labels = {
+        HUMAN: _("Person"),
+        "random": _("Bot: random"),
+        "easy": _("Bot: easy"),
+        "medium": _("Bot: medium"),
+        "hard": _("Bot: hard"),
+    }
+    return labels.get(kind, _("Bot: {spec}").format(spec=kind))
+
+
+@dataclass
+class SetupForm:
+    """The values on the setup screen."""
+
+    ruleset: str = "biblios"
+    options: set[str] = field(default_factory=set)
+    players: int = 3
+    seats: list[str] = field(default_factory=list)
+    names: list[str] = field(default_factory=list)
+    seed: str = ""
+
+    @classmethod
+    def from_config(cls, config: GameConfig) -> SetupForm:
+        """Pre-fill the form from the command line."""
+        return cls(
+            ruleset=config.ruleset,
+            options=set(config.options),
+            players=config.players,
+            seats=list(config.seat_specs()),
+            names=list(config.names[: config.players]),
+            seed="" if config.seed is None else str(config.seed),
+        )
+
+    def fit(self, players: int) -> None:
+        """Resize the seat lists to ``players`` (new seats are random bots)."""
+        self.players = players
+        while len(self.seats) < players:
+            self.seats.append(HUMAN if not self.seats else "random")
+        del self.seats[players:]
+        del self.names[players:]
+
+    def default_name(self, seat: int) -> str:
+        """The name used when the field is left empty."""
+        if self.seats[seat] == HUMAN:
+            return _("Player {number}").format(number=seat + 1)
+        return _("Bot {number}").format(number=seat + 1)
+
+    def to_config(self, lang: str) -> GameConfig:
+        """The game described by the form (``ValueError`` with a message for a bad seed)."""
+        seed: int | None = None
+        if self.seed.strip():
+            try:
+                seed = int(self.seed.strip())
+            except ValueError:
+                raise ValueError(_("The seed must be a whole number.")) from None
+        names = tuple(
+            (self.names[i].strip() if i < len(self.names) and self.names[i].strip() else self.default_name(i))
+            for i in range(self.players)
+        )
+        return GameConfig(
+            ruleset=self.ruleset,
+            options=tuple(sorted(self.options)),
+            players=self.players,
+            seats=tuple(self.seats),
+            names=names,
+            seed=seed,
+            lang=lang,
+        )
+
+
+class SetupScreen(Screen[None]):
+    """Choose the game; "Start" (or "Continue" for a saved game) hands over to the app."""
+
+    def __init__(self, form: SetupForm, save_state: str, save_message: str = "") -> None:
+        super().__init__(id="setup")
+        self.form = form
+        self.save_state = save_state
+        """``"none"``, ``"ok"`` (an unfinished game can be continued) or ``"bad"`` (unreadable)."""
+        self.save_message = save_message
+        self.rulesets: list[tuple[str, Ruleset]] = []
+        self._load_rulesets()
+
+    def _load_rulesets(self) -> None:
+        from biblios_kit.errors import BibliosError
+        from biblios_kit.rules import available_rulesets, load_ruleset
+
+        seen = set()
+        for entry in available_rulesets():
+            if entry.id in seen:
+                continue
+            try:
+                self.rulesets.append((entry.id, load_ruleset(entry.id)))
+                seen.add(entry.id)
+            except BibliosError:
+                continue  # a broken user variant is not offered (``biblios-kit rules validate`` explains it)
+        if self.form.ruleset not in seen:
+            try:
+                self.rulesets.append((self.form.ruleset, load_ruleset(self.form.ruleset)))
+            except BibliosError:
+                self.form.ruleset = self.rulesets[0][0]
+
+    @property
+    def ruleset(self) -> Ruleset:
+        """The ruleset chosen in the form."""
+        return dict(self.rulesets)[self.form.ruleset]
+
+    def compose(self) -> ComposeResult:
+        lang = current_language()
+        ruleset = self.ruleset
+        if self.form.players not in ruleset.player_counts:
+            self.form.fit(min(ruleset.player_counts, key=lambda n: abs(n - self.form.players)))
+        self.form.options &= set(ruleset.options)
+        levels = available_levels()
+        yield Static(Text.assemble(("biblios-kit", "bold #e0b050"), "  ", (_("New game"), "bold")), id="setup-title")
+        with VerticalScroll(id="setup-body"):
+            with Horizontal(classes="row"):
+                yield Label(_("Game"), classes="field")
+                yield Select(
+                    [(r.title.get(lang) + ("" if r.extends == () else " *"), rid) for rid, r in self.rulesets],
+                    value=self.form.ruleset, allow_blank=False, id="ruleset", compact=True,
+                )  # fmt: skip
+            yield Static(Text(ruleset.description.get(lang), style="italic grey62"), id="ruleset-description")
+            if ruleset.options:
+                with Horizontal(classes="row options"):
+                    yield Label(_("Options"), classes="field")
+                    for option in ruleset.options.values():
+                        box = Checkbox(option.title.get(lang), option.id in self.form.options, id=f"option-{option.id}",
+                                       compact=True)  # fmt: skip
+                        box.tooltip = option.description.get(lang)
+                        yield box
+            with Horizontal(classes="row"):
+                yield Label(_("Language"), classes="field")
+                yield Select([(LANGUAGE_NAMES[code], code) for code in SUPPORTED], value=lang, allow_blank=False,
+                             id="language", compact=True)  # fmt: skip
+                yield Label(_("Players"), classes="field short")
+                yield Select([(str(n), n) for n in ruleset.player_counts], value=self.form.players, allow_blank=False,
+                             id="players", compact=True)  # fmt: skip
+                yield Label(_("Seed"), classes="field short")
+                yield Input(self.form.seed, placeholder=_("random"), id="seed", compact=True, type="integer")
+            for seat in range(self.form.players):
+                with Horizontal(classes="row seat"):
+                    yield Label(_("Seat {number}").format(number=seat + 1), classes="field")
+                    kinds = [HUMAN, *levels]
+                    if self.form.seats[seat] not in kinds:
+                        kinds.append(self.form.seats[seat])
+                    yield Select([(seat_kind_label(k), k) for k in kinds], value=self.form.seats[seat],
+                                 allow_blank=False, id=f"kind-{seat}", compact=True)  # fmt: skip
+                    name = self.form.names[seat] if seat < len(self.form.names) else ""
+                    yield Input(name, placeholder=self.form.default_name(seat), id=f"name-{seat}", compact=True,
+                                max_length=20)  # fmt: skip
+            if self.save_message:
+                yield Static(Text(self.save_message, style="bold #e74c3c"), id="save-message")
+        with Horizontal(classes="buttons", id="setup-buttons"):
+            yield Button(_("Start"), id="start", variant="success", compact=True)
+            if self.save_state == "ok":
+                yield Button(_("Continue the saved game"), id="continue", variant="primary", compact=True)
+            yield Button(_("Quit"), id="quit", compact=True)
+        yield Footer()
+
+    def on_mount(self) -> None:
+        self._localize_bindings()
+        self.query_one("#start", Button).focus()
+
+    def _localize_bindings(self) -> None:
+        bindings = [Binding("ctrl+s", "start", _("Start")), Binding("escape", "quit_game", _("Quit"))]
+        if self.save_state == "ok":
+            bindings.append(Binding("ctrl+r", "continue_game", _("Continue")))
+        set_bindings(self, bindings)
+
+    async def relocalize(self) -> None:
+        """Rebuild the screen in the active language, keeping the form."""
+        await self.recompose()
+        self._localize_bindings()
+
+    # ------------------------------------------------------------------ form changes
+
+    async def on_select_changed(self, event: Select.Changed) -> None:
+        """Update the form; another ruleset, player count or language rebuilds the screen."""
+        select_id = event.select.id or ""
+        value: Any = event.value
+        if value is Select.BLANK:
+            return
+        if select_id == "ruleset" and value != self.form.ruleset:
+            self.form.ruleset = str(value)
+            await self.recompose()
+        elif select_id == "players" and value != self.form.players:
+            self.form.fit(int(value))
+            await self.recompose()
+        elif select_id == "language" and value != current_language():
+            await self.app.switch_language(str(value))  # type: ignore[attr-defined]
+        elif select_id.startswith("kind-"):
+            seat = int(select_id[5:])
+            if self.form.seats[seat] != value:
+                self.form.seats[seat] = str(value)
+                self.query_one(f"#name-{seat}", Input).placeholder = self.form.default_name(seat)
+
+    def on_checkbox_changed(self, event: Checkbox.Changed) -> None:
+        """Switch an option on or off."""
+        option = (event.checkbox.id or "")[len("option-") :]
+        if event.value:
+            self.form.options.add(option)
+        else:
+            self.form.options.discard(option)
+
+    def on_input_changed(self, event: Input.Changed) -> None:
+        """Keep names and seed in the form."""
+        input_id = event.input.id or ""
+        if input_id == "seed":
+            self.form.seed = event.value
+        elif input_id.startswith("name-"):
+            seat = int(input_id[5:])
+            while len(self.form.names) <= seat:
+                self.form.names.append("")
+            self.form.names[seat] = event.value
+
+    # ------------------------------------------------------------------ buttons
+
+    def on_button_pressed(self, event: Button.Pressed) -> None:
+        """Start, continue or quit."""
+        event.stop()
+        if event.button.id == "start":
+            self.action_start()
+        elif event.button.id == "continue":
+            self.action_continue_game()
+        else:
+            self.action_quit_game()
+
+    def action_start(self) -> None:
+        """Start a new game with the form's values."""
+        if HUMAN not in self.form.seats:
+            self.notify(_("At least one seat must be a person."), severity="error")
+            return
+        try:
+            config = self.form.to_config(current_language())
+        except ValueError as error:
+            self.notify(str(error), severity="error")
+            return
+        self.app.request_new_game(config)  # type: ignore[attr-defined]
+
+    def action_continue_game(self) -> None:
+        """Continue the saved game."""
+        if self.save_state == "ok":
+            self.app.resume_game()  # type: ignore[attr-defined]
+
+    def action_quit_game(self) -> None:
+        """Leave the program."""
+        self.app.exit()
+
+    def help_section(self) -> str:
+        """The rulebook section F1 opens here."""
+        return "overview"
+
+    def help_ruleset(self) -> Ruleset:
+        """The ruleset whose rules F1 shows here."""
+        from biblios_kit.rules import load_ruleset
+
+        return load_ruleset(self.form.ruleset, sorted(self.form.options))

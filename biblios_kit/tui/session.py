@@ -1,0 +1,184 @@
+"""The game behind the TUI: seats, names, bots, the engine state and autosave (no widgets here).
+
+The screens render a :class:`GameSession` and send it actions; it owns the
+:class:`~biblios_kit.engine.GameState`, checks every action against the engine, and
+saves the game record after each one. Widgets never touch the state directly.
+"""
+
+from __future__ import annotations
+
+import random
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Sequence
+
+from biblios_kit.bots.base import Bot
+from biblios_kit.engine.observation import Observation
+from biblios_kit.engine.state import GameState, Phase, new_game
+from biblios_kit.rules.model import Ruleset
+from biblios_kit.saves import HUMAN, SavedGame, save_game
+
+BOT_LEVELS: tuple[str, ...] = ("random", "easy", "medium", "hard")
+"""The bot specs offered for a seat, weakest first."""
+
+
+@dataclass
+class GameConfig:
+    """What a new game needs: the ruleset, options, seats, names, seed and language (CLI flags fill it)."""
+
+    ruleset: str = "biblios"
+    options: tuple[str, ...] = ()
+    players: int = 3
+    seats: tuple[str, ...] = ()
+    """``"human"`` or a bot spec per seat; missing seats are filled by :meth:`seat_specs`."""
+    names: tuple[str, ...] = ()
+    seed: int | None = None
+    lang: str | None = None
+    explicit: frozenset[str] = field(default_factory=frozenset)
+    """Which fields the user gave explicitly (CLI flags), e.g. ``{"ruleset", "players"}``."""
+
+    def seat_specs(self) -> tuple[str, ...]:
+        """A spec per seat: the given ones, then a person in seat 1 and ``random`` bots elsewhere."""
+        specs = list(self.seats[: self.players])
+        while len(specs) < self.players:
+            specs.append(HUMAN if not specs else "random")
+        return tuple(specs)
+
+    def seat_names(self, default_name: str = "Player {number}", bot_name: str = "Bot {number}") -> tuple[str, ...]:
+        """A name per seat: the given ones, then defaults from the templates (``{number}`` is 1-based)."""
+        names = [n for n in self.names[: self.players]]
+        specs = self.seat_specs()
+        while len(names) < self.players:
+            number = len(names) + 1
+            template = default_name if specs[len(names)] == HUMAN else bot_name
+            names.append(template.format(number=number))
+        return tuple(names)
+
+    @property
+    def complete(self) -> bool:
+        """Whether the flags given describe a whole game (the setup screen can be skipped)."""
+        return {"ruleset", "players", "seats"} <= self.explicit and len(self.seats) >= self.players
+
+
+def bot_seed(seed: int, seat: int) -> int:
+    """The seed of the bot in ``seat`` for a game seeded ``seed`` (distinct per seat, reproducible)."""
+    return (seed * 1_000_003 + 7_919 * (seat + 1)) % (1 << 62)
+
+
+class GameSession:
+    """One game being played in the TUI: the engine state plus who sits where."""
+
+    def __init__(
+        self,
+        ruleset: Ruleset,
+        state: GameState,
+        seats: Sequence[str],
+        names: Sequence[str],
+        lang: str | None = None,
+        save_to: Path | None = None,
+        autosave: bool = True,
+    ) -> None:
+        from biblios_kit.bots.registry import make_bot
+
+        if len(seats) != state.players or len(names) != state.players:
+            raise ValueError(f"expected {state.players} seats and names, got {len(seats)} and {len(names)}")
+        self.ruleset = ruleset
+        self.state = state
+        self.seats = tuple(seats)
+        self.names = tuple(names)
+        self.lang = lang
+        self.save_to = save_to
+        self.autosave = autosave
+        self.bots: dict[int, Bot] = {
+            seat: make_bot(spec, bot_seed(state.seed, seat)) for seat, spec in enumerate(self.seats) if spec != HUMAN
+        }
+        self.save_error: str | None = None
+
+    @classmethod
+    def new(cls, config: GameConfig, names: Sequence[str] | None = None, save_to: Path | None = None,
+            autosave: bool = True) -> GameSession:  # fmt: skip
+        """Start a new game from ``config`` (a random seed when it has none)."""
+        from biblios_kit.rules import load_ruleset
+
+        ruleset = load_ruleset(config.ruleset, config.options)
+        seed = config.seed if config.seed is not None else random.SystemRandom().randrange(1 << 31)
+        state = new_game(ruleset, config.players, seed)
+        session = cls(ruleset, state, config.seat_specs(), names or config.seat_names(), config.lang, save_to, autosave)
+        session.save()
+        return session
+
+    @classmethod
+    def from_saved(cls, saved: SavedGame, save_to: Path | None = None, autosave: bool = True) -> GameSession:
+        """Continue a saved game."""
+        return cls(saved.state.ruleset, saved.state, saved.seats, saved.names, saved.lang, save_to, autosave)
+
+    # -------------------------------------------------------------- questions
+
+    @property
+    def players(self) -> int:
+        """Number of seats."""
+        return self.state.players
+
+    @property
+    def humans(self) -> tuple[int, ...]:
+        """Seats played by people."""
+        return tuple(seat for seat, spec in enumerate(self.seats) if spec == HUMAN)
+
+    def is_human(self, seat: int) -> bool:
+        """Whether ``seat`` is played by a person."""
+        return self.seats[seat] == HUMAN
+
+    @property
+    def current(self) -> int | None:
+        """The seat that must decide now (``None`` at the end)."""
+        return self.state.current_player
+
+    @property
+    def phase(self) -> Phase:
+        """The engine's phase."""
+        return self.state.phase
+
+    @property
+    def over(self) -> bool:
+        """Whether the game is over."""
+        return self.state.is_terminal()
+
+    def observation(self, seat: int) -> Observation:
+        """What ``seat`` may know now."""
+        return self.state.observation(seat)
+
+    def payment_options(self, prefix: Sequence[int]) -> tuple[int, ...] | None:
+        """The payer's legal actions after paying ``prefix``, or ``None`` once the payment is complete.
+
+        Works on a copy of the state (the payer only learns about their own hand).
+        """
+        probe = self.state.clone()
+        payer = probe.current_player
+        for action in prefix:
+            probe.apply(action)
+        if probe.phase is not Phase.PAYMENT or probe.current_player != payer:
+            return None
+        return tuple(probe.legal_actions())
+
+    # -------------------------------------------------------------- changes
+
+    def apply(self, action: int) -> None:
+        """Apply ``action`` for the current seat (the engine checks it), then autosave."""
+        self.state.apply(action)
+        self.save()
+
+    def apply_all(self, actions: Sequence[int]) -> None:
+        """Apply several actions of the current seat in order (a payment), saving once at the end."""
+        for action in actions:
+            self.state.apply(action)
+        self.save()
+
+    def save(self) -> None:
+        """Write the record atomically (when autosave is on); a failure is kept in :attr:`save_error`."""
+        if not self.autosave:
+            return
+        try:
+            save_game(self.state, self.seats, self.names, self.lang, self.save_to)
+            self.save_error = None
+        except OSError as error:
+            self.save_error = f"{error.strerror or error}"

@@ -1,0 +1,1 @@
+"""Widgets of the table: the dice board, panels and the action bar."""
