@@ -30,7 +30,7 @@ from biblios_kit.engine.events import Event, EventKind
 from biblios_kit.engine.scoring import DieAward, GameResult, Placing, WonBy
 from biblios_kit.i18n import _, current_language, format_list, in_language, ngettext
 from biblios_kit.rulebook.grammar import capitalize, with_article
-from biblios_kit.rules.model import CardKind, Currency, Ruleset, TieBreak, TieBreakBy
+from biblios_kit.rules.model import TERM_KEYS, CardKind, Currency, Ruleset, TieBreak, TieBreakBy
 
 E = EventKind
 
@@ -50,6 +50,18 @@ def term(ruleset: Ruleset, key: str, lang: str | None = None, article: bool = Fa
     code = lang or current_language()
     text = ruleset.term(key, code)
     return with_article(text, code) if article else text
+
+
+def term_args(ruleset: Ruleset, lang: str | None = None) -> dict[str, str]:
+    """Every edition term as a template value, bare (``{public_space}``) and with its article
+    (``{the_public_space}``), so a translation can use either ("del espacio público")."""
+    code = lang or current_language()
+    values: dict[str, str] = {}
+    for key in TERM_KEYS:
+        text = ruleset.term(key, code)
+        values[key] = text
+        values[f"the_{key}"] = with_article(text, code)
+    return values
 
 
 def effect_symbol(signs: Sequence[int], dice: int) -> str:
@@ -195,11 +207,7 @@ class EventDescriber:
         kind, card, args = event.kind, event.card, event.args
         who = _name(self.names, event.player)
         name = card_name(rs, card, code) if card is not None else None
-        terms = {
-            "the_auction_pile": with_article(rs.term("auction_pile", code), code),
-            "the_public_space": with_article(rs.term("public_space", code), code),
-            "the_draw_pile": with_article(rs.term("draw_pile", code), code),
-        }
+        terms = term_args(rs, code)
         if kind == E.SETUP_REMOVED:
             return ngettext(
                 "{count} card was removed face down.", "{count} cards were removed face down.", args[0]

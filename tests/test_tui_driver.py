@@ -16,7 +16,9 @@ import pytest
 from textual.pilot import Pilot
 
 from biblios_kit.engine.actions import BID, KEEP, PASS, PICK, TO_AUCTION, TO_PUBLIC
-from biblios_kit.engine.state import Phase
+from biblios_kit.engine.state import GameState, Phase, new_game
+from biblios_kit.rules import load_ruleset
+from biblios_kit.saves import save_game
 from biblios_kit.i18n import set_language
 from biblios_kit.tui.app import BibliosApp, make_app
 from biblios_kit.tui.dialogs.church import ChurchDialog
@@ -143,3 +145,21 @@ def test_driver_places_a_card_with_a_key() -> None:
             assert screen.session.state.actions == (TO_AUCTION,)
 
     asyncio.run(scenario())
+
+
+def prepare_save(ruleset: str, seats: tuple[str, ...], seed: int, until: Callable[[GameState], bool],
+                 options: tuple[str, ...] = (), names: tuple[str, ...] = (), rng_seed: int = 1,
+                 lang: str = "en", path: Path | None = None) -> GameState:  # fmt: skip
+    """Play random legal moves from a seeded deal until ``until(state)``, then save it as the game in progress."""
+    state = new_game(load_ruleset(ruleset, options), len(seats), seed)
+    rng = random.Random(rng_seed)
+    while not until(state):
+        assert not state.is_terminal(), "the game ended before the wanted position"
+        state.apply(state.random_action(rng))
+    save_game(state, seats, names or tuple(f"P{i + 1}" for i in range(len(seats))), lang, path)
+    return state
+
+
+def human_in(phase: Phase, seat: int = 0) -> Callable[[GameState], bool]:
+    """A predicate: ``seat`` must decide in ``phase``."""
+    return lambda state: state.current_player == seat and state.phase is phase

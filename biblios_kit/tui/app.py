@@ -163,6 +163,8 @@ class BibliosApp(App[None]):
         self.config.lang = current_language()
         if self.session is not None:
             self.session.lang = current_language()
+            if not self.session.over:
+                self.session.save()  # a resumed game opens in the language it was left in
         self._localize_bindings()
         for screen in list(self.screen_stack):
             relocalize = getattr(screen, "relocalize", None)

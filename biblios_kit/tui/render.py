@@ -13,7 +13,7 @@ from typing import Sequence
 from rich.table import Table
 from rich.text import Text
 
-from biblios_kit.describe import bid_text, card_name, die_category, die_name, term
+from biblios_kit.describe import bid_text, card_name, die_category, die_name, term, term_args
 from biblios_kit.engine.observation import Observation
 from biblios_kit.engine.state import Phase
 from biblios_kit.i18n import _, current_language, ngettext
@@ -168,11 +168,9 @@ def focus_text(ruleset: Ruleset, obs: Observation, names: Sequence[str], viewer:
             text.append(_("{player} is placing the cards drawn.").format(player=names[obs.active_player]))
     elif phase is Phase.PICK:
         if me:
-            text.append(_("Take one card from {the_public_space}.").format(
-                the_public_space=term(ruleset, "public_space", article=True)), style=ACCENT)
+            text.append(_("Take one card from {the_public_space}.").format(**term_args(ruleset)), style=ACCENT)
         else:
-            text.append(_("{player} takes a card from {the_public_space}.").format(
-                player=who, the_public_space=term(ruleset, "public_space", article=True)))
+            text.append(_("{player} takes a card from {the_public_space}.").format(player=who, **term_args(ruleset)))
     elif phase is Phase.CHURCH and obs.church is not None:
         owner, card = obs.church
         text.append(_("{player} resolves").format(player=names[owner]) + " ", style=MUTED)
