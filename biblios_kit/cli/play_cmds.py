@@ -62,6 +62,12 @@ def _config(ruleset: str | None, options: list[str], players: int | None, seed: 
         fail(f"{error_prefix()} {error}")
     if ruleset is not None:
         explicit.add("ruleset")
+    for spec in seats:
+        if spec != "human":
+            try:
+                parse_spec(spec)
+            except BotSpecError as error:
+                fail(f"{error_prefix()} --seat {shlex.quote(spec)}: {error}")
     if players is None:
         players = len(seats) if seats else (3 if 3 in loaded.player_counts else loaded.player_counts[0])
     else:
@@ -74,12 +80,6 @@ def _config(ruleset: str | None, options: list[str], players: int | None, seed: 
         if len(seats) > players:
             fail(f"{error_prefix()} " + _("{count} --seat given for {players} players").format(
                 count=len(seats), players=players))  # fmt: skip
-        for spec in seats:
-            if spec != "human":
-                try:
-                    parse_spec(spec)
-                except BotSpecError as error:
-                    fail(f"{error_prefix()} --seat {shlex.quote(spec)}: {error}")
         if "human" not in seats and len(seats) == players:
             fail(f"{error_prefix()} " + _("at least one --seat must be human"))
         if len(seats) == players:
