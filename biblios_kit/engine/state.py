@@ -741,9 +741,9 @@ class GameState:
         if rands is not None:
             record = self.history.append
             rand = rands[p]
+        c = self.drawn
+        self.drawn = -1
         while True:
-            c = self.drawn
-            self.drawn = -1
             if a == TO_PUBLIC:
                 self.q_public -= 1
                 self.public.append(c)
@@ -767,9 +767,9 @@ class GameState:
                 return
             c = self.draw.pop()  # the next draw (as _draw_next, inline: 80 per 4-player game)
             self.to_draw -= 1
-            self.drawn = c
             log.append((_DREW, p, c, (), 1 << p))
             if rands is None:
+                self.drawn = c
                 return
             options = _GIFT_LEGAL[(self.q_keep > 0) * 4 + (self.q_auction > 0) * 2 + (self.q_public > 0)]
             a = options[int(rand() * len(options))]
@@ -1056,10 +1056,8 @@ class GameState:
             rand = self.rng.random
             card_kind, value, gold = self.rules.kind, self.rules.value, self.gold
             q = w
-            for _ in range(n - 1):
-                if not hand:
-                    log.append((_PENALTY_EMPTY, w, -1, (), ALL))
-                    return
+            draws = n - 1 if len(hand) >= n - 1 else len(hand)
+            for _ in range(draws):
                 q = q + 1 if q + 1 < n else 0
                 c = hand.pop(int(rand() * len(hand)))  # a random card (~180 draws per random game)
                 if card_kind[c] == KIND_GOLD:
@@ -1068,6 +1066,8 @@ class GameState:
                     gold[q] += v
                 hands[q].append(c)
                 log.append((_PENALTY_TAKEN, q, c, w, bit | 1 << q))
+            if draws < n - 1:
+                log.append((_PENALTY_EMPTY, w, -1, (), ALL))
         elif kind == PEN_BLUFF:
             if not hand:
                 log.append((_PENALTY_EMPTY, w, -1, (), ALL))
