@@ -6,6 +6,7 @@ from dataclasses import dataclass, field
 from functools import lru_cache
 from itertools import combinations
 
+from biblios_kit.engine.events import ALL, EventKind
 from biblios_kit.rules.model import (
     AllPass,
     BiddingStart,
@@ -121,8 +122,41 @@ class CompiledRules:
         default_factory=dict, compare=False, repr=False
     )
     """(number of dice, sign) -> every (action, die indices, sign), before bound checks."""
+    events_memo: dict[int, EventTables] = field(default_factory=dict, compare=False, repr=False)
+    """Prebuilt frequent events per player count (see :meth:`event_tables`)."""
     church_memo: dict[tuple[int, tuple[int, ...]], list[int]] = field(default_factory=dict, compare=False, repr=False)
     """Memo of the legal church actions by (card class, dice faces), filled by the engine."""
+
+
+    def event_tables(self, players: int) -> EventTables:
+        """The prebuilt frequent events of a ``players``-player game of these rules (built once)."""
+        tables = self.events_memo.get(players)
+        if tables is None:
+            tables = self.events_memo[players] = EventTables(players, self.n_cards, max(self.ceiling))
+        return tables
+
+
+class EventTables:
+    """Prebuilt raw events of the most frequent kinds (events are immutable, so they are shared).
+
+    Appending a prebuilt tuple instead of building one saves ~60 ns per event, on ~600 of
+    the ~900 events of a random 4-player game.
+    """
+
+    __slots__ = ("bid", "passed", "drew", "taken")
+
+    def __init__(self, n: int, cards: int, max_bid: int) -> None:
+        bid, passed, drew, taken = (int(k) for k in (EventKind.BID, EventKind.PASSED, EventKind.DREW, EventKind.PENALTY_TAKEN))
+        self.bid = tuple(tuple((bid, p, -1, x, ALL) for x in range(max_bid + 1)) for p in range(n))
+        """``bid[p][amount]``: player ``p`` bid ``amount``."""
+        self.passed = tuple((passed, p, -1, (), ALL) for p in range(n))
+        """``passed[p]``: player ``p`` passed."""
+        self.drew = tuple(tuple((drew, p, c, (), 1 << p) for c in range(cards)) for p in range(n))
+        """``drew[p][c]``: player ``p`` drew card ``c``."""
+        self.taken = tuple(
+            tuple(tuple((taken, q, c, w, 1 << w | 1 << q) for c in range(cards)) for q in range(n)) for w in range(n)
+        )
+        """``taken[w][q][c]``: player ``q`` took card ``c`` from the penalized player ``w``."""
 
 
 def _setup(ruleset: Ruleset, players: int) -> CompiledSetup:

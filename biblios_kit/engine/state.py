@@ -160,6 +160,7 @@ def seat_tables(n: int) -> tuple[tuple[int, ...], ...]:
 
 _SEAT_TABLES: dict[int, tuple[tuple[int, ...], ...]] = {}
 
+
 _NO_EVENTS: deque[RawEvent] = deque(maxlen=0)
 """The event log of a game created with ``events=False``: appending to it keeps nothing."""
 
@@ -731,13 +732,14 @@ class GameState:
         self.to_draw -= 1
         self.drawn = c
         p = self.active
-        self.log.append((_DREW, p, c, (), 1 << p))
+        self.log.append(self.rules.event_tables(self.n).drew[p][c])
         self.ph = PH_GIFT
         self.cur = p
 
     def _do_place(self, a: int, rands: list[Callable[[], float]] | None = None) -> None:
         """Place the drawn card per ``a``; with ``rands`` (per seat), place the rest of the turn at random."""
         p, log, rules = self.active, self.log, self.rules
+        drew = self.rules.event_tables(self.n).drew[p]
         if rands is not None:
             record = self.history.append
             rand = rands[p]
@@ -767,7 +769,7 @@ class GameState:
                 return
             c = self.draw.pop()  # the next draw (as _draw_next, inline: 80 per 4-player game)
             self.to_draw -= 1
-            log.append((_DREW, p, c, (), 1 << p))
+            log.append(drew[c])
             if rands is None:
                 self.drawn = c
                 return
@@ -918,6 +920,7 @@ class GameState:
         """
         all_mask, after = self.all_mask, seat_tables(self.n)
         log_append = self.log.append
+        bid_ev, passed_ev = self.rules.event_tables(self.n).bid, self.rules.event_tables(self.n).passed
         p, out, high, hb = self.cur, self.out, self.high, self.high_bidder
         if rands is not None:
             record = self.history.append
@@ -926,7 +929,7 @@ class GameState:
         while True:
             if a == PASS:
                 out |= 1 << p
-                log_append((_PASSED, p, -1, (), ALL))
+                log_append(passed_ev[p])
                 remaining = all_mask & ~out
                 if remaining and (hb < 0 or remaining != 1 << hb):
                     p = after[out][p]
@@ -946,7 +949,7 @@ class GameState:
             else:
                 high = a - BID
                 hb = p
-                log_append((_BID, p, -1, high, ALL))
+                log_append(bid_ev[p][high])
                 if all_mask & ~out != 1 << p:
                     p = after[out][p]
                     if rands is None:
@@ -1055,6 +1058,7 @@ class GameState:
         if kind == PEN_STANDARD:
             rand = self.rng.random
             card_kind, value, gold = self.rules.kind, self.rules.value, self.gold
+            taken = self.rules.event_tables(self.n).taken[w]
             q = w
             draws = n - 1 if len(hand) >= n - 1 else len(hand)
             for _ in range(draws):
@@ -1065,7 +1069,7 @@ class GameState:
                     gold[w] -= v
                     gold[q] += v
                 hands[q].append(c)
-                log.append((_PENALTY_TAKEN, q, c, w, bit | 1 << q))
+                log.append(taken[q][c])
             if draws < n - 1:
                 log.append((_PENALTY_EMPTY, w, -1, (), ALL))
         elif kind == PEN_BLUFF:
