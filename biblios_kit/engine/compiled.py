@@ -130,10 +130,11 @@ class CompiledRules:
 
     def event_tables(self, players: int) -> EventTables:
         """The prebuilt frequent events of a ``players``-player game of these rules (built once)."""
-        tables = self.events_memo.get(players)
-        if tables is None:
+        try:
+            return self.events_memo[players]
+        except KeyError:
             tables = self.events_memo[players] = EventTables(players, self.n_cards, max(self.ceiling))
-        return tables
+            return tables
 
 
 class EventTables:

@@ -920,7 +920,8 @@ class GameState:
         """
         all_mask, after = self.all_mask, seat_tables(self.n)
         log_append = self.log.append
-        bid_ev, passed_ev = self.rules.event_tables(self.n).bid, self.rules.event_tables(self.n).passed
+        tables = self.rules.event_tables(self.n)
+        bid_ev, passed_ev = tables.bid, tables.passed
         p, out, high, hb = self.cur, self.out, self.high, self.high_bidder
         if rands is not None:
             record = self.history.append
