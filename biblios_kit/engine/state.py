@@ -169,7 +169,27 @@ _PAY_OPTIONS: dict[tuple[object, ...], list[int]] = {}
 
 
 class GameState:
-    """One game in progress. Create it with :func:`new_game`; drive it with :meth:`apply`."""
+    """One game in progress. Create it with :func:`new_game`; drive it with :meth:`apply`.
+
+    The fields are plain data (read them freely; change them only through :meth:`apply`):
+
+    * ``rules`` the :class:`CompiledRules`; ``n`` players; ``seed``; ``rng`` the game's RNG.
+    * ``ph`` the phase (``PH_*`` ints, :attr:`phase` as an enum); ``cur`` the deciding seat (-1 at the end).
+    * ``hands`` card ids per seat (unordered); ``gold`` Gold value per hand; ``draw`` the draw pile
+      (top last); ``public`` the public space; ``pile`` the auction pile (top last);
+      ``removed`` setup removals (one list per named removal, then the random ones);
+      ``discard`` face-up discards; ``buried`` face-down discards.
+    * ``dice`` the award dice faces; ``first`` the first player; ``active`` whose turn.
+    * Gift turn: ``drawn`` the card to place (-1 if none); ``kept`` the kept card waiting for the
+      end of the turn; ``q_keep``, ``q_auction``, ``q_public`` destinations still owed; ``to_draw``
+      cards still to draw; ``picker`` and ``picks_left`` for the picks from the public space.
+    * ``church_q`` (owner, card) waiting for resolution; ``resume`` what follows them.
+    * Auction: ``auc_card``, ``auc_cur`` (currency), ``high``, ``high_bidder``, ``out`` (bitmask of
+      players out of this round), ``excluded`` and ``pen_once`` (penalized on this card);
+      ``payer``, ``pay_sum``, ``pay_min``, ``pay_n`` for a payment in progress.
+    * ``log`` raw events; ``history`` actions applied; ``resampled_for`` the player a resampled
+      world was dealt for (-1 otherwise); ``cache`` derived data for an unchanged state.
+    """
 
     __slots__ = (
         "rules", "n", "seed", "rng", "ph", "cur", "hands", "gold", "draw", "public", "pile", "removed",
