@@ -7,7 +7,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from biblios_kit.engine.compiled import KIND_CATEGORY, KIND_GOLD, TB_GOLD, TB_LETTER, TB_TOTAL, CompiledRules
-from biblios_kit.rules.model import TieBreak, TieBreakBy
+from biblios_kit.rules.model import TieBreak
 
 if TYPE_CHECKING:
     from biblios_kit.engine.state import GameState
@@ -239,4 +239,4 @@ def score(state: GameState) -> GameResult:
     return score_hands(state.rules, state.hands, state.dice)
 
 
-__all__ = ["CategoryResult", "DieAward", "GameResult", "Placing", "TieBreakBy", "WonBy", "score", "score_hands"]
+__all__ = ["CategoryResult", "DieAward", "GameResult", "Placing", "WonBy", "score", "score_hands"]
