@@ -125,7 +125,8 @@ def _play_range(config: SimConfig, start: int, stop: int) -> list[GameSummary]:
 
 
 def _chunks(games: int, workers: int) -> list[tuple[int, int]]:
-    size = max(1, min(200, games // (workers * 4) or 1))
+    """Game index ranges for the workers: small enough that no worker idles long at the end."""
+    size = max(1, min(100, games // (workers * 16)))
     return [(start, min(games, start + size)) for start in range(0, games, size)]
 
 
