@@ -26,11 +26,19 @@ import random
 from biblios_kit.engine.compiled import CUR_GOLD, KIND_GOLD, CompiledRules
 from biblios_kit.engine.observation import Observation
 from biblios_kit.engine.resample import Constraints, assign
-from biblios_kit.engine.state import PH_CHURCH, PH_GIFT, PH_PICK, GameState
+from biblios_kit.engine.state import PH_CHURCH, PH_GIFT, PH_PICK, GameState, new_game
 
 # GameState.resume codes (what follows a church card's resolution), mirrored from the engine.
 _R_START_GIFT, _R_GIFT, _R_PICK, _R_AUCTION = range(4)
 _NO_MIN = 1 << 30
+
+
+def _shuffle(items: list[int], rng: random.Random) -> None:
+    """Fisher-Yates driven by ``rng.random()`` (about 3x faster than ``Random.shuffle``)."""
+    r = rng.random
+    for i in range(len(items) - 1, 0, -1):
+        j = int(r() * (i + 1))
+        items[i], items[j] = items[j], items[i]
 
 
 class DeterminizationError(RuntimeError):
@@ -114,6 +122,8 @@ class Determinizer:
                 strict.append(zones)
                 loose.append(zones)
         self._strict = Constraints(hidden, strict, capacity)
+        self._named_sets = named_sets
+        self._free_size = len(open_zones) + 1  # a never-seen card may go to every open zone and the random removal
         self._loose = Constraints(hidden, loose, capacity)
         everything = [z for z in range(len(capacity)) if capacity[z]]
         self._any = Constraints(hidden, [everything[:] for _ in hidden], capacity)
@@ -124,11 +134,9 @@ class Determinizer:
         rules, obs = self.rules, self.obs
         n, me = obs.players, obs.player
         setup = rules.setups[n]
-        s = GameState.__new__(GameState)
-        s.rules = rules
-        s.n = n
-        s.seed = 0
-        s.rng = random.Random(0)
+        # Start from a fresh game so that every engine field exists (and any the engine adds
+        # later gets its initial value), then overwrite what the observation tells.
+        s = new_game(rules.ruleset, n, 0)
         s.ph = int(obs.phase)
         s.cur = -1 if obs.current_player is None else obs.current_player
         s.hands = [[] for _ in range(n)]
@@ -192,11 +200,58 @@ class Determinizer:
         s.resampled_for = me
         return s
 
+    def _fast_zones(self, rng: random.Random) -> list[list[int]] | None:
+        """The common case in a few list operations: cards with restricted zones first, then the rest.
+
+        Each restricted card goes to a random one of its zones with room left; the free cards
+        (never seen: any zone) are shuffled into what is left, the named setup removals first
+        from the cards of their kind. Returns None when this greedy deal gets stuck (the
+        caller falls back to the engine's augmenting-path assignment). ~5x faster than it.
+        """
+        cons = self._strict
+        room = cons.capacity[:]
+        zones: list[list[int]] = [[] for _ in room]
+        free: list[int] = []
+        for c, options in zip(cons.cards, cons.candidates):
+            if len(options) >= self._free_size:
+                free.append(c)
+                continue
+            open_ = [z for z in options if room[z]]
+            if not open_:
+                return None
+            z = open_[int(rng.random() * len(open_))] if len(open_) > 1 else open_[0]
+            zones[z].append(c)
+            room[z] -= 1
+        _shuffle(free, rng)
+        for i, matches in enumerate(self._named_sets):
+            z = self.REMOVED + i
+            need = room[z]
+            if not need:
+                continue
+            picked = [c for c in free if c in matches][:need]
+            if len(picked) < need:
+                return None
+            chosen = set(picked)
+            free = [c for c in free if c not in chosen]
+            zones[z].extend(picked)
+            room[z] = 0
+        start = 0
+        for z, r in enumerate(room):
+            if r:
+                zones[z].extend(free[start : start + r])
+                start += r
+        return zones if start == len(free) else None
+
     def zones(self, rng: random.Random) -> list[list[int]]:
         """A random deal of the hidden cards: one list per zone (see the module docstring)."""
+        fast = self._fast_zones(rng)
+        if fast is not None:
+            return fast
         for cons in (self._strict, self._loose, self._any):
             zones = assign(cons, rng)
             if zones is not None:
+                for zone in zones:
+                    _shuffle(zone, rng)
                 return zones
         raise DeterminizationError("no deal fits the observation's zone sizes")
 
@@ -209,14 +264,11 @@ class Determinizer:
         s.rng = random.Random(rng.getrandbits(64))
         for q in range(obs.players):
             if q != obs.player:
-                hand = zones[q]
-                rng.shuffle(hand)
-                s.hands[q] = hand
+                s.hands[q] = zones[q]  # hand order never matters: penalties draw at random
         s.gold = [sum(value[c] for c in h if kind[c] == KIND_GOLD) for h in s.hands]
-        s.draw = zones[self.DRAW]
-        rng.shuffle(s.draw)
+        s.draw = zones[self.DRAW]  # already in random order
         pile = zones[self.PILE] + list(obs.my_auction_cards)
-        rng.shuffle(pile)
+        _shuffle(pile, rng)
         s.pile = pile
         s.buried = list(obs.my_buried) + zones[self.BURIED]
         if zones[self.KEPT]:

@@ -36,6 +36,8 @@ DEFAULT_ITERATIONS = 400
 """Default budget (median decision about 0.5 s on the reference machine; see docs/bots.md)."""
 DEFAULT_EXPLORATION = 0.7
 DEFAULT_MAX_NODES = 100_000
+DEFAULT_DEPTH = 30
+DEFAULT_PRIOR = 1.0
 
 
 class Node:
@@ -70,6 +72,8 @@ class ISMCTSBot:
         exploration: float = DEFAULT_EXPLORATION,
         epsilon: float = 0.1,
         max_nodes: int = DEFAULT_MAX_NODES,
+        depth: int = DEFAULT_DEPTH,
+        prior: float = DEFAULT_PRIOR,
     ) -> None:
         if iterations is None and seconds is None:
             raise ValueError("give an iteration budget, a time budget, or both")
@@ -86,6 +90,10 @@ class ISMCTSBot:
         self.exploration = exploration
         self.epsilon = epsilon
         self.max_nodes = max_nodes
+        self.depth = depth
+        self.prior = prior
+        """Weight of the progressive bias towards the medium heuristic's move at the root (0: none)."""
+        """Playout length in decisions before the position is evaluated (0: evaluate at the leaf)."""
         self.ruleset: Ruleset | None = None
         self.last_iterations = 0
         """Iterations run by the last search (0 when no search was needed)."""
@@ -118,6 +126,8 @@ class ISMCTSBot:
         nodes = 1
         c = self.exploration
         deadline = None if self.seconds is None else time.perf_counter() + self.seconds
+        prior = decide(det.rules, obs, random.Random(rng.getrandbits(32))) if self.prior else None
+        bias = self.prior
         limit = self.iterations if self.iterations is not None else 1 << 62
         done = 0
         while done < limit:
@@ -146,7 +156,7 @@ class ISMCTSBot:
                     else:
                         child.avail += 1
                 if untried and nodes < self.max_nodes:
-                    a = untried[int(rng.random() * len(untried))]
+                    a = prior if node is root and prior in untried else untried[int(rng.random() * len(untried))]
                     child = Node()
                     children[a] = child
                     nodes += 1
@@ -158,6 +168,8 @@ class ISMCTSBot:
                         if child is None or child.visits == 0:
                             continue
                         score = child.reward / child.visits + c * math.sqrt(math.log(child.avail) / child.visits)
+                        if option == prior and node is root:
+                            score += bias / (1 + child.visits)  # progressive bias towards the heuristic's move
                         if score > best:
                             best, a = score, option
                     child = children.get(a)
@@ -167,9 +179,9 @@ class ISMCTSBot:
                 path.append((child, p))
                 world._do(a)
                 node = child
-            if world.cur >= 0:
-                policy.play(world, rng)
-            reward = rewards(world)
+            if world.cur >= 0 and self.depth:
+                policy.play(world, rng, self.depth)
+            reward = policy.evaluate(world) if world.cur >= 0 else rewards(world)
             for child, p in path:
                 child.visits += 1
                 child.reward += reward[p]
@@ -181,12 +193,13 @@ class ISMCTSBot:
 
 
 def create_bot(name: str, seed: int, params: dict[str, object]) -> ISMCTSBot:
-    """Registry hook: ``hard`` with optional ``iterations``, ``seconds``, ``exploration``, ``epsilon``, ``max_nodes``.
+    """Registry hook: ``hard`` with optional ``iterations``, ``seconds``, ``exploration``, ``epsilon``,
+    ``max_nodes``, ``depth`` (playout decisions before evaluating) and ``prior`` (bias to the heuristic).
 
     Giving only ``seconds`` searches for that long (not reproducible); giving both stops at
     whichever comes first.
     """
-    known = {"iterations", "seconds", "exploration", "epsilon", "max_nodes"}
+    known = {"iterations", "seconds", "exploration", "epsilon", "max_nodes", "depth", "prior"}
     unknown = sorted(set(params) - known)
     if unknown:
         raise ValueError(f"unknown parameter(s) {', '.join(unknown)}; known: {', '.join(sorted(known))}")
@@ -203,8 +216,10 @@ def create_bot(name: str, seed: int, params: dict[str, object]) -> ISMCTSBot:
         iterations = value
     seconds = float(params["seconds"]) if "seconds" in params else None  # type: ignore[arg-type]
     max_nodes = params.get("max_nodes", DEFAULT_MAX_NODES)
-    if not isinstance(max_nodes, int):
-        raise ValueError(f"max_nodes expects a whole number, got {max_nodes!r}")
+    depth = params.get("depth", DEFAULT_DEPTH)
+    for key, whole in (("max_nodes", max_nodes), ("depth", depth)):
+        if not isinstance(whole, int) or whole < 0:
+            raise ValueError(f"{key} expects a whole number, got {whole!r}")
     return ISMCTSBot(
         seed,
         name,
@@ -212,5 +227,7 @@ def create_bot(name: str, seed: int, params: dict[str, object]) -> ISMCTSBot:
         seconds=seconds,
         exploration=float(params.get("exploration", DEFAULT_EXPLORATION)),  # type: ignore[arg-type]
         epsilon=float(params.get("epsilon", 0.1)),  # type: ignore[arg-type]
-        max_nodes=max_nodes,
+        max_nodes=max_nodes,  # type: ignore[arg-type]
+        depth=depth,  # type: ignore[arg-type]
+        prior=float(params.get("prior", DEFAULT_PRIOR)),  # type: ignore[arg-type]
     )

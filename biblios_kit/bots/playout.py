@@ -19,9 +19,6 @@ from biblios_kit.engine.compiled import CUR_GOLD, KIND_CATEGORY, KIND_GOLD, Comp
 from biblios_kit.engine.scoring import score_hands
 from biblios_kit.engine.state import PH_BIDDING, PH_CHURCH, PH_GIFT, PH_PAYMENT, PH_PICK, GameState
 
-_SPAN = 80
-_SIG = [1.0 / (1.0 + math.exp(-x / 1.6)) for x in range(-_SPAN, _SPAN + 1)]
-"""Chance of winning a category by margin (index ``margin + _SPAN``)."""
 
 GIFT_GOLD = 0.3
 AUCTION_GOLD = 0.55
@@ -30,25 +27,33 @@ KEEP_PATIENCE = 0.2
 """Keeping a card early costs this much per card still to draw (a better one may come)."""
 
 
-def _sig(margin: int) -> float:
-    if margin > _SPAN:
+def _sig(x: float) -> float:
+    """Logistic curve: the chance of leading a category by a margin of ``x`` temperatures."""
+    if x > 30.0:
         return 1.0
-    if margin < -_SPAN:
+    if x < -30.0:
         return 0.0
-    return _SIG[margin + _SPAN]
+    return 1.0 / (1.0 + math.exp(-x))
 
 
 class PlayoutPolicy:
     """Greedy heuristic moves on a full state (see the module docstring)."""
 
-    def __init__(self, rules: CompiledRules, epsilon: float = 0.1) -> None:
+    def __init__(self, rules: CompiledRules, epsilon: float = 0.1, sealed: bool = True) -> None:
         self.rules = rules
         self.epsilon = epsilon
+        self.sealed = sealed
+        """Resolve auctions in two moves (see :meth:`_bid`); False bids the minimum raise up to the limit."""
         self.weights = [1.0 if place == 1 else 0.5 for place in rules.die_place]
         self._state: GameState | None = None
         self._key: tuple[int, ...] = ()
         self._totals: list[list[int]] = []
         self._limits: dict[tuple[int, int], int] = {}
+        self._inv_temp: list[float] = [1.0] * rules.n_cats
+        self.cat_total = [0] * rules.n_cats
+        for c in range(rules.n_cards):
+            if rules.kind[c] == KIND_CATEGORY:
+                self.cat_total[rules.cat[c]] += rules.value[c]
 
     # ------------------------------------------------------------------ valuation
 
@@ -59,8 +64,20 @@ class PlayoutPolicy:
             return self._totals
         self._state, self._key = state, key
         self._limits = {}
-        self._totals = self._compute_totals(state)
-        return self._totals
+        self._totals = totals = self._compute_totals(state)
+        # The more value of a category is still to be dealt, the less a lead is worth now.
+        rules = self.rules
+        kind, value, cat = rules.kind, rules.value, rules.cat
+        left = self.cat_total[:]
+        for row in totals:
+            for k, t in enumerate(row):
+                left[k] -= t
+        for group in (state.discard, state.buried, *state.removed):
+            for c in group:
+                if kind[c] == KIND_CATEGORY:
+                    left[cat[c]] -= value[c]
+        self._inv_temp = [1.0 / (1.0 + 0.45 * math.sqrt(max(0, x))) for x in left]
+        return totals
 
     def _compute_totals(self, state: GameState) -> list[list[int]]:
         rules = self.rules
@@ -93,9 +110,10 @@ class PlayoutPolicy:
             mine = totals[p][cat]
             rival = max(totals[q][cat] for q in range(state.n) if q != p)
             m = mine - rival
-            face = self._face(state, cat)
-            here = _sig(m)
-            return face * (_sig(m + v) - here), face * (here - _sig(m - v))
+            face = self._face(state, cat) * (1.0 + 1.0 / (state.n - 1))  # we gain what the rival loses
+            t = self._inv_temp[cat]
+            here = _sig(m * t)
+            return face * (_sig((m + v) * t) - here), face * (here - _sig((m - v) * t))
         if k == KIND_GOLD:
             x = rules.value[c] * self._gold_rate(state, p)
             return x, x
@@ -137,7 +155,7 @@ class PlayoutPolicy:
             lead = []
             for k in range(self.rules.n_cats):
                 rival = max(totals[q][k] for q in range(state.n) if q != p)
-                lead.append(_sig(totals[p][k] - rival) - 0.5)
+                lead.append(_sig((totals[p][k] - rival) * self._inv_temp[k]) - 0.5)
             die_cat = self.rules.die_cat
             best, choice = -1e9, legal[0]
             for a in legal:
@@ -189,6 +207,8 @@ class PlayoutPolicy:
         me = self.bid_limit(state)
         if me < lo:
             return PASS
+        if not self.sealed:
+            return BID + lo
         rival = 0
         keen = True
         out = state.out
@@ -227,7 +247,8 @@ class PlayoutPolicy:
             elif kind[c] == KIND_CATEGORY:
                 k, v = cat[c], value[c]
                 m = totals[p][k] - max(totals[q][k] for q in range(n) if q != p)
-                loss = self._face(state, k) * (_sig(m) - _sig(m - v))
+                t = self._inv_temp[k]
+                loss = self._face(state, k) * (1.0 + 1.0 / (n - 1)) * (_sig(m * t) - _sig((m - v) * t))
             else:
                 loss = 0.0
             if loss < best:
@@ -236,12 +257,48 @@ class PlayoutPolicy:
 
     # ------------------------------------------------------------------ playing out
 
-    def play(self, state: GameState, rng: random.Random) -> None:
-        """Play ``state`` to the end with this policy (mutates it; skips the legality checks)."""
+    def play(self, state: GameState, rng: random.Random, limit: int = 1 << 30) -> None:
+        """Play at most ``limit`` decisions of ``state`` with this policy (mutates it; skips legality checks)."""
         do = state._do  # apply() re-derives the legal list: ~2x slower, and every move here is legal
         choose = self.choose
-        while state.cur >= 0:
+        while state.cur >= 0 and limit > 0:
             do(choose(state, rng))
+            limit -= 1
+
+    def evaluate(self, state: GameState) -> list[float]:
+        """Per player, a reward in [0, 1] estimated from a game in progress (1 is a sure win).
+
+        Each category goes to each player with a softmax chance of the current totals (its
+        temperature grows with the value still to be dealt); Gold counts at its current price;
+        a player's advantage over the best rival then maps to a win chance by a logistic curve.
+        """
+        if state.cur < 0:
+            return rewards(state)
+        rules = self.rules
+        n = state.n
+        totals = self.totals(state)
+        inv = self._inv_temp
+        ev = [0.0] * n
+        for k in range(rules.n_cats):
+            t = inv[k]
+            top = max(row[k] for row in totals)
+            weights = [math.exp((row[k] - top) * t) for row in totals]
+            whole = sum(weights)
+            for d in rules.cat_dice[k]:
+                face = state.dice[d] * self.weights[d]
+                for q in range(n):
+                    ev[q] += face * weights[q] / whole
+        for q in range(n):
+            ev[q] += state.gold[q] * self._gold_rate(state, q)
+        out = []
+        for q in range(n):
+            lead = ev[q] - max(ev[r] for r in range(n) if r != q)
+            out.append(_sig(lead / EVAL_SCALE))
+        return out
+
+
+EVAL_SCALE = 2.5
+"""VP of advantage that makes a win about 73% likely in :meth:`PlayoutPolicy.evaluate`."""
 
 
 def rewards(state: GameState) -> list[float]:
