@@ -192,7 +192,7 @@ def test_corrupt_save_is_reported_and_kept_until_the_player_agrees() -> None:
             press(app, "ctrl+s")
             await run_until(pilot, lambda: isinstance(app.screen, ConfirmDialog))
             press(app, "shift+tab", "enter")  # "Start a new game"
-            await run_until(pilot, lambda: isinstance(app.screen, TableScreen))
+            await run_until(pilot, lambda: isinstance(app.screen, TableScreen) and waiting_for_person(app))
         assert Path(str(path) + ".old").read_bytes() == original
         assert load_game().state.players == 3
 
@@ -253,7 +253,7 @@ def test_setup_screen_starts_the_game_it_shows() -> None:
             await pilot.click("#name-0")
             await pilot.press(*"Zoe")
             press(app, "ctrl+s")
-            await run_until(pilot, lambda: isinstance(app.screen, TableScreen))
+            await run_until(pilot, lambda: isinstance(app.screen, TableScreen) and waiting_for_person(app))
             assert app.session is not None
             assert app.session.names[0] == "Zoe" and app.session.ruleset.id == "scripts-and-scribes"
             assert app.session.state.seed == 8 and app.session.seats == ("human", "random")

@@ -31,12 +31,12 @@ class BibliosApp(App[None]):
         self.save_file = save_file
         self.autosave = autosave
         self.session: GameSession | None = None
+        self.theme = "gruvbox"  # set before the first frame: switching later restyles every widget
+        self._localize_bindings()
 
     # ------------------------------------------------------------------ start-up
 
     def on_mount(self) -> None:
-        self.theme = "gruvbox"
-        self._localize_bindings()
         if self.resume:
             self.resume_game()
         elif self.config.complete:

@@ -19,7 +19,8 @@ def set_bindings(node: DOMNode, bindings: Iterable[Binding]) -> None:
         for key in binding.key.split(","):
             bindings_map.key_to_bindings[key.strip()] = [binding.with_key(key.strip())]
     node._bindings = bindings_map
-    node.refresh_bindings()
+    if node.is_attached:  # before mounting there is no footer to update yet
+        node.refresh_bindings()
 
 
 def contrast(colour: str) -> str:

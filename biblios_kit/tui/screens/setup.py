@@ -113,6 +113,7 @@ class SetupScreen(Screen[None]):
         self.save_message = save_message
         self.rulesets: list[tuple[str, Ruleset]] = []
         self._load_rulesets()
+        self._localize_bindings()
 
     def _load_rulesets(self) -> None:
         from biblios_kit.errors import BibliosError
@@ -192,7 +193,6 @@ class SetupScreen(Screen[None]):
         yield Footer()
 
     def on_mount(self) -> None:
-        self._localize_bindings()
         self.query_one("#start", Button).focus()
 
     def _localize_bindings(self) -> None:

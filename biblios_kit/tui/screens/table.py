@@ -87,6 +87,8 @@ class TableScreen(Screen[None]):
         """Incremented at every change, so a late bot answer for an old position is ignored."""
         self.action_signature: tuple[Any, ...] = ()
         self._shown: dict[str, object] = {}
+        self._live = False
+        """Mounted and not yet removed: only then are there panels to draw."""
         """What each panel shows now (a key per panel), to skip redrawing unchanged panels."""
 
     # ------------------------------------------------------------------ layout
@@ -98,11 +100,15 @@ class TableScreen(Screen[None]):
                 yield DieChip(self.session.ruleset, die, id=f"die-{die}", classes="die")
         with Horizontal(id="main"):
             with Vertical(id="left"):
-                yield Static(id="hand", classes="panel")
+                hand = Static(id="hand", classes="panel")
+                hand.styles.height = len(self.session.ruleset.categories) + 3  # a fixed height: no relayout
+                yield hand
                 yield Static(id="public", classes="panel")
                 yield Static(id="focus", classes="panel")
             with Vertical(id="right"):
-                yield Static(id="players", classes="panel")
+                players = Static(id="players", classes="panel")
+                players.styles.height = self.session.players + 4
+                yield players
                 yield RichLog(id="log", classes="panel", wrap=True, markup=False, auto_scroll=True, min_width=10)
         with Horizontal(id="actions"):
             for _index in range(ACTION_BUTTONS):
@@ -110,10 +116,12 @@ class TableScreen(Screen[None]):
             yield Static(id="waiting")
         yield Footer()
 
+    def on_unmount(self) -> None:
+        self.token += 1  # a bot still thinking in its thread will find its answer stale
+        self._live = False
+
     def on_mount(self) -> None:
-        ruleset = self.session.ruleset
-        self.query_one("#hand").styles.height = len(ruleset.categories) + 3
-        self.query_one("#players").styles.height = self.session.players + 4
+        self._live = True
         self.relocalize()
         self.advance()
 
@@ -195,6 +203,8 @@ class TableScreen(Screen[None]):
 
     def update_view(self) -> None:
         """Redraw every panel from the viewer's observation (panels whose content is unchanged are skipped)."""
+        if not self._live or not self.is_attached:  # not mounted yet, or being removed (the app is closing)
+            return
         session = self.session
         ruleset = session.ruleset
         obs = self._observation()
@@ -428,7 +438,7 @@ class TableScreen(Screen[None]):
         self.app.call_from_thread(self._bot_chose, seat, action, token)
 
     def _bot_chose(self, seat: int, action: int, token: int) -> None:
-        if token != self.token or self.session.current != seat:
+        if not self._live or token != self.token or self.session.current != seat:
             return
         self._apply([action])
 

@@ -1,0 +1,125 @@
+"""Benchmark of the terminal UI, measured on the real program in a pseudo-terminal.
+
+* start-up: process start to the first frame of the setup screen (``biblios-kit play``),
+  detected when the terminal receives the setup screen's title;
+* key to table: a key press (``k``, keep the drawn card) to the redrawn table, detected
+  when the terminal receives the line only the updated table shows ("Kept this turn").
+
+Run: ``.venv/bin/python benchmarks/tui.py [--runs N]``. Targets: start-up < 1.0 s,
+key to table < 100 ms. Figures go in docs/performance.md (TUI section).
+"""
+
+from __future__ import annotations
+
+import argparse
+import fcntl
+import os
+import select
+import statistics
+import struct
+import subprocess
+import sys
+import tempfile
+import termios
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+SIZE = (80, 24)
+
+
+class Terminal:
+    """A child process on a pseudo-terminal; everything it writes is collected."""
+
+    def __init__(self, args: list[str], env: dict[str, str]) -> None:
+        self.master, slave = os.openpty()
+        fcntl.ioctl(slave, termios.TIOCSWINSZ, struct.pack("HHHH", SIZE[1], SIZE[0], 0, 0))
+        self.started = time.perf_counter()
+        self.process = subprocess.Popen(args, stdin=slave, stdout=slave, stderr=slave, env=env, cwd=ROOT,
+                                        start_new_session=True, close_fds=True)  # fmt: skip
+        os.close(slave)
+        self.output = b""
+
+    def wait_for(self, marker: bytes, since: int = 0, timeout: float = 20.0) -> float:
+        """Read until ``marker`` appears after offset ``since``; return the time it arrived."""
+        deadline = time.perf_counter() + timeout
+        while marker not in self.output[since:]:
+            if time.perf_counter() > deadline:
+                raise TimeoutError(f"no {marker!r} in the output")
+            ready, _, _ = select.select([self.master], [], [], 0.01)
+            if ready:
+                self.output += os.read(self.master, 65536)
+        return time.perf_counter()
+
+    def close(self) -> None:
+        """Quit (Ctrl+Q), then make sure the child is gone."""
+        try:
+            os.write(self.master, b"\x11")
+            self.process.wait(5)
+        except (OSError, subprocess.TimeoutExpired):
+            self.process.kill()
+            self.process.wait(5)
+        os.close(self.master)
+
+
+def environment(data_dir: str) -> dict[str, str]:
+    """The child's environment: a throw-away data folder, English, a 256-colour terminal."""
+    env = {**os.environ, "TERM": "xterm-256color", "BIBLIOS_KIT_DATA_DIR": data_dir, "BIBLIOS_LANG": "en"}
+    env.pop("TEXTUAL_DRIVER", None)
+    return env
+
+
+def measure_startup(data_dir: str) -> float:
+    """Seconds from process start to the setup screen on the terminal."""
+    terminal = Terminal([sys.executable, "-m", "biblios_kit", "play"], environment(data_dir))
+    try:
+        return terminal.wait_for(b"New game") - terminal.started
+    finally:
+        terminal.close()
+
+
+def measure_key(data_dir: str, seed: int) -> float:
+    """Seconds from pressing ``k`` to the redrawn table arriving on the terminal."""
+    for leftover in Path(data_dir).glob("saves/*"):
+        leftover.unlink()
+    args = [sys.executable, "-m", "biblios_kit", "play", "--seat", "human", "--seat", "random", "--seat", "random",
+            "--seed", str(seed), "--bot-delay", "0"]  # fmt: skip
+    terminal = Terminal(args, environment(data_dir))
+    try:
+        terminal.wait_for(b"Keep it")
+        time.sleep(0.3)  # let the first frames settle
+        select.select([terminal.master], [], [], 0)
+        while select.select([terminal.master], [], [], 0.05)[0]:
+            terminal.output += os.read(terminal.master, 65536)
+        mark = len(terminal.output)
+        pressed = time.perf_counter()
+        os.write(terminal.master, b"k")
+        return terminal.wait_for(b"Kept this turn", since=mark) - pressed
+    finally:
+        terminal.close()
+
+
+def main(argv: list[str] | None = None) -> int:
+    """Run the measurements and print a summary."""
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--runs", type=int, default=7, help="processes started per measurement (default 7)")
+    args = parser.parse_args(argv)
+    with tempfile.TemporaryDirectory() as data_dir:
+        measure_startup(data_dir)  # warm the OS file cache and the compiled catalog cache
+        startups = [measure_startup(data_dir) for _ in range(args.runs)]
+        keys = [measure_key(data_dir, seed) for seed in range(1, args.runs + 1)]
+    print(f"python {sys.version.split()[0]}, {os.cpu_count()} cores, terminal {SIZE[0]}x{SIZE[1]}, {args.runs} runs")
+    for name, values, target in (
+        ("start-up to setup screen", startups, 1.0),
+        ("key press to updated table", keys, 0.1),
+    ):
+        verdict = "ok" if statistics.median(values) < target else "SLOWER THAN TARGET"
+        print(
+            f"{name:28s} median {statistics.median(values) * 1000:7.1f} ms   min {min(values) * 1000:7.1f} ms"
+            f"   max {max(values) * 1000:7.1f} ms   target < {target * 1000:.0f} ms: {verdict}"
+        )
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
