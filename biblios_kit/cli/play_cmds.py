@@ -50,10 +50,9 @@ def register(app: typer.Typer) -> None:
 def _config(ruleset: str | None, options: list[str], players: int | None, seed: int | None, seats: list[str],
             names: list[str], lang: str) -> object:  # fmt: skip
     """Check the flags (bad input exits with status 2) and build the :class:`GameConfig` they describe."""
-    from biblios_kit.bots.registry import BotSpecError, parse_spec
     from biblios_kit.errors import BibliosError
     from biblios_kit.rules import load_ruleset
-    from biblios_kit.tui.session import GameConfig
+    from biblios_kit.tui.config import GameConfig
 
     explicit = set()
     try:
@@ -62,6 +61,8 @@ def _config(ruleset: str | None, options: list[str], players: int | None, seed: 
         fail(f"{error_prefix()} {error}")
     if ruleset is not None:
         explicit.add("ruleset")
+    if seats:
+        from biblios_kit.bots.registry import BotSpecError, parse_spec
     for spec in seats:
         if spec != "human":
             try:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from textual.app import App
 from textual.binding import Binding
@@ -10,9 +11,14 @@ from textual.screen import Screen
 
 from biblios_kit.errors import BibliosError, RecordError
 from biblios_kit.i18n import SUPPORTED, _, current_language, set_language
-from biblios_kit.saves import load_game, save_path, set_aside
+from biblios_kit.tui.config import GameConfig
 from biblios_kit.tui.localize import LANGUAGE_NAMES, set_bindings
-from biblios_kit.tui.session import GameConfig, GameSession
+
+if TYPE_CHECKING:
+    from biblios_kit.tui.session import GameSession
+
+# The engine, the saves and the game screens are imported when first needed, so that the
+# setup screen's first frame does not wait for them.
 
 
 class BibliosApp(App[None]):
@@ -54,11 +60,17 @@ class BibliosApp(App[None]):
             ],
         )
 
+    def _save_path(self) -> Path:
+        from biblios_kit.saves import save_path
+
+        return self.save_file or save_path()
+
     def _save_status(self) -> tuple[str, str]:
         """(``"none"``/``"ok"``/``"done"``/``"bad"``, message) for the saved game."""
-        path = self.save_file or save_path()
+        path = self._save_path()
         if not path.exists():
             return "none", ""
+        from biblios_kit.saves import load_game
         try:
             saved = load_game(path)
         except RecordError as error:
@@ -89,7 +101,10 @@ class BibliosApp(App[None]):
 
     def resume_game(self) -> None:
         """Continue the saved game; a corrupt or incompatible save is reported on the setup screen."""
-        path = self.save_file or save_path()
+        from biblios_kit.saves import load_game
+        from biblios_kit.tui.session import GameSession
+
+        path = self._save_path()
         try:
             saved = load_game(path)
             session = GameSession.from_saved(saved, save_to=self.save_file, autosave=self.autosave)
@@ -126,12 +141,16 @@ class BibliosApp(App[None]):
                     self.show_setup()
                 return
             if state == "bad":
-                set_aside(self.save_file or save_path())
+                from biblios_kit.saves import set_aside
+
+                set_aside(self._save_path())
             self._new_game(config)
 
         self.push_screen(ConfirmDialog(_("Saved game"), question, _("Start a new game"), _("Cancel")), answer)
 
     def _new_game(self, config: GameConfig) -> None:
+        from biblios_kit.tui.session import GameSession
+
         try:
             session = GameSession.new(config, save_to=self.save_file, autosave=self.autosave)
         except (BibliosError, ValueError) as error:

@@ -6,7 +6,6 @@ time (another ruleset, another player count, another language) without losing th
 
 from __future__ import annotations
 
-import importlib.util
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -17,17 +16,15 @@ from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.screen import Screen
 from textual.widgets import Button, Checkbox, Footer, Input, Label, Select, Static
 
-from biblios_kit.bots.registry import BOT_MODULES
 from biblios_kit.i18n import SUPPORTED, _, current_language
 from biblios_kit.rules.model import Ruleset
-from biblios_kit.saves import HUMAN
 from biblios_kit.tui.localize import LANGUAGE_NAMES, set_bindings
-from biblios_kit.tui.session import BOT_LEVELS, GameConfig
+from biblios_kit.tui.config import BOT_LEVELS, HUMAN, GameConfig
 
 
 def available_levels() -> tuple[str, ...]:
-    """The bot levels whose module is installed (the others are not offered)."""
-    return tuple(level for level in BOT_LEVELS if importlib.util.find_spec(BOT_MODULES[level]) is not None)
+    """The bot levels offered for a seat (a level whose module is missing is reported when the game starts)."""
+    return BOT_LEVELS
 
 
 def seat_kind_label(kind: str) -> str:
@@ -111,33 +108,44 @@ class SetupScreen(Screen[None]):
         self.save_state = save_state
         """``"none"``, ``"ok"`` (an unfinished game can be continued) or ``"bad"`` (unreadable)."""
         self.save_message = save_message
-        self.rulesets: list[tuple[str, Ruleset]] = []
-        self._load_rulesets()
+        self.entries: list[tuple[str, dict[str, str], bool]] = []
+        """(id, title per language, is a variant) of every ruleset found, without loading them."""
+        self._loaded: dict[str, Ruleset] = {}
+        self._find_rulesets()
         self._localize_bindings()
 
-    def _load_rulesets(self) -> None:
-        from biblios_kit.errors import BibliosError
-        from biblios_kit.rules import available_rulesets, load_ruleset
+    def _find_rulesets(self) -> None:
+        from biblios_kit.rules.loader import available_rulesets, read_document
 
         seen = set()
         for entry in available_rulesets():
             if entry.id in seen:
                 continue
+            seen.add(entry.id)
             try:
-                self.rulesets.append((entry.id, load_ruleset(entry.id)))
-                seen.add(entry.id)
-            except BibliosError:
-                continue  # a broken user variant is not offered (``biblios-kit rules validate`` explains it)
+                title = read_document(entry.path).get("title")
+            except Exception:  # noqa: BLE001 - an unreadable user file is simply listed by id
+                title = None
+            titles = {k: str(v) for k, v in title.items()} if isinstance(title, dict) else {}
+            self.entries.append((entry.id, titles, entry.origin != "edition"))
         if self.form.ruleset not in seen:
-            try:
-                self.rulesets.append((self.form.ruleset, load_ruleset(self.form.ruleset)))
-            except BibliosError:
-                self.form.ruleset = self.rulesets[0][0]
+            self.entries.append((self.form.ruleset, {}, True))
 
     @property
     def ruleset(self) -> Ruleset:
-        """The ruleset chosen in the form."""
-        return dict(self.rulesets)[self.form.ruleset]
+        """The ruleset chosen in the form, loaded on first use (only the one shown is loaded: a faster first frame)."""
+        from biblios_kit.errors import BibliosError
+        from biblios_kit.rules import load_ruleset
+
+        key = self.form.ruleset
+        if key not in self._loaded:
+            try:
+                self._loaded[key] = load_ruleset(key)
+            except BibliosError as error:
+                self.notify(str(error), severity="error", timeout=8)
+                self.form.ruleset = "biblios"
+                return self.ruleset
+        return self._loaded[key]
 
     def compose(self) -> ComposeResult:
         lang = current_language()
@@ -151,7 +159,8 @@ class SetupScreen(Screen[None]):
             with Horizontal(classes="row"):
                 yield Label(_("Game"), classes="field")
                 yield Select(
-                    [(r.title.get(lang) + ("" if r.extends == () else " *"), rid) for rid, r in self.rulesets],
+                    [((titles.get(lang) or titles.get("en") or rid) + (" *" if variant else ""), rid)
+                     for rid, titles, variant in self.entries],
                     value=self.form.ruleset, allow_blank=False, id="ruleset", compact=True,
                 )  # fmt: skip
             yield Static(Text(ruleset.description.get(lang), style="italic grey62"), id="ruleset-description")

@@ -1,0 +1,50 @@
+"""What a new game needs (ruleset, options, seats, names, seed, language): light, so the CLI and the setup screen
+can use it without importing the engine."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+HUMAN = "human"
+"""The seat spec of a person (the same value as :data:`biblios_kit.saves.HUMAN`)."""
+
+BOT_LEVELS: tuple[str, ...] = ("random", "easy", "medium", "hard")
+"""The bot specs offered for a seat, weakest first."""
+
+
+@dataclass
+class GameConfig:
+    """What a new game needs: the ruleset, options, seats, names, seed and language (CLI flags fill it)."""
+
+    ruleset: str = "biblios"
+    options: tuple[str, ...] = ()
+    players: int = 3
+    seats: tuple[str, ...] = ()
+    """``"human"`` or a bot spec per seat; missing seats are filled by :meth:`seat_specs`."""
+    names: tuple[str, ...] = ()
+    seed: int | None = None
+    lang: str | None = None
+    explicit: frozenset[str] = field(default_factory=frozenset)
+    """Which fields the user gave explicitly (CLI flags), e.g. ``{"ruleset", "players"}``."""
+
+    def seat_specs(self) -> tuple[str, ...]:
+        """A spec per seat: the given ones, then a person in seat 1 and ``random`` bots elsewhere."""
+        specs = list(self.seats[: self.players])
+        while len(specs) < self.players:
+            specs.append(HUMAN if not specs else "random")
+        return tuple(specs)
+
+    def seat_names(self, default_name: str = "Player {number}", bot_name: str = "Bot {number}") -> tuple[str, ...]:
+        """A name per seat: the given ones, then defaults from the templates (``{number}`` is 1-based)."""
+        names = [n for n in self.names[: self.players]]
+        specs = self.seat_specs()
+        while len(names) < self.players:
+            number = len(names) + 1
+            template = default_name if specs[len(names)] == HUMAN else bot_name
+            names.append(template.format(number=number))
+        return tuple(names)
+
+    @property
+    def complete(self) -> bool:
+        """Whether the flags given describe a whole game (the setup screen can be skipped)."""
+        return {"ruleset", "players", "seats"} <= self.explicit and len(self.seats) >= self.players
