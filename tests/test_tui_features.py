@@ -256,7 +256,7 @@ def test_setup_screen_starts_the_game_it_shows() -> None:
             await run_until(pilot, lambda: isinstance(app.screen, TableScreen) and waiting_for_person(app))
             assert app.session is not None
             assert app.session.names[0] == "Zoe" and app.session.ruleset.id == "scripts-and-scribes"
-            assert app.session.state.seed == 8 and app.session.seats == ("human", "random")
+            assert app.session.state.seed == 8 and app.session.seats == ("human", "hard")
 
     asyncio.run(scenario())
 

@@ -11,6 +11,9 @@ HUMAN = "human"
 BOT_LEVELS: tuple[str, ...] = ("random", "easy", "medium", "hard")
 """The bot specs offered for a seat, weakest first."""
 
+DEFAULT_BOT = "hard"
+"""The bot a new seat gets: the strongest (it thinks in a worker thread, about 0.25 s a move)."""
+
 
 @dataclass
 class GameConfig:
@@ -28,10 +31,10 @@ class GameConfig:
     """Which fields the user gave explicitly (CLI flags), e.g. ``{"ruleset", "players"}``."""
 
     def seat_specs(self) -> tuple[str, ...]:
-        """A spec per seat: the given ones, then a person in seat 1 and ``random`` bots elsewhere."""
+        """A spec per seat: the given ones, then a person in seat 1 and :data:`DEFAULT_BOT` elsewhere."""
         specs = list(self.seats[: self.players])
         while len(specs) < self.players:
-            specs.append(HUMAN if not specs else "random")
+            specs.append(HUMAN if not specs else DEFAULT_BOT)
         return tuple(specs)
 
     def seat_names(self, default_name: str = "Player {number}", bot_name: str = "Bot {number}") -> tuple[str, ...]:

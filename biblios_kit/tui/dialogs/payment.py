@@ -69,6 +69,8 @@ class PaymentDialog(ModalScreen[list[int]]):
         if self.currency == "gold":
             total = sum(self.ruleset.deck[c].value for c in paid)
             status.append(_("Chosen") + ": ", style=MUTED)
+            if not paid:
+                status.append(_("nothing yet"), style=MUTED)
             for index, card in enumerate(paid):
                 if index:
                     status.append(", ")

@@ -49,7 +49,10 @@ class HelpScreen(ModalScreen[None]):
         section = self.book.section(section_id)
         width = max(30, self.query_one("#help-scroll").size.width - 2 or 60)
         text = Text(section.title + "\n", style="bold #e0b050")
-        text.append(section_text(section, width=width).split("\n", 1)[-1])
+        lines = section_text(section, width=width).split("\n")
+        if len(lines) > 1 and lines[1].strip() and set(lines[1].strip()) <= {"=", "-"}:
+            lines = lines[2:]  # the plain-text title and its underline: the title is shown above in colour
+        text.append("\n".join(lines))
         self.query_one("#help-text", Static).update(text)
         self.query_one("#help-scroll", VerticalScroll).scroll_home(animate=False)
 

@@ -19,7 +19,7 @@ from textual.widgets import Button, Checkbox, Footer, Input, Label, Select, Stat
 from biblios_kit.i18n import SUPPORTED, _, current_language
 from biblios_kit.rules.model import Ruleset
 from biblios_kit.tui.localize import LANGUAGE_NAMES, set_bindings
-from biblios_kit.tui.config import BOT_LEVELS, HUMAN, GameConfig
+from biblios_kit.tui.config import BOT_LEVELS, DEFAULT_BOT, HUMAN, GameConfig
 
 
 def available_levels() -> tuple[str, ...]:
@@ -63,10 +63,10 @@ class SetupForm:
         )
 
     def fit(self, players: int) -> None:
-        """Resize the seat lists to ``players`` (new seats are random bots)."""
+        """Resize the seat lists to ``players`` (new seats get the default bot)."""
         self.players = players
         while len(self.seats) < players:
-            self.seats.append(HUMAN if not self.seats else "random")
+            self.seats.append(HUMAN if not self.seats else DEFAULT_BOT)
         del self.seats[players:]
         del self.names[players:]
 
