@@ -14,11 +14,12 @@ from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.screen import Screen
-from textual.widgets import Button, Checkbox, Footer, Input, Label, Select, Static
+from textual.widgets import Button, Checkbox, Footer, Input, Label, Static
 
 from biblios_kit.i18n import SUPPORTED, _, current_language
 from biblios_kit.rules.model import Ruleset
 from biblios_kit.tui.localize import LANGUAGE_NAMES, set_bindings
+from biblios_kit.tui.widgets.choice import Choice
 from biblios_kit.tui.config import BOT_LEVELS, DEFAULT_BOT, HUMAN, GameConfig
 
 
@@ -158,10 +159,10 @@ class SetupScreen(Screen[None]):
         with VerticalScroll(id="setup-body"):
             with Horizontal(classes="row"):
                 yield Label(_("Game"), classes="field")
-                yield Select(
+                yield Choice(
                     [((titles.get(lang) or titles.get("en") or rid) + (" *" if variant else ""), rid)
                      for rid, titles, variant in self.entries],
-                    value=self.form.ruleset, allow_blank=False, id="ruleset", compact=True,
+                    self.form.ruleset, id="ruleset",
                 )  # fmt: skip
             yield Static(Text(ruleset.description.get(lang), style="italic grey62"), id="ruleset-description")
             if ruleset.options:
@@ -174,11 +175,9 @@ class SetupScreen(Screen[None]):
                         yield box
             with Horizontal(classes="row"):
                 yield Label(_("Language"), classes="field")
-                yield Select([(LANGUAGE_NAMES[code], code) for code in SUPPORTED], value=lang, allow_blank=False,
-                             id="language", compact=True)  # fmt: skip
+                yield Choice([(LANGUAGE_NAMES[code], code) for code in SUPPORTED], lang, id="language")
                 yield Label(_("Players"), classes="field short")
-                yield Select([(str(n), n) for n in ruleset.player_counts], value=self.form.players, allow_blank=False,
-                             id="players", compact=True)  # fmt: skip
+                yield Choice([(str(n), n) for n in ruleset.player_counts], self.form.players, id="players")
                 yield Label(_("Seed"), classes="field short")
                 yield Input(self.form.seed, placeholder=_("random"), id="seed", compact=True, type="integer")
             for seat in range(self.form.players):
@@ -187,8 +186,7 @@ class SetupScreen(Screen[None]):
                     kinds = [HUMAN, *levels]
                     if self.form.seats[seat] not in kinds:
                         kinds.append(self.form.seats[seat])
-                    yield Select([(seat_kind_label(k), k) for k in kinds], value=self.form.seats[seat],
-                                 allow_blank=False, id=f"kind-{seat}", compact=True)  # fmt: skip
+                    yield Choice([(seat_kind_label(k), k) for k in kinds], self.form.seats[seat], id=f"kind-{seat}")
                     name = self.form.names[seat] if seat < len(self.form.names) else ""
                     yield Input(name, placeholder=self.form.default_name(seat), id=f"name-{seat}", compact=True,
                                 max_length=20)  # fmt: skip
@@ -214,21 +212,22 @@ class SetupScreen(Screen[None]):
         """Rebuild the screen in the active language, keeping the form."""
         await self.recompose()
         self._localize_bindings()
+        self.query_one("#language", Choice).focus()
 
     # ------------------------------------------------------------------ form changes
 
-    async def on_select_changed(self, event: Select.Changed) -> None:
+    async def on_choice_changed(self, event: Choice.Changed) -> None:
         """Update the form; another ruleset, player count or language rebuilds the screen."""
-        select_id = event.select.id or ""
+        select_id = event.choice.id or ""
         value: Any = event.value
-        if value is Select.BLANK:
-            return
         if select_id == "ruleset" and value != self.form.ruleset:
             self.form.ruleset = str(value)
             await self.recompose()
+            self.query_one("#ruleset", Choice).focus()
         elif select_id == "players" and value != self.form.players:
             self.form.fit(int(value))
             await self.recompose()
+            self.query_one("#players", Choice).focus()
         elif select_id == "language" and value != current_language():
             await self.app.switch_language(str(value))  # type: ignore[attr-defined]
         elif select_id.startswith("kind-"):
