@@ -160,6 +160,11 @@ def seat_tables(n: int) -> tuple[tuple[int, ...], ...]:
 
 _SEAT_TABLES: dict[int, tuple[tuple[int, ...], ...]] = {}
 
+_TAKERS: dict[int, tuple[tuple[int, ...], ...]] = {
+    n: tuple(tuple((w + k) % n for k in range(1, n)) for w in range(n)) for n in range(1, 17)
+}
+"""``_TAKERS[n][w]``: the other seats clockwise from ``w``'s left (who draws in a standard penalty)."""
+
 
 _NO_EVENTS: deque[RawEvent] = deque(maxlen=0)
 """The event log of a game created with ``events=False``: appending to it keeps nothing."""
@@ -1068,39 +1073,38 @@ class GameState:
 
     def _penalize(self, w: int) -> None:
         bit = 1 << w
-        if self.rules.exclude_penalized or self.pen_once & bit:
+        rules = self.rules
+        if rules.exclude_penalized or self.pen_once & bit:
             self.excluded |= bit
         else:
             self.pen_once |= bit
-        kind = self.rules.penalty
-        hands, log = self.hands, self.log
-        hand = hands[w]
-        n = self.n
-        if kind == PEN_STANDARD:
-            rand = self.rng.random
-            card_kind, value, gold = self.rules.kind, self.rules.value, self.gold
-            taken = self.rules.event_tables(self.n).taken[w]
-            q = w
-            draws = n - 1 if len(hand) >= n - 1 else len(hand)
-            for _ in range(draws):
-                q = q + 1 if q + 1 < n else 0
+        hand = self.hands[w]
+        if rules.penalty == PEN_STANDARD:
+            hands, log_append, rand = self.hands, self.log.append, self.rng.random
+            card_kind, value, gold = rules.kind, rules.value, self.gold
+            taken = rules.event_tables(self.n).taken[w]
+            takers = _TAKERS[self.n][w]
+            short = len(hand) < len(takers)
+            if short:
+                takers = takers[: len(hand)]
+            for q in takers:
                 c = hand.pop(int(rand() * len(hand)))  # a random card (~180 draws per random game)
                 if card_kind[c] == KIND_GOLD:
                     v = value[c]
                     gold[w] -= v
                     gold[q] += v
                 hands[q].append(c)
-                log.append(taken[q][c])
-            if draws < n - 1:
-                log.append((_PENALTY_EMPTY, w, -1, (), ALL))
-        elif kind == PEN_BLUFF:
+                log_append(taken[q][c])
+            if short:
+                log_append((_PENALTY_EMPTY, w, -1, (), ALL))  # the hand ran out: the last players get nothing
+        elif rules.penalty == PEN_BLUFF:
             if not hand:
-                log.append((_PENALTY_EMPTY, w, -1, (), ALL))
+                self.log.append((_PENALTY_EMPTY, w, -1, (), ALL))
                 return
-            d = (w + 1) % n
+            d = (w + 1) % self.n
             c = self._take_random(w)
             self.buried.append(c)
-            log.append((_PENALTY_REMOVED, d, c, w, bit | 1 << d))
+            self.log.append((_PENALTY_REMOVED, d, c, w, bit | 1 << d))
 
 
 def new_game(ruleset: Ruleset, players: int, seed: int, *, events: bool = True) -> GameState:
