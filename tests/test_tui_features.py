@@ -277,3 +277,21 @@ def test_keys_offer_only_legal_actions() -> None:
             assert table.session.state.decision_count == 1
 
     asyncio.run(scenario())
+
+
+def test_language_switch_reaches_an_open_dialog() -> None:
+    prepare_save("biblios", ("human", "random", "random"), 4, human_in(Phase.PAYMENT))
+    fr = translator("fr")
+
+    async def scenario() -> None:
+        app = make_app(resume=True, bot_delay=0)
+        async with app.run_test(size=(80, 24)) as pilot:
+            await run_until(pilot, lambda: type(app.screen).__name__ == "PaymentDialog")
+            dialog = app.screen
+            press(app, "enter")  # choose a first card
+            await run_until(pilot, lambda: len(dialog.chosen) == 1)  # type: ignore[attr-defined]
+            press(app, "f2")
+            await run_until(pilot, lambda: fr.gettext("Pay your bid") in visible_text(app))
+            assert app.screen is dialog and len(dialog.chosen) == 1  # type: ignore[attr-defined]
+
+    asyncio.run(scenario())

@@ -54,8 +54,9 @@ class BibliosApp(App[None]):
         set_bindings(
             self,
             [
-                Binding("f1", "rules", _("Rules")),
-                Binding("f2", "next_language", _("Language")),
+                # priority: they also work while a dialog (a modal screen) is open
+                Binding("f1", "rules", _("Rules"), priority=True),
+                Binding("f2", "next_language", _("Language"), priority=True),
                 Binding("ctrl+q", "quit", _("Quit"), show=False, priority=True),
             ],
         )
@@ -203,7 +204,8 @@ class BibliosApp(App[None]):
         from biblios_kit.tui.screens.help import HelpScreen
 
         screen = self.screen
-        if type(screen).__name__ == "HelpScreen":
+        if isinstance(screen, HelpScreen):  # F1 again closes the rules
+            screen.dismiss(None)
             return
         section = getattr(screen, "help_section", lambda: "overview")()
         ruleset = None

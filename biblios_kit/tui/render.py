@@ -51,8 +51,13 @@ def die_chip(ruleset: Ruleset, die: int, value: int, width: int = 16) -> Text:
     """One award die in ``width`` cells: category colour as background, glyph and name, then the face."""
     category = ruleset.category(die_category(ruleset, die))
     style = f"bold {contrast(category.colour)} on {category.colour}"
-    name = Text(die_name(ruleset, die), style=style, justify="center")
-    name.truncate(max(1, width), overflow="ellipsis")
+    suffix = ""
+    if len(category.dice) > 1:  # several dice per category: the place stays visible however narrow
+        first = next(i for i in range(die + 1) if die_category(ruleset, i) == category.id)
+        suffix = f" #{category.dice[die - first].place}"
+    name = Text(f"{category.glyph} {category.name.get(current_language())}", style=style, justify="center")
+    name.truncate(max(1, width - len(suffix)), overflow="ellipsis")
+    name.append(suffix, style=style)
     face = Text(f"{'■' * value}{'□' * max(0, 6 - value)} {value}", style=style, justify="center")
     return Text("\n", justify="center").join([name, face])
 

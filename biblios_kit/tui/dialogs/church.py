@@ -50,6 +50,11 @@ class ChurchDialog(ModalScreen[int]):
         options.highlighted = 0
         options.focus()
 
+    async def relocalize(self) -> None:
+        """Rebuild the dialog in the active language (after F2)."""
+        await self.recompose()
+        self.on_mount()
+
     def on_option_list_option_selected(self, event: OptionList.OptionSelected) -> None:
         """Dismiss with the selected action."""
         event.stop()

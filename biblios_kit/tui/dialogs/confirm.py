@@ -32,6 +32,11 @@ class ConfirmDialog(ModalScreen[bool]):
     def on_mount(self) -> None:
         self.query_one("#cancel", Button).focus()
 
+    async def relocalize(self) -> None:
+        """Rebuild the dialog in the active language (the question itself was phrased when it was asked)."""
+        await self.recompose()
+        self.on_mount()
+
     def on_button_pressed(self, event: Button.Pressed) -> None:
         """Dismiss with the answer."""
         event.stop()

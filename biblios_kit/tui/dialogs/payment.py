@@ -103,6 +103,11 @@ class PaymentDialog(ModalScreen[list[int]]):
         else:
             option_list.focus()
 
+    async def relocalize(self) -> None:
+        """Rebuild the dialog in the active language, keeping the cards chosen so far."""
+        await self.recompose()
+        self._refresh()
+
     def on_option_list_option_selected(self, event: OptionList.OptionSelected) -> None:
         """Add the selected card to the payment."""
         event.stop()

@@ -36,6 +36,11 @@ class CurtainScreen(Screen[None]):
     def on_mount(self) -> None:
         self.query_one(Button).focus()
 
+    async def relocalize(self) -> None:
+        """Rebuild the curtain in the active language."""
+        await self.recompose()
+        self.on_mount()
+
     def on_button_pressed(self, event: Button.Pressed) -> None:
         """The next player is ready."""
         event.stop()

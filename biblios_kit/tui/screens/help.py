@@ -23,6 +23,7 @@ class HelpScreen(ModalScreen[None]):
 
     def __init__(self, ruleset: Ruleset, lang: str, section: str) -> None:
         super().__init__(classes="dialog-screen")
+        self.ruleset = ruleset
         self.book: Rulebook = render_rulebook(ruleset, lang)
         self.section = section if section in self.book.section_ids else self.book.section_ids[0]
 
@@ -43,6 +44,14 @@ class HelpScreen(ModalScreen[None]):
         sections.highlighted = self.book.section_ids.index(self.section)
         self._show_section(self.section)
         sections.focus()
+
+    async def relocalize(self) -> None:
+        """Render the rulebook again in the active language, at the same section."""
+        from biblios_kit.i18n import current_language
+
+        self.book = render_rulebook(self.ruleset, current_language())
+        await self.recompose()
+        self.on_mount()
 
     def _show_section(self, section_id: str) -> None:
         self.section = section_id

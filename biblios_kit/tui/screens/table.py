@@ -17,6 +17,7 @@ from textual import work
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, Vertical
+from textual.css.query import NoMatches
 from textual.screen import Screen
 from textual.widgets import Button, Footer, RichLog, Static
 
@@ -203,8 +204,14 @@ class TableScreen(Screen[None]):
 
     def update_view(self) -> None:
         """Redraw every panel from the viewer's observation (panels whose content is unchanged are skipped)."""
-        if not self._live or not self.is_attached:  # not mounted yet, or being removed (the app is closing)
+        if not self._live or not self.is_attached:  # not mounted yet, or being removed
             return
+        try:
+            self._draw()
+        except NoMatches:  # the app is closing and the panels are already gone (a late bot answer)
+            self._live = False
+
+    def _draw(self) -> None:
         session = self.session
         ruleset = session.ruleset
         obs = self._observation()
