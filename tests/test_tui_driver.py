@@ -26,7 +26,7 @@ from biblios_kit.tui.dialogs.payment import PaymentDialog
 from biblios_kit.tui.screens.curtain import CurtainScreen
 from biblios_kit.tui.screens.end import EndScreen
 from biblios_kit.tui.screens.table import TableScreen
-from biblios_kit.tui.session import GameConfig
+from biblios_kit.tui.config import GameConfig
 
 GIFT_KEYS = {KEEP: "k", TO_AUCTION: "a", TO_PUBLIC: "p"}
 FULL = frozenset({"ruleset", "players", "seats"})

@@ -240,7 +240,7 @@ def test_f1_opens_the_rules_at_the_current_phase_with_search() -> None:
 
 def test_setup_screen_starts_the_game_it_shows() -> None:
     async def scenario() -> None:
-        from biblios_kit.tui.session import GameConfig
+        from biblios_kit.tui.config import GameConfig
 
         app = make_app(GameConfig(ruleset="scripts-and-scribes", players=2, seed=8, explicit=frozenset({"ruleset"})),
                        bot_delay=0)  # fmt: skip
@@ -293,5 +293,16 @@ def test_language_switch_reaches_an_open_dialog() -> None:
             press(app, "f2")
             await run_until(pilot, lambda: fr.gettext("Pay your bid") in visible_text(app))
             assert app.screen is dialog and len(dialog.chosen) == 1  # type: ignore[attr-defined]
+
+    asyncio.run(scenario())
+
+
+def test_resume_without_a_save_says_so() -> None:
+    async def scenario() -> None:
+        app = make_app(resume=True, bot_delay=0)
+        async with app.run_test(size=(80, 24)) as pilot:
+            await run_until(pilot, lambda: isinstance(app.screen, SetupScreen))
+            await pilot.pause()
+            assert "There is no saved game to continue." in visible_text(app)
 
     asyncio.run(scenario())

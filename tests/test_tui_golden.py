@@ -25,7 +25,7 @@ from biblios_kit.tui.dialogs.church import ChurchDialog
 from biblios_kit.tui.screens.end import EndScreen
 from biblios_kit.tui.screens.setup import SetupScreen
 from biblios_kit.tui.screens.table import TableScreen
-from biblios_kit.tui.session import GameConfig
+from biblios_kit.tui.config import GameConfig
 from test_tui_driver import _data_dir, human_in, prepare_save, run_until, waiting_for_person  # noqa: F401
 
 SNAPSHOTS = Path(__file__).parent / "snapshots"

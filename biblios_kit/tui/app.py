@@ -106,6 +106,9 @@ class BibliosApp(App[None]):
         from biblios_kit.tui.session import GameSession
 
         path = self._save_path()
+        if not path.exists():
+            self.show_setup(_("There is no saved game to continue."))
+            return
         try:
             saved = load_game(path)
             session = GameSession.from_saved(saved, save_to=self.save_file, autosave=self.autosave)

@@ -13,7 +13,7 @@ from typing import Sequence
 from rich.table import Table
 from rich.text import Text
 
-from biblios_kit.describe import bid_text, card_name, die_category, die_name, term, term_args
+from biblios_kit.describe import bid_text, card_name, die_category, term, term_args
 from biblios_kit.engine.observation import Observation
 from biblios_kit.engine.state import Phase
 from biblios_kit.i18n import _, current_language, ngettext

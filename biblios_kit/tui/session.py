@@ -16,8 +16,7 @@ from biblios_kit.engine.observation import Observation
 from biblios_kit.engine.state import GameState, Phase, new_game
 from biblios_kit.rules.model import Ruleset
 from biblios_kit.saves import HUMAN, SavedGame, save_game
-
-from biblios_kit.tui.config import BOT_LEVELS, GameConfig  # noqa: E402,F401 - re-exported for callers
+from biblios_kit.tui.config import GameConfig
 
 
 def bot_seed(seed: int, seat: int) -> int:
