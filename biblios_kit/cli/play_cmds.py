@@ -5,12 +5,15 @@ from __future__ import annotations
 import os
 import shlex
 import sys
-from typing import Annotated, Optional
+from typing import TYPE_CHECKING, Annotated, Optional
 
 import typer
 
 from biblios_kit.cli.common import LangOption, error_prefix, fail, start
 from biblios_kit.i18n import _
+
+if TYPE_CHECKING:
+    from biblios_kit.tui.config import GameConfig
 
 SEAT_KINDS: tuple[str, ...] = ("human", "random", "easy", "medium", "hard")
 """What ``--seat`` accepts (a bot spec with parameters, such as ``hard:iterations=500``, works too)."""
@@ -35,6 +38,8 @@ def register(app: typer.Typer) -> None:
     ) -> None:
         language = start(lang)
         config = _config(ruleset, option or [], players, seed, seat or [], name or [], language)
+        if lang is not None:  # an explicit --lang wins over the language a saved game was left in
+            config.explicit = config.explicit | {"lang"}
         if bot_delay < 0:
             fail(f"{error_prefix()} " + _("--bot-delay must not be negative"))
         if web:
@@ -48,7 +53,7 @@ def register(app: typer.Typer) -> None:
 
 
 def _config(ruleset: str | None, options: list[str], players: int | None, seed: int | None, seats: list[str],
-            names: list[str], lang: str) -> object:  # fmt: skip
+            names: list[str], lang: str) -> GameConfig:  # fmt: skip
     """Check the flags (bad input exits with status 2) and build the :class:`GameConfig` they describe."""
     from biblios_kit.errors import BibliosError
     from biblios_kit.rules import load_ruleset

@@ -118,7 +118,7 @@ class BibliosApp(App[None]):
         except ValueError as error:  # an unknown bot spec in the seats
             self.show_setup(_("The saved game cannot be continued: {error}").format(error=error))
             return
-        if saved.lang and saved.lang in SUPPORTED and saved.lang != current_language():
+        if "lang" not in self.config.explicit and saved.lang in SUPPORTED and saved.lang != current_language():
             set_language(saved.lang)
             self._localize_bindings()
         if saved.finished:
