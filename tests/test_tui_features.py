@@ -4,9 +4,10 @@ from __future__ import annotations
 
 import asyncio
 import json
+import random
 from pathlib import Path
 
-from textual.widgets import OptionList, Static
+from textual.widgets import OptionList, RichLog, Static
 
 from biblios_kit.describe import card_name
 from biblios_kit.engine.actions import CHURCH, DECLINE, KEEP, church_parts
@@ -27,6 +28,7 @@ from test_tui_driver import (  # noqa: F401 - _data_dir is an autouse fixture
     _data_dir,
     game_config,
     human_in,
+    play_turn,
     prepare_save,
     press,
     run_until,
@@ -304,5 +306,33 @@ def test_resume_without_a_save_says_so() -> None:
             await run_until(pilot, lambda: isinstance(app.screen, SetupScreen))
             await pilot.pause()
             assert "There is no saved game to continue." in visible_text(app)
+
+    asyncio.run(scenario())
+
+
+def test_a_failing_bot_is_reported_and_the_game_goes_on() -> None:
+    class Broken:
+        name = "broken"
+
+        def choose(self, observation: object) -> int:
+            raise RuntimeError("out of ideas")
+
+    async def scenario() -> None:
+        app = make_app(game_config(seats=("human", "random"), seed=3), bot_delay=0)
+        async with app.run_test(size=(80, 24)) as pilot:
+            await run_until(pilot, lambda: waiting_for_person(app))
+            session = app.session
+            assert session is not None
+            session.bots[1] = Broken()  # type: ignore[assignment]
+            rng = random.Random(1)
+            while session.current == 0:  # the person places the cards drawn; then the bot must pick
+                await play_turn(pilot, rng)
+            await run_until(pilot, lambda: session.current != 1)
+            await pilot.pause()
+            # the failure is told in an error toast and in the log
+            log = app.screen.query_one("#log", RichLog)
+            logged = "".join(strip.text for strip in log.lines).replace(" ", "")
+            assert "Bot2(random)failed:outofideas" in logged
+            assert session.state.decision_count >= 4
 
     asyncio.run(scenario())

@@ -121,6 +121,11 @@ class TableScreen(Screen[None]):
         self.token += 1  # a bot still thinking in its thread will find its answer stale
         self._live = False
 
+    def on_resize(self) -> None:
+        """The status line is laid out for the width: draw it again."""
+        self._shown.pop("status", None)
+        self.update_view()
+
     def on_mount(self) -> None:
         self._live = True
         self.relocalize()
@@ -438,11 +443,25 @@ class TableScreen(Screen[None]):
         """Let the bot of ``seat`` choose in this worker thread, then apply it on the UI thread."""
         started = time.monotonic()
         bot = self.session.bots[seat]
-        action = bot.choose(observation)
+        try:
+            action = bot.choose(observation)
+        except Exception as error:  # noqa: BLE001 - a failing bot must not take the game down
+            self.app.call_from_thread(self._bot_failed, seat, observation, error, token)
+            return
         remaining = self.bot_delay - (time.monotonic() - started)
         if remaining > 0:
             time.sleep(remaining)
         self.app.call_from_thread(self._bot_chose, seat, action, token)
+
+    def _bot_failed(self, seat: int, observation: Observation, error: Exception, token: int) -> None:
+        """Report a bot's failure and play its first legal move, so the game goes on."""
+        message = _("{player} ({bot}) failed: {error}. It plays its first legal move instead.").format(
+            player=self.session.names[seat], bot=self.session.seats[seat], error=error
+        )
+        self.notify(message, severity="error", timeout=8)
+        if self._live:
+            self.query_one("#log", RichLog).write(Text(message, style="bold #e74c3c"))
+        self._bot_chose(seat, observation.legal_actions[0], token)
 
     def _bot_chose(self, seat: int, action: int, token: int) -> None:
         if not self._live or token != self.token or self.session.current != seat:
