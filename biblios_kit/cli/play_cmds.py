@@ -36,6 +36,7 @@ def register(app: typer.Typer) -> None:
         port: Annotated[int, typer.Option("--port", help=_("Port of the web server."))] = 8000,
         lang: LangOption = None,
     ) -> None:
+        """Check the flags, then run the terminal app (or serve it with ``--web``)."""
         language = start(lang)
         config = _config(ruleset, option or [], players, seed, seat or [], name or [], language)
         if lang is not None:  # an explicit --lang wins over the language a saved game was left in

@@ -118,6 +118,7 @@ class TableScreen(Screen[None]):
         yield Footer()
 
     def on_unmount(self) -> None:
+        """Stop drawing; an answer from a bot still thinking is now stale."""
         self.token += 1  # a bot still thinking in its thread will find its answer stale
         self._live = False
 
