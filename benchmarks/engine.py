@@ -100,7 +100,8 @@ def clone_playouts(ruleset_name: str, players: int, playouts: int, repeat: int) 
 
     def run() -> int:
         for i in range(playouts):
-            root.clone(events=False).playout(random.Random(i))
+            rng = random.Random(i)
+            root.clone(events=False, rng=rng).playout(rng)
         return playouts
 
     seconds, _, cpu = best_of(repeat, run)

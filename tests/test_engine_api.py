@@ -200,3 +200,16 @@ def test_game_without_events_plays_the_same() -> None:
     quiet.playout(random.Random(9))
     loud.playout(random.Random(9))
     assert quiet.history == loud.history and len(mid.log) < len(loud.log)
+
+
+def test_clone_with_its_own_rng_for_search() -> None:
+    s = new_game(BIBLIOS, 3, seed=6)
+    rng = random.Random(6)
+    while s.phase is not Phase.BIDDING:
+        s.apply(s.random_action(rng))
+    a, b = s.clone(events=False, rng=random.Random(1)), s.clone(events=False, rng=random.Random(1))
+    a.playout(random.Random(2))
+    b.playout(random.Random(2))
+    assert a.history == b.history and a.result() == b.result()
+    check_invariants(a)
+    assert s.rng.getstate() != a.rng.getstate()

@@ -473,18 +473,21 @@ class GameState:
                 record(a)
                 do(a)
 
-    def clone(self, events: bool = True) -> GameState:
+    def clone(self, events: bool = True, rng: random.Random | None = None) -> GameState:
         """An independent copy (lists are copied, nothing is deep-copied; the RNG state is copied).
 
         With ``events=False`` the copy keeps no event log (about 10% faster to play out; its
-        observations, events and resampling are then unavailable): for search playouts.
+        observations, events and resampling are then unavailable). With ``rng`` the copy's
+        chance (penalty draws, the auction pile shuffle) comes from that RNG instead of a copy
+        of this game's, saving the ~20 us of copying its state: both are for search playouts.
         """
         s = GameState.__new__(GameState)
         s.rules = self.rules
         s.n = self.n
         s.seed = self.seed
-        rng = random.Random.__new__(random.Random)  # unseeded: setstate fills it (~20 us in all)
-        rng.setstate(self.rng.getstate())
+        if rng is None:
+            rng = random.Random.__new__(random.Random)  # unseeded: setstate fills it
+            rng.setstate(self.rng.getstate())
         s.rng = rng
         s.ph = self.ph
         s.cur = self.cur
