@@ -247,7 +247,7 @@ def test_setup_screen_starts_the_game_it_shows() -> None:
         app = make_app(GameConfig(ruleset="scripts-and-scribes", players=2, seed=8, explicit=frozenset({"ruleset"})),
                        bot_delay=0)  # fmt: skip
         async with app.run_test(size=(80, 24)) as pilot:
-            await run_until(pilot, lambda: isinstance(app.screen, SetupScreen))
+            await run_until(pilot, lambda: isinstance(app.screen, SetupScreen) and app.screen.complete)
             setup = app.screen
             assert isinstance(setup, SetupScreen)
             assert setup.form.ruleset == "scripts-and-scribes" and setup.form.players == 2

@@ -50,7 +50,7 @@ def _church_with_a_six(state: GameState) -> bool:
 
 def _setup(lang: str) -> tuple[BibliosApp, Callable[[BibliosApp], bool]]:
     app = make_app(GameConfig(seed=5, lang=lang), bot_delay=0)
-    return app, lambda a: isinstance(a.screen, SetupScreen)
+    return app, lambda a: isinstance(a.screen, SetupScreen) and a.screen.complete
 
 
 def _table(lang: str) -> tuple[BibliosApp, Callable[[BibliosApp], bool]]:

@@ -61,6 +61,11 @@ def _config(ruleset: str | None, options: list[str], players: int | None, seed: 
     from biblios_kit.tui.config import GameConfig
 
     explicit = set()
+    if ruleset is None and not options and players is None and not seats:
+        # Nothing to check: the setup screen loads the default edition after its first frame.
+        if len(names) > 3:
+            fail(f"{error_prefix()} " + _("{count} --name given for {players} players").format(count=len(names), players=3))
+        return GameConfig(names=tuple(names), seed=seed, lang=lang)
     try:
         loaded = load_ruleset(ruleset or "biblios", options)
     except BibliosError as error:

@@ -10,6 +10,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from rich.text import Text
+from textual import work
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, VerticalScroll
@@ -103,6 +104,8 @@ class SetupForm:
 class SetupScreen(Screen[None]):
     """Choose the game; "Start" (or "Continue" for a saved game) hands over to the app."""
 
+    AUTO_FOCUS = "#start"
+
     def __init__(self, form: SetupForm, save_state: str, save_message: str = "") -> None:
         super().__init__(id="setup")
         self.form = form
@@ -112,6 +115,8 @@ class SetupScreen(Screen[None]):
         self.entries: list[tuple[str, dict[str, str], bool]] = []
         """(id, title per language, is a variant) of every ruleset found, without loading them."""
         self._loaded: dict[str, Ruleset] = {}
+        self.complete = False
+        """Whether the form shows everything (the ruleset shown is loaded and drawn)."""
         self._find_rulesets()
         self._localize_bindings()
 
@@ -150,10 +155,14 @@ class SetupScreen(Screen[None]):
 
     def compose(self) -> ComposeResult:
         lang = current_language()
-        ruleset = self.ruleset
-        if self.form.players not in ruleset.player_counts:
-            self.form.fit(min(ruleset.player_counts, key=lambda n: abs(n - self.form.players)))
-        self.form.options &= set(ruleset.options)
+        # The first frame does not wait for the ruleset (YAML, schema and checks: about 0.2 s):
+        # until it is loaded (see on_mount) its description and options are not shown yet.
+        ruleset = self._loaded.get(self.form.ruleset)
+        if ruleset is not None:
+            if self.form.players not in ruleset.player_counts:
+                self.form.fit(min(ruleset.player_counts, key=lambda n: abs(n - self.form.players)))
+            self.form.options &= set(ruleset.options)
+        counts = ruleset.player_counts if ruleset is not None else (self.form.players,)
         levels = available_levels()
         yield Static(Text.assemble(("biblios-kit", "bold #e0b050"), "  ", (_("New game"), "bold")), id="setup-title")
         with VerticalScroll(id="setup-body"):
@@ -164,8 +173,9 @@ class SetupScreen(Screen[None]):
                      for rid, titles, variant in self.entries],
                     self.form.ruleset, id="ruleset",
                 )  # fmt: skip
-            yield Static(Text(ruleset.description.get(lang), style="italic grey62"), id="ruleset-description")
-            if ruleset.options:
+            description = ruleset.description.get(lang) if ruleset is not None else "…"
+            yield Static(Text(description, style="italic grey62"), id="ruleset-description")
+            if ruleset is not None and ruleset.options:
                 with Horizontal(classes="row options"):
                     yield Label(_("Options"), classes="field")
                     for option in ruleset.options.values():
@@ -177,7 +187,7 @@ class SetupScreen(Screen[None]):
                 yield Label(_("Language"), classes="field")
                 yield Choice([(LANGUAGE_NAMES[code], code) for code in SUPPORTED], lang, id="language")
                 yield Label(_("Players"), classes="field short")
-                yield Choice([(str(n), n) for n in ruleset.player_counts], self.form.players, id="players")
+                yield Choice([(str(n), n) for n in counts], self.form.players, id="players")
                 yield Label(_("Seed"), classes="field short")
                 yield Input(self.form.seed, placeholder=_("random"), id="seed", compact=True, type="integer")
             for seat in range(self.form.players):
@@ -201,6 +211,38 @@ class SetupScreen(Screen[None]):
 
     def on_mount(self) -> None:
         self.query_one("#start", Button).focus()
+        if self.form.ruleset not in self._loaded:
+            self._load_in_thread(self.form.ruleset)
+        else:
+            self.complete = True
+
+    @work(thread=True, group="ruleset")
+    def _load_in_thread(self, ruleset_id: str) -> None:
+        """Load the ruleset shown while the first frame is drawn, then complete the form on the UI thread."""
+        from biblios_kit.errors import BibliosError
+        from biblios_kit.rules import load_ruleset
+
+        try:
+            self._loaded.setdefault(ruleset_id, load_ruleset(ruleset_id))
+        except BibliosError:
+            pass  # self.ruleset reports it and falls back to the default edition
+        self.app.call_from_thread(self._load_shown_ruleset)
+
+    async def _load_shown_ruleset(self) -> None:
+        """After the first frame: load the ruleset shown and fill in its description, options and player counts."""
+        self.ruleset  # noqa: B018 - loads it (or falls back to the default edition, with a message)
+        focused = self.focused.id if self.focused is not None else None
+        await self.recompose()
+        self._refocus(focused)
+        self.complete = True
+
+    def _refocus(self, widget_id: str | None) -> None:
+        """Focus the widget with this id again after a recompose (the Start button if it is gone)."""
+        matches = self.query(f"#{widget_id}") if widget_id else None
+        if matches and isinstance(matches.first(), (Button, Checkbox, Input)):
+            matches.first().focus()
+        else:
+            self.query_one("#start", Button).focus()
 
     def _localize_bindings(self) -> None:
         bindings = [Binding("ctrl+s", "start", _("Start")), Binding("escape", "quit_game", _("Quit"))]
@@ -212,7 +254,7 @@ class SetupScreen(Screen[None]):
         """Rebuild the screen in the active language, keeping the form."""
         await self.recompose()
         self._localize_bindings()
-        self.query_one("#language", Choice).focus()
+        self._refocus("language")
 
     # ------------------------------------------------------------------ form changes
 
@@ -222,12 +264,13 @@ class SetupScreen(Screen[None]):
         value: Any = event.value
         if select_id == "ruleset" and value != self.form.ruleset:
             self.form.ruleset = str(value)
+            self.ruleset  # noqa: B018 - load it now, so the screen shows its options at once
             await self.recompose()
-            self.query_one("#ruleset", Choice).focus()
+            self._refocus("ruleset")
         elif select_id == "players" and value != self.form.players:
             self.form.fit(int(value))
             await self.recompose()
-            self.query_one("#players", Choice).focus()
+            self._refocus("players")
         elif select_id == "language" and value != current_language():
             await self.app.switch_language(str(value))  # type: ignore[attr-defined]
         elif select_id.startswith("kind-"):
