@@ -11,6 +11,20 @@ LANGUAGE_NAMES: dict[str, str] = {"en": "English", "fr": "Français", "es": "Esp
 """Each supported language in its own words (never translated)."""
 
 
+def seat_kind_label(kind: str) -> str:
+    """Who plays a seat, in the active language: "Person", "Bot: hard" (a spec with parameters is shown as is)."""
+    from biblios_kit.i18n import _
+
+    labels = {
+        "human": _("Person"),
+        "random": _("Bot: random"),
+        "easy": _("Bot: easy"),
+        "medium": _("Bot: medium"),
+        "hard": _("Bot: hard"),
+    }
+    return labels.get(kind) or _("Bot: {spec}").format(spec=kind)
+
+
 def set_bindings(node: DOMNode, bindings: Iterable[Binding]) -> None:
     """Replace ``node``'s own bindings for these keys (descriptions are localized at call time)."""
     merged = type(node)._merged_bindings

@@ -19,7 +19,7 @@ from biblios_kit.engine.state import Phase
 from biblios_kit.i18n import _, current_language, ngettext
 from biblios_kit.rulebook.grammar import capitalize
 from biblios_kit.rules.model import CardKind, Ruleset
-from biblios_kit.tui.localize import contrast
+from biblios_kit.tui.localize import contrast, seat_kind_label
 
 MUTED = "grey62"
 ACCENT = "bold #e0b050"
@@ -123,7 +123,7 @@ def players_table(ruleset: Ruleset, obs: Observation | None, names: Sequence[str
         marker = Text("▶", style=ACCENT) if seat == current else Text("•" if seat == active else " ", style=MUTED)
         label = Text(name, style="bold" if seat == viewer else "")
         if seats[seat] != "human":
-            label.append(f" ({_('bot')}: {seats[seat]})", style=MUTED)
+            label.append(f" ({seat_kind_label(seats[seat])})", style=MUTED)
         elif seat == viewer:
             label.append(f" ({_('you')})", style=MUTED)
         size = hand_sizes[seat]

@@ -19,7 +19,7 @@ from textual.widgets import Button, Checkbox, Footer, Input, Label, Static
 
 from biblios_kit.i18n import SUPPORTED, _, current_language
 from biblios_kit.rules.model import Ruleset
-from biblios_kit.tui.localize import LANGUAGE_NAMES, set_bindings
+from biblios_kit.tui.localize import LANGUAGE_NAMES, seat_kind_label, set_bindings
 from biblios_kit.tui.widgets.choice import Choice
 from biblios_kit.tui.config import BOT_LEVELS, DEFAULT_BOT, HUMAN, GameConfig
 
@@ -27,18 +27,6 @@ from biblios_kit.tui.config import BOT_LEVELS, DEFAULT_BOT, HUMAN, GameConfig
 def available_levels() -> tuple[str, ...]:
     """The bot levels offered for a seat (a level whose module is missing is reported when the game starts)."""
     return BOT_LEVELS
-
-
-def seat_kind_label(kind: str) -> str:
-    """The name of a seat kind in the active language."""
-    labels = {
-        HUMAN: _("Person"),
-        "random": _("Bot: random"),
-        "easy": _("Bot: easy"),
-        "medium": _("Bot: medium"),
-        "hard": _("Bot: hard"),
-    }
-    return labels.get(kind, _("Bot: {spec}").format(spec=kind))
 
 
 @dataclass
