@@ -204,6 +204,12 @@ def focus_text(ruleset: Ruleset, obs: Observation, names: Sequence[str], viewer:
                 text.append("  (+/−)", style=MUTED)
             else:
                 text.append(_("{player} to bid.").format(player=who))
+    if obs.auction is not None and viewer is not None and obs.my_auction_cards:
+        text.append("\n" + _("Yours still in the pile") + ": ", style=MUTED)
+        for index, card in enumerate(obs.my_auction_cards):
+            if index:
+                text.append(", ")
+            text.append_text(card_text(ruleset, card))
     if obs.payment is not None:
         payment = obs.payment
         text.append("\n")
