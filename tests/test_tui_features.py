@@ -336,3 +336,29 @@ def test_a_failing_bot_is_reported_and_the_game_goes_on() -> None:
             assert session.state.decision_count >= 4
 
     asyncio.run(scenario())
+
+
+def test_setup_choices_cycle_and_rebuild_the_form() -> None:
+    async def scenario() -> None:
+        from biblios_kit.tui.config import GameConfig
+
+        app = make_app(GameConfig(seed=1), bot_delay=0)
+        async with app.run_test(size=(80, 30)) as pilot:
+            await run_until(pilot, lambda: isinstance(app.screen, SetupScreen) and app.screen.complete)
+            setup = app.screen
+            assert isinstance(setup, SetupScreen) and setup.form.players == 3
+            setup.query_one("#players").focus()
+            await pilot.press("right")  # 3 -> 4 players: a fourth seat appears
+            await run_until(pilot, lambda: len(setup.query(".seat")) == 4)
+            assert setup.form.players == 4 and setup.form.seats[3] == "hard"
+            await pilot.click("#kind-1")  # hard -> person (the list wraps round)
+            await pilot.pause()
+            assert setup.form.seats[1] == "human"
+            await pilot.click("#ruleset")  # the next ruleset, loaded and shown
+            await run_until(pilot, lambda: setup.form.ruleset != "biblios")
+            await pilot.pause()
+            assert setup.ruleset.id == setup.form.ruleset
+            shown = str(setup.query_one("#ruleset-description", Static).render())
+            assert shown == setup.ruleset.description.en
+
+    asyncio.run(scenario())

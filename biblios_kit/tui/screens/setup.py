@@ -295,7 +295,7 @@ class SetupScreen(Screen[None]):
             self.action_start()
         elif event.button.id == "continue":
             self.action_continue_game()
-        else:
+        elif event.button.id == "quit":
             self.action_quit_game()
 
     def action_start(self) -> None:
