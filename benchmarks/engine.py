@@ -138,12 +138,24 @@ def memory(ruleset_name: str, players: int) -> dict[str, float]:
 
 
 def workers_scaling(games: int) -> dict[str, float]:
-    """Wall-time throughput of ``simulate`` with 1 and 2 worker processes (4 players, biblios)."""
+    """``simulate`` with 1 and 2 worker processes (4 players, biblios): wall-time throughput and CPU cost.
+
+    On a machine whose cores are busy with other jobs the wall-time speedup cannot show; the
+    CPU seconds spent per game with 1 worker (this process) and with 2 (both children) show
+    what the split costs: equal figures mean two idle cores would give a 2x speedup.
+    """
     out = {}
     for workers in (1, 2):
+        before_self = resource.getrusage(resource.RUSAGE_SELF)
+        before_children = resource.getrusage(resource.RUSAGE_CHILDREN)
         stats = run_simulation(SimConfig("biblios", 4, games, seed=1, workers=workers))
+        after_self = resource.getrusage(resource.RUSAGE_SELF)
+        after_children = resource.getrusage(resource.RUSAGE_CHILDREN)
+        cpu = (after_self.ru_utime - before_self.ru_utime) + (after_children.ru_utime - before_children.ru_utime)
         out[f"workers_{workers}_games_per_sec"] = stats.games_per_sec
+        out[f"workers_{workers}_cpu_ms_per_game"] = cpu / games * 1000
     out["speedup"] = out["workers_2_games_per_sec"] / out["workers_1_games_per_sec"]
+    out["cpu_ratio"] = out["workers_2_cpu_ms_per_game"] / out["workers_1_cpu_ms_per_game"]
     return out
 
 
@@ -198,7 +210,9 @@ def main(argv: list[str] | None = None) -> dict[str, Any]:
     print(
         f"simulate, {args.sim_games} games: 1 worker {w['workers_1_games_per_sec']:.0f} games/s, "
         f"2 workers {w['workers_2_games_per_sec']:.0f} games/s, speedup {w['speedup']:.2f}x "
-        f"(load average {figures['load_before_workers']:.2f} before)"
+        f"(load average {figures['load_before_workers']:.2f} before); CPU per game "
+        f"{w['workers_1_cpu_ms_per_game']:.2f} ms with 1 worker, {w['workers_2_cpu_ms_per_game']:.2f} ms with 2 "
+        f"(ratio {w['cpu_ratio']:.2f})"
     )
     print(f"max RSS {figures['max_rss_mib']:.0f} MiB")
     return figures
