@@ -218,6 +218,8 @@ class SetupScreen(Screen[None]):
 
     async def _load_shown_ruleset(self) -> None:
         """After the first frame: load the ruleset shown and fill in its description, options and player counts."""
+        if not self.is_attached or self not in self.app.screen_stack:
+            return  # a game started before the ruleset was loaded: this screen is gone
         self.ruleset  # noqa: B018 - loads it (or falls back to the default edition, with a message)
         focused = self.focused.id if self.focused is not None else None
         await self.recompose()
