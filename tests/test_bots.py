@@ -95,7 +95,7 @@ def test_specs_and_parameters() -> None:
     timed = make_bot("hard:seconds=0.05", 1)
     assert isinstance(timed, ISMCTSBot) and timed.iterations is None and timed.seconds == 0.05
     assert make_bot("medium:bluff=0", 1).name == "medium:bluff=0"
-    for bad in ("hard:iterations=0", "hard:depth=3", "medium:noise=loud", "easy:mistakes=2", "hard:iterations=2.5"):
+    for bad in ("hard:iterations=0", "hard:width=3", "hard:depth=-1", "medium:noise=loud", "easy:mistakes=2", "hard:iterations=2.5"):
         with pytest.raises(BotSpecError):
             make_bot(bad, 1)
 
@@ -150,3 +150,13 @@ def test_rules_come_from_the_hint_when_the_id_is_ambiguous() -> None:
     assert rules_for(observation, bluff) is compile_rules(bluff)
     other = load_ruleset("scripts-and-scribes")
     assert rules_for(observation, other).ruleset.id == "biblios"  # a hint for another id is ignored
+
+
+def test_tree_size_is_bounded() -> None:
+    ruleset = load_ruleset("biblios")
+    state = new_game(ruleset, 2, 6)
+    bot = make_bot("hard:iterations=200:max_nodes=12", 1)
+    assert isinstance(bot, ISMCTSBot)
+    action = bot.choose(state.observation(0))
+    assert action in state.legal_actions()
+    assert bot.last_iterations == 200 and 1 < bot.last_nodes <= 12

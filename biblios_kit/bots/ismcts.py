@@ -32,12 +32,13 @@ from biblios_kit.engine.observation import Observation
 from biblios_kit.engine.state import PH_BIDDING, PH_PAYMENT, GameState, Phase
 from biblios_kit.rules.model import Ruleset
 
-DEFAULT_ITERATIONS = 400
+DEFAULT_ITERATIONS = 600
 """Default budget (median decision about 0.5 s on the reference machine; see docs/bots.md)."""
 DEFAULT_EXPLORATION = 0.7
 DEFAULT_MAX_NODES = 100_000
-DEFAULT_DEPTH = 30
+DEFAULT_DEPTH = 0
 DEFAULT_PRIOR = 1.0
+DEFAULT_MODEL = 1
 
 
 class Node:
@@ -74,6 +75,7 @@ class ISMCTSBot:
         max_nodes: int = DEFAULT_MAX_NODES,
         depth: int = DEFAULT_DEPTH,
         prior: float = DEFAULT_PRIOR,
+        model: int = DEFAULT_MODEL,
     ) -> None:
         if iterations is None and seconds is None:
             raise ValueError("give an iteration budget, a time budget, or both")
@@ -92,11 +94,16 @@ class ISMCTSBot:
         self.max_nodes = max_nodes
         self.depth = depth
         self.prior = prior
+        self.model = model
+        """1: inside the tree, rivals play the heuristic policy (the tree holds our moves only);
+        0: rivals' moves are searched too (plain SO-ISMCTS)."""
         """Weight of the progressive bias towards the medium heuristic's move at the root (0: none)."""
         """Playout length in decisions before the position is evaluated (0: evaluate at the leaf)."""
         self.ruleset: Ruleset | None = None
         self.last_iterations = 0
         """Iterations run by the last search (0 when no search was needed)."""
+        self.last_nodes = 0
+        """Tree nodes built by the last search (at most ``max_nodes``)."""
         self._lock = threading.Lock()
 
     def set_ruleset(self, ruleset: Ruleset) -> None:
@@ -122,6 +129,7 @@ class ISMCTSBot:
         rng = self.rng
         me = obs.player
         legal = set(obs.legal_actions)
+        rivals = PlayoutPolicy(det.rules, self.epsilon, sealed=False) if self.model else None
         root = Node()
         nodes = 1
         c = self.exploration
@@ -141,6 +149,9 @@ class ISMCTSBot:
             while world.cur >= 0 and not expanded:
                 if world.ph == PH_PAYMENT:  # payments are not searched: least waste
                     world._do(policy.choose(world, rng))
+                    continue
+                if rivals is not None and world.cur != me:  # rivals follow the heuristic policy
+                    world._do(rivals.choose(world, rng))
                     continue
                 options = candidates(world) if node is not root else [a for a in candidates(world) if a in legal]
                 if len(options) == 1:
@@ -179,6 +190,8 @@ class ISMCTSBot:
                 path.append((child, p))
                 world._do(a)
                 node = child
+            if world.cur >= 0:
+                policy.settle(world, rng)
             if world.cur >= 0 and self.depth:
                 policy.play(world, rng, self.depth)
             reward = policy.evaluate(world) if world.cur >= 0 else rewards(world)
@@ -186,6 +199,7 @@ class ISMCTSBot:
                 child.visits += 1
                 child.reward += reward[p]
         self.last_iterations = done
+        self.last_nodes = nodes
         ranked = [(child.visits, child.reward, a) for a, child in root.children.items() if a in legal]
         if not ranked:
             return decide(det.rules, obs, rng)
@@ -199,7 +213,7 @@ def create_bot(name: str, seed: int, params: dict[str, object]) -> ISMCTSBot:
     Giving only ``seconds`` searches for that long (not reproducible); giving both stops at
     whichever comes first.
     """
-    known = {"iterations", "seconds", "exploration", "epsilon", "max_nodes", "depth", "prior"}
+    known = {"iterations", "seconds", "exploration", "epsilon", "max_nodes", "depth", "prior", "model"}
     unknown = sorted(set(params) - known)
     if unknown:
         raise ValueError(f"unknown parameter(s) {', '.join(unknown)}; known: {', '.join(sorted(known))}")
@@ -217,6 +231,9 @@ def create_bot(name: str, seed: int, params: dict[str, object]) -> ISMCTSBot:
     seconds = float(params["seconds"]) if "seconds" in params else None  # type: ignore[arg-type]
     max_nodes = params.get("max_nodes", DEFAULT_MAX_NODES)
     depth = params.get("depth", DEFAULT_DEPTH)
+    model = params.get("model", DEFAULT_MODEL)
+    if model not in (0, 1):
+        raise ValueError(f"model expects 0 or 1, got {model!r}")
     for key, whole in (("max_nodes", max_nodes), ("depth", depth)):
         if not isinstance(whole, int) or whole < 0:
             raise ValueError(f"{key} expects a whole number, got {whole!r}")
@@ -230,4 +247,5 @@ def create_bot(name: str, seed: int, params: dict[str, object]) -> ISMCTSBot:
         max_nodes=max_nodes,  # type: ignore[arg-type]
         depth=depth,  # type: ignore[arg-type]
         prior=float(params.get("prior", DEFAULT_PRIOR)),  # type: ignore[arg-type]
+        model=int(model),  # type: ignore[call-overload]
     )

@@ -265,6 +265,21 @@ class PlayoutPolicy:
             do(choose(state, rng))
             limit -= 1
 
+    def settle(self, state: GameState, rng: random.Random, limit: int = 80) -> None:
+        """Play on until the current gift turn or auction turn is over (a quiet position to evaluate).
+
+        Evaluating in the middle of an auction would miss who gets the card and what they
+        pay; in the middle of a gift turn, where the cards go.
+        """
+        active, auction = state.active, state.draw == [] and state.to_draw == 0
+        do = state._do
+        choose = self.choose
+        while state.cur >= 0 and limit > 0 and state.active == active:
+            if auction != (state.draw == [] and state.to_draw == 0):
+                break
+            do(choose(state, rng))
+            limit -= 1
+
     def evaluate(self, state: GameState) -> list[float]:
         """Per player, a reward in [0, 1] estimated from a game in progress (1 is a sure win).
 
@@ -288,8 +303,15 @@ class PlayoutPolicy:
                 face = state.dice[d] * self.weights[d]
                 for q in range(n):
                     ev[q] += face * weights[q] / whole
-        for q in range(n):
-            ev[q] += state.gold[q] * self._gold_rate(state, q)
+        # Gold is worth what it can still buy: the integral of the marginal price used for
+        # bidding (constant in the gift phase; A / (gold + 1) in the auction, so A * ln(gold + 1)).
+        if state.draw or state.to_draw or state.ph == PH_GIFT:
+            for q in range(n):
+                ev[q] += state.gold[q] * GIFT_GOLD
+        else:
+            scale = AUCTION_GOLD * (len(state.pile) + 1) / n
+            for q in range(n):
+                ev[q] += scale * math.log1p(state.gold[q])
         out = []
         for q in range(n):
             lead = ev[q] - max(ev[r] for r in range(n) if r != q)
