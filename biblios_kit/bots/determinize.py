@@ -100,9 +100,12 @@ class Determinizer:
             visible_count[q] += 1
         strict: list[list[int]] = []
         loose: list[list[int]] = []
+        free: list[bool] = []
+        """Whether each hidden card was never seen (it may go to any zone that takes its kind)."""
         hands_and_buried = [z for z in range(n) if capacity[z]] + ([self.BURIED] if capacity[self.BURIED] else [])
         for c in hidden:
             q = holder.get(c)
+            free.append(q is None)
             if q is not None and q != me:
                 if not lost_face_down[q] and visible_count[q] <= obs.hand_sizes[q]:
                     strict.append([q])
@@ -123,7 +126,7 @@ class Determinizer:
                 loose.append(zones)
         self._strict = Constraints(hidden, strict, capacity)
         self._named_sets = named_sets
-        self._free_size = len(open_zones) + 1  # a never-seen card may go to every open zone and the random removal
+        self._free = free
         self._loose = Constraints(hidden, loose, capacity)
         everything = [z for z in range(len(capacity)) if capacity[z]]
         self._any = Constraints(hidden, [everything[:] for _ in hidden], capacity)
@@ -212,8 +215,8 @@ class Determinizer:
         room = cons.capacity[:]
         zones: list[list[int]] = [[] for _ in room]
         free: list[int] = []
-        for c, options in zip(cons.cards, cons.candidates):
-            if len(options) >= self._free_size:
+        for c, options, is_free in zip(cons.cards, cons.candidates, self._free):
+            if is_free:
                 free.append(c)
                 continue
             open_ = [z for z in options if room[z]]
