@@ -1,12 +1,18 @@
-"""The ``hard`` bot: single-observer information-set Monte Carlo tree search (SO-ISMCTS).
+"""The ``hard`` bot: information-set Monte Carlo tree search (ISMCTS) over the bot's own view.
 
 Each iteration deals a fresh determinization of the hidden cards from the bot's own
 observation (:class:`~biblios_kit.bots.determinize.Determinizer`: no card is ever put
-where the bot knows it is not), walks one shared tree keyed by actions, choosing among
-the children legal in that world by UCB1 with availability counts (Cowling, Powley and
-Whitehouse 2012), adds one node, plays the world to the end with the cheap heuristic
-:class:`~biblios_kit.bots.playout.PlayoutPolicy` (epsilon-greedy), and backs up each
-player's reward (win share, shaded by the VP margin) into the nodes of their moves.
+where the bot knows it is not), walks one tree keyed by actions, choosing among the
+children legal in that world by UCB1 with availability counts (Cowling, Powley and
+Whitehouse 2012) plus a progressive bias towards the medium heuristic's move at the
+root, adds one node, lets the cheap :class:`~biblios_kit.bots.playout.PlayoutPolicy`
+finish the current gift or auction turn (and ``depth`` more decisions), evaluates the
+position, and backs the reward up the path.
+
+With ``model=1`` (the default) the rivals' moves inside the tree are played by the
+heuristic policy, so the tree holds the bot's own moves and searches for the best reply
+to heuristic play; with ``model=0`` the rivals' moves are tree nodes too, each player
+maximising their own reward (single-observer ISMCTS).
 
 Bids are searched over a few candidates (pass, the lowest raise, and the next two), so
 the tree stays narrow; payments are not searched (the heuristic's least-waste payment
@@ -33,7 +39,7 @@ from biblios_kit.engine.state import PH_BIDDING, PH_PAYMENT, GameState, Phase
 from biblios_kit.rules.model import Ruleset
 
 DEFAULT_ITERATIONS = 600
-"""Default budget (median decision about 0.5 s on the reference machine; see docs/bots.md)."""
+"""Default budget (median decision well under 1 s on the reference machine; see docs/bots.md)."""
 DEFAULT_EXPLORATION = 0.7
 DEFAULT_MAX_NODES = 100_000
 DEFAULT_DEPTH = 0
