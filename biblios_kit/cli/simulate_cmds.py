@@ -55,6 +55,18 @@ def simulate(
     specs = tuple(spec.strip() for spec in bots.split(",") if spec.strip())
     if not specs:
         fail(f"{error_prefix()} " + _("--bots needs at least one bot spec"))
+    if rotate:
+        from biblios_kit.sim.runner import seat_assignments
+
+        seats = specs * players if len(specs) == 1 else specs
+        count = len(seat_assignments(seats, True))
+        if games % count:
+            print(
+                _("note: {count} seat assignments do not divide {games} games; some are played once more").format(
+                    count=count, games=games
+                ),
+                file=sys.stderr,
+            )
     config = SimConfig(
         ruleset=ruleset,
         players=players,
