@@ -253,7 +253,9 @@ def test_setup_screen_starts_the_game_it_shows() -> None:
             assert setup.form.ruleset == "scripts-and-scribes" and setup.form.players == 2
             assert not setup.query("Checkbox")  # Scripts & Scribes declares no options
             await pilot.click("#name-0")
+            await run_until(pilot, lambda: app.focused is not None and app.focused.id == "name-0")
             await pilot.press(*"Zoe")
+            await run_until(pilot, lambda: setup.form.names[:1] == ["Zoe"])
             press(app, "ctrl+s")
             await run_until(pilot, lambda: isinstance(app.screen, TableScreen) and waiting_for_person(app))
             assert app.session is not None

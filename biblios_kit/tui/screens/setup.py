@@ -224,6 +224,10 @@ class SetupScreen(Screen[None]):
         focused = self.focused.id if self.focused is not None else None
         await self.recompose()
         self._refocus(focused)
+        self.call_after_refresh(self._mark_complete)
+
+    def _mark_complete(self) -> None:
+        """The whole form is drawn (and laid out): tests and clicks may rely on where things are."""
         self.complete = True
 
     def _refocus(self, widget_id: str | None) -> None:
