@@ -82,6 +82,7 @@ class ISMCTSBot:
         depth: int = DEFAULT_DEPTH,
         prior: float = DEFAULT_PRIOR,
         model: int = DEFAULT_MODEL,
+        gate: float = 0.0,
     ) -> None:
         if iterations is None and seconds is None:
             raise ValueError("give an iteration budget, a time budget, or both")
@@ -101,6 +102,8 @@ class ISMCTSBot:
         self.depth = depth
         self.prior = prior
         self.model = model
+        self.gate = gate
+        """Standard errors of evidence needed to play another move than the heuristic's (0: off)."""
         """1: inside the tree, rivals play the heuristic policy (the tree holds our moves only);
         0: rivals' moves are searched too (plain SO-ISMCTS)."""
         """Weight of the progressive bias towards the medium heuristic's move at the root (0: none)."""
@@ -209,7 +212,16 @@ class ISMCTSBot:
         ranked = [(child.visits, child.reward, a) for a, child in root.children.items() if a in legal]
         if not ranked:
             return decide(det.rules, obs, rng)
-        return max(ranked)[2]
+        best = max(ranked)[2]
+        if self.gate and prior in root.children and best != prior:
+            # Leave the heuristic's move only on evidence: the gap in mean reward must exceed
+            # ``gate`` standard errors (rewards lie in [0, 1], so each variance is at most 1/4).
+            b, h = root.children[best], root.children[prior]
+            if b.visits and h.visits:
+                gap = b.reward / b.visits - h.reward / h.visits
+                if gap < self.gate * math.sqrt(0.25 / b.visits + 0.25 / h.visits):
+                    return prior
+        return best
 
 
 def create_bot(name: str, seed: int, params: dict[str, object]) -> ISMCTSBot:
@@ -219,7 +231,7 @@ def create_bot(name: str, seed: int, params: dict[str, object]) -> ISMCTSBot:
     Giving only ``seconds`` searches for that long (not reproducible); giving both stops at
     whichever comes first.
     """
-    known = {"iterations", "seconds", "exploration", "epsilon", "max_nodes", "depth", "prior", "model"}
+    known = {"iterations", "seconds", "exploration", "epsilon", "max_nodes", "depth", "prior", "model", "gate"}
     unknown = sorted(set(params) - known)
     if unknown:
         raise ValueError(f"unknown parameter(s) {', '.join(unknown)}; known: {', '.join(sorted(known))}")
@@ -254,4 +266,5 @@ def create_bot(name: str, seed: int, params: dict[str, object]) -> ISMCTSBot:
         depth=depth,  # type: ignore[arg-type]
         prior=float(params.get("prior", DEFAULT_PRIOR)),  # type: ignore[arg-type]
         model=int(model),  # type: ignore[call-overload]
+        gate=float(params.get("gate", 0.0)),  # type: ignore[arg-type]
     )
