@@ -10,7 +10,7 @@ from pathlib import Path
 from textual.widgets import OptionList, RichLog, Static
 
 from biblios_kit.describe import card_name
-from biblios_kit.engine.actions import CHURCH, DECLINE, KEEP, church_parts
+from biblios_kit.engine.actions import BID, CHURCH, DECLINE, KEEP, church_parts
 from biblios_kit.engine.events import EventKind
 from biblios_kit.engine.state import GameState, Phase, new_game
 from biblios_kit.i18n import translator
@@ -362,5 +362,28 @@ def test_setup_choices_cycle_and_rebuild_the_form() -> None:
             assert setup.ruleset.id == setup.form.ruleset
             shown = str(setup.query_one("#ruleset-description", Static).render())
             assert shown == setup.ruleset.description.en
+
+    asyncio.run(scenario())
+
+
+def test_bid_amount_keys_stay_within_the_legal_range() -> None:
+    state = prepare_save("biblios", ("human", "random", "random"), 4, human_in(Phase.BIDDING))
+    auction = state.observation(0).auction
+    assert auction is not None
+
+    async def scenario() -> None:
+        app = make_app(resume=True, bot_delay=0)
+        async with app.run_test(size=(80, 24)) as pilot:
+            await run_until(pilot, lambda: waiting_for_person(app))
+            table = app.screen
+            assert isinstance(table, TableScreen)
+            assert table.bid_choice == auction.min_bid
+            await pilot.press("minus")  # cannot go below the lowest legal bid
+            assert table.bid_choice == auction.min_bid
+            await pilot.press("pageup", "plus")
+            assert table.bid_choice == min(auction.max_bid, auction.min_bid + 6)
+            await pilot.press("b")
+            await run_until(pilot, lambda: table.session.state.decision_count > state.decision_count)
+            assert table.session.state.history[state.decision_count] == BID + min(auction.max_bid, auction.min_bid + 6)
 
     asyncio.run(scenario())

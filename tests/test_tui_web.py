@@ -40,7 +40,10 @@ async def _session(port: int) -> bytes:
             async def until(marker: bytes) -> None:
                 nonlocal received
                 while marker not in received:
-                    message = await asyncio.wait_for(ws.receive(), 30)
+                    try:
+                        message = await asyncio.wait_for(ws.receive(), 30)
+                    except asyncio.TimeoutError:
+                        raise AssertionError(f"no {marker!r} after 30 s; last output: {received[-600:]!r}") from None
                     if message.type == aiohttp.WSMsgType.BINARY:
                         received += message.data
                     elif message.type == aiohttp.WSMsgType.TEXT:

@@ -164,13 +164,7 @@ class SetupScreen(Screen[None]):
             description = ruleset.description.get(lang) if ruleset is not None else "…"
             yield Static(Text(description, style="italic grey62"), id="ruleset-description")
             if ruleset is not None and ruleset.options:
-                with Horizontal(classes="row options"):
-                    yield Label(_("Options"), classes="field")
-                    for option in ruleset.options.values():
-                        box = Checkbox(option.title.get(lang), option.id in self.form.options, id=f"option-{option.id}",
-                                       compact=True)  # fmt: skip
-                        box.tooltip = option.description.get(lang)
-                        yield box
+                yield self._options_row(ruleset)
             with Horizontal(classes="row"):
                 yield Label(_("Language"), classes="field")
                 yield Choice([(LANGUAGE_NAMES[code], code) for code in SUPPORTED], lang, id="language")
@@ -216,14 +210,39 @@ class SetupScreen(Screen[None]):
             pass  # self.ruleset reports it and falls back to the default edition
         self.app.call_from_thread(self._load_shown_ruleset)
 
+    def _options_row(self, ruleset: Ruleset) -> Horizontal:
+        """The row of option checkboxes of ``ruleset`` (hover one for its description)."""
+        lang = current_language()
+        boxes = []
+        for option in ruleset.options.values():
+            box = Checkbox(option.title.get(lang), option.id in self.form.options, id=f"option-{option.id}",
+                           compact=True)  # fmt: skip
+            box.tooltip = option.description.get(lang)
+            boxes.append(box)
+        return Horizontal(Label(_("Options"), classes="field"), *boxes, classes="row options")
+
     async def _load_shown_ruleset(self) -> None:
-        """After the first frame: load the ruleset shown and fill in its description, options and player counts."""
+        """After the first frame: fill in the ruleset's description, options and player counts, in place.
+
+        Nothing is rebuilt (a key pressed meanwhile, such as Ctrl+S, must not lose its target);
+        only a player count the ruleset does not support makes the seats be laid out again.
+        """
         if not self.is_attached or self not in self.app.screen_stack:
             return  # a game started before the ruleset was loaded: this screen is gone
-        self.ruleset  # noqa: B018 - loads it (or falls back to the default edition, with a message)
-        focused = self.focused.id if self.focused is not None else None
-        await self.recompose()
-        self._refocus(focused)
+        ruleset = self.ruleset  # loads it (or falls back to the default edition, with a message)
+        if self.form.players not in ruleset.player_counts or self.form.ruleset not in self._loaded:
+            await self.recompose()
+            self._refocus("start")
+        else:
+            self.form.options &= set(ruleset.options)
+            lang = current_language()
+            self.query_one("#ruleset-description", Static).update(Text(ruleset.description.get(lang), style="italic grey62"))
+            if ruleset.options and not self.query(".options"):
+                await self.query_one("#setup-body", VerticalScroll).mount(
+                    self._options_row(ruleset), after=self.query_one("#ruleset-description")
+                )
+            players = self.query_one("#players", Choice)
+            players.set_options([(str(n), n) for n in ruleset.player_counts], self.form.players)
         self.call_after_refresh(self._mark_complete)
 
     def _mark_complete(self) -> None:

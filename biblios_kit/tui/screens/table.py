@@ -71,6 +71,9 @@ class ActionButton(Button):
 class TableScreen(Screen[None]):
     """The game in progress (one per game)."""
 
+    AUTO_FOCUS = None
+    """Nothing takes the focus: every key is the screen's (the buttons are for the mouse and Tab)."""
+
     def __init__(self, session: GameSession, bot_delay: float = 0.6) -> None:
         super().__init__(id="table")
         self.session = session
@@ -110,7 +113,9 @@ class TableScreen(Screen[None]):
                 players = Static(id="players", classes="panel")
                 players.styles.height = self.session.players + 4
                 yield players
-                yield RichLog(id="log", classes="panel", wrap=True, markup=False, auto_scroll=True, min_width=10)
+                log = RichLog(id="log", classes="panel", wrap=True, markup=False, auto_scroll=True, min_width=10)
+                log.can_focus = False  # scrolls with the mouse; its keys (arrows, PgUp/PgDn) belong to the game
+                yield log
         with Horizontal(id="actions"):
             for _index in range(ACTION_BUTTONS):
                 yield ActionButton("", classes="action", compact=True)
@@ -154,6 +159,8 @@ class TableScreen(Screen[None]):
                 Binding("b", "bid", _("Bid")),
                 Binding("plus,equals_sign,right", "bid_step(1)", _("Raise"), key_display="+"),
                 Binding("minus,left", "bid_step(-1)", _("Lower"), key_display="−"),
+                Binding("pageup", "bid_step(5)", _("Raise by 5"), show=False),
+                Binding("pagedown", "bid_step(-5)", _("Lower by 5"), show=False),
                 Binding("c", "open_church", _("Use the card")),
                 Binding("y", "open_payment", _("Pay")),
                 Binding("q", "quit_game", _("Save & quit")),

@@ -43,6 +43,13 @@ class Choice(Button, Generic[T]):
         self.index = values.index(value) if value in values else 0
         super().__init__(self._label(), id=id, compact=True, classes="choice")
 
+    def set_options(self, options: Sequence[tuple[str, T]], value: T) -> None:
+        """Replace the values offered, selecting ``value`` (the first one if absent); no message is sent."""
+        self.options = list(options)
+        values = [v for _label, v in self.options]
+        self.index = values.index(value) if value in values else 0
+        self.label = self._label()
+
     @property
     def value(self) -> T:
         """The value chosen."""
