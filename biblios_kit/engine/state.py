@@ -984,7 +984,7 @@ class GameState:
                     if rands is None:
                         self.high, self.high_bidder, self.cur = high, hb, p
                         return
-                    lo = high + 1 if high >= opening else opening
+                    lo = high + 1  # a bid is never below the opening bid
                     r = int(rands[p]() * (hi - lo + 2 if hi >= lo else 1))
                     a = BID + lo + r - 1 if r else PASS
                     record(a)
