@@ -112,8 +112,8 @@ def public_text(ruleset: Ruleset, public: Sequence[int], numbered: dict[int, int
     return text
 
 
-def players_table(ruleset: Ruleset, obs: Observation | None, names: Sequence[str], seats: Sequence[str],
-                  hand_sizes: Sequence[int], current: int | None, active: int, viewer: int | None) -> Table:  # fmt: skip
+def players_table(names: Sequence[str], seats: Sequence[str], hand_sizes: Sequence[int], current: int | None,
+                  active: int, viewer: int | None) -> Table:  # fmt: skip
     """Every seat: a marker for whose decision it is, the name, person or bot, and the hand size."""
     table = Table.grid(padding=(0, 1), expand=True)
     table.add_column(width=1)

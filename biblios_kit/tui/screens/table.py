@@ -281,8 +281,7 @@ class TableScreen(Screen[None]):
             "players",
             players_key,
             lambda: Group(
-                players_table(ruleset, obs, names, session.seats, obs.hand_sizes, obs.current_player,
-                              obs.active_player, viewer),  # fmt: skip
+                players_table(names, session.seats, obs.hand_sizes, obs.current_player, obs.active_player, viewer),
                 piles_text(ruleset, obs),
             ),
         )
