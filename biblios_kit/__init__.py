@@ -4,7 +4,7 @@ from __future__ import annotations
 
 __version__ = "0.1.0"
 
-__all__ = ["__version__", "load_ruleset"]
+__all__ = ["__version__", "load_ruleset", "new_game"]
 
 
 def __getattr__(name: str):  # lazy, so ``import biblios_kit`` stays light for the CLI
@@ -12,4 +12,8 @@ def __getattr__(name: str):  # lazy, so ``import biblios_kit`` stays light for t
         from biblios_kit.rules.loader import load_ruleset
 
         return load_ruleset
+    if name == "new_game":
+        from biblios_kit.engine import new_game
+
+        return new_game
     raise AttributeError(name)

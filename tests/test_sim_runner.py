@@ -116,6 +116,8 @@ def test_cli_simulate_json_and_text(tmp_path: Path) -> None:
     assert data["games"] == 20 and data["players"] == 4
     result = runner.invoke(build_app(), [*args, "--lang", "fr"])
     assert result.exit_code == 0 and "%" in result.output
+    # categories are named in the user's language, not by their ids
+    assert "Grimoires Interdits" in result.output and "forbidden-tomes" not in result.output
 
 
 @pytest.mark.parametrize(

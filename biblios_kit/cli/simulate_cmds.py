@@ -81,18 +81,14 @@ def simulate(
     try:
         with _progress(games) as advance:
             stats = run_simulation(config, advance)
-    except BotSpecError as error:
-        fail(f"{error_prefix()} {error}")
-    except BibliosError as error:
-        fail(f"{error_prefix()} {error}")
-    except ValueError as error:
-        fail(f"{error_prefix()} {error}")
-    except OSError as error:
+    except (BotSpecError, BibliosError, ValueError, OSError) as error:
         fail(f"{error_prefix()} {error}")
     if as_json:
         print(json.dumps(stats.to_json(), ensure_ascii=False, indent=1))
         return
-    print(render_text(stats.to_json()))
+    from biblios_kit.rules import load_ruleset
+
+    print(render_text(stats.to_json(), load_ruleset(ruleset, tuple(option or ()))))
 
 
 class _progress:
@@ -120,13 +116,24 @@ class _progress:
             self.bar.__exit__(*exc)
 
 
-def render_text(data: dict[str, Any]) -> str:
-    """The human-readable report of a run (``SimStats.to_json()``), in the active language."""
-    from biblios_kit.i18n import format_decimal, format_number, format_percent
+def render_text(data: dict[str, Any], ruleset: Any = None) -> str:
+    """The human-readable report of a run (``SimStats.to_json()``), in the active language.
+
+    With the run's ``Ruleset``, the game and its categories are named in the user's language.
+    """
+    from biblios_kit.i18n import current_language, format_decimal, format_number, format_percent
+
+    lang = current_language()
+
+    def category_name(category_id: str) -> str:
+        return ruleset.category(category_id).name.get(lang) if ruleset is not None else category_id
 
     lines = [
         _("{games} games of {ruleset} with {players} players (seed {seed})").format(
-            games=format_number(data["games"]), ruleset=data["ruleset"], players=data["players"], seed=data["seed"]
+            games=format_number(data["games"]),
+            ruleset=ruleset.title.get(lang) if ruleset is not None else data["ruleset"],
+            players=data["players"],
+            seed=data["seed"],
         )
     ]
     if data["options"]:
@@ -164,7 +171,7 @@ def render_text(data: dict[str, Any]) -> str:
         lines.append(
             "  "
             + _("{category}: {shares}; nobody {nobody}").format(
-                category=category,
+                category=category_name(category),
                 shares=" / ".join(format_percent(share, 1) for share in shares),
                 nobody=format_percent(data["category_unclaimed"][category], 1),
             )
