@@ -11,13 +11,13 @@ from __future__ import annotations
 
 import json
 import os
-import tempfile
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 from biblios_kit.engine.records import GameRecord, from_json, record_of, replay
 from biblios_kit.engine.state import GameState
+from biblios_kit.atomic import write_text_atomic
 from biblios_kit.errors import BibliosError, RecordError
 from biblios_kit.resources import user_data_dir
 
@@ -64,29 +64,11 @@ def document_of(state: GameState, seats: tuple[str, ...] | list[str], names: tup
     return document
 
 
-def write_atomic(path: Path, text: str) -> None:
-    """Write ``text`` to ``path`` through a temporary file in the same folder and an atomic rename."""
-    path.parent.mkdir(parents=True, exist_ok=True)
-    fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
-    try:
-        with os.fdopen(fd, "w", encoding="utf-8") as handle:
-            handle.write(text)
-            handle.flush()
-            os.fsync(handle.fileno())
-        os.replace(tmp, path)
-    except BaseException:
-        try:
-            os.unlink(tmp)
-        except OSError:
-            pass
-        raise
-
-
 def save_game(state: GameState, seats: tuple[str, ...] | list[str], names: tuple[str, ...] | list[str],
               lang: str | None, path: Path | None = None) -> Path:  # fmt: skip
     """Save ``state`` (atomically) as the game in progress; returns the path written."""
     target = path or save_path()
-    write_atomic(target, json.dumps(document_of(state, seats, names, lang), ensure_ascii=False) + "\n")
+    write_text_atomic(target, json.dumps(document_of(state, seats, names, lang), ensure_ascii=False) + "\n")
     return target
 
 

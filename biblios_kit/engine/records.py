@@ -11,11 +11,11 @@ from __future__ import annotations
 
 import json
 import os
-import tempfile
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Mapping
 
+from biblios_kit.atomic import write_text_atomic
 from biblios_kit.engine.actions import format_action, parse_action
 from biblios_kit.engine.state import GameState, new_game
 from biblios_kit.errors import BibliosError, IllegalActionError, InvalidActionError, RecordError
@@ -143,25 +143,8 @@ def save_record(record: GameRecord, path: str | os.PathLike[str], *, durable: bo
     Readers never see a partial file. With ``durable`` the data is also flushed to disk
     before the rename (``fsync``, a few milliseconds; batch writers may skip it).
     """
-    target = Path(path)
-    folder = target.parent if str(target.parent) else Path(".")
-    folder.mkdir(parents=True, exist_ok=True)
     text = json.dumps(record.to_json(), ensure_ascii=False, indent=1) + "\n"
-    fd, tmp = tempfile.mkstemp(prefix=f".{target.name}.", suffix=".tmp", dir=folder)
-    try:
-        with os.fdopen(fd, "w", encoding="utf-8") as handle:
-            handle.write(text)
-            if durable:
-                handle.flush()
-                os.fsync(handle.fileno())
-        os.replace(tmp, target)
-    except BaseException:
-        try:
-            os.unlink(tmp)
-        except OSError:
-            pass
-        raise
-    return target
+    return write_text_atomic(path, text, durable=durable)
 
 
 def load_record(path: str | os.PathLike[str]) -> GameRecord:
