@@ -142,14 +142,16 @@ def test_search_in_worker_threads_matches_sequential() -> None:
     assert [results[seed] for seed in range(4)] == expected
 
 
-def test_rules_come_from_the_hint_when_the_id_is_ambiguous() -> None:
+def test_rules_come_from_the_observation_when_the_id_is_ambiguous() -> None:
     plain = load_ruleset("biblios")
     bluff = load_ruleset("biblios", ["medieval-bluff"])
-    observation = new_game(plain, 2, 1).observation(0)
-    assert rules_for(observation, plain) is compile_rules(plain)
-    assert rules_for(observation, bluff) is compile_rules(bluff)
-    other = load_ruleset("scripts-and-scribes")
-    assert rules_for(observation, other).ruleset.id == "biblios"  # a hint for another id is ignored
+    plain_view = new_game(plain, 2, 1).observation(0)
+    bluff_view = new_game(bluff, 2, 1).observation(0)
+    assert plain_view.ruleset_id == bluff_view.ruleset_id
+    # the observation names its exact rules (options included): a misleading hint changes nothing
+    assert rules_for(plain_view, bluff) is compile_rules(plain)
+    assert rules_for(bluff_view, plain) is compile_rules(bluff)
+    assert rules_for(bluff_view).ruleset.penalty.kind.value == "medieval-bluff"
 
 
 def test_tree_size_is_bounded() -> None:

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from functools import lru_cache
 from itertools import combinations
 
 from biblios_kit.engine.events import ALL, EventKind
@@ -183,9 +182,27 @@ def _setup(ruleset: Ruleset, players: int) -> CompiledSetup:
     )
 
 
-@lru_cache(maxsize=32)
+_BY_HASH: dict[str, CompiledRules] = {}
+
+
+def compiled_for_hash(content_hash: str) -> CompiledRules | None:
+    """The rules compiled in this process for the ruleset with this content hash, if any.
+
+    Observations carry the hash (a ruleset id alone does not say which options are on),
+    so a bot can find the exact rules of the game it is shown.
+    """
+    return _BY_HASH.get(content_hash)
+
+
 def compile_rules(ruleset: Ruleset) -> CompiledRules:
     """Compile ``ruleset`` into :class:`CompiledRules` (cached by the ruleset's content hash)."""
+    compiled = _BY_HASH.get(ruleset.content_hash)
+    if compiled is None or compiled.ruleset != ruleset:
+        compiled = _BY_HASH[ruleset.content_hash] = _compile(ruleset)
+    return compiled
+
+
+def _compile(ruleset: Ruleset) -> CompiledRules:
     deck = ruleset.deck
     if len(deck) >= MAX_CARDS:
         raise ValueError(f"a deck of {len(deck)} cards is too large (at most {MAX_CARDS - 1})")

@@ -77,6 +77,8 @@ class Observation:
     player: int
     players: int
     ruleset_id: str
+    ruleset_hash: str
+    """Content hash of the ruleset with its options (see :func:`~biblios_kit.engine.compiled.compiled_for_hash`)."""
     phase: Phase
     current_player: int | None
     active_player: int
@@ -251,6 +253,7 @@ def observe(state: GameState, player: int) -> Observation:
         player=p,
         players=n,
         ruleset_id=rules.ruleset.id,
+        ruleset_hash=rules.ruleset.content_hash,
         phase=Phase(ph),
         current_player=None if state.cur < 0 else state.cur,
         active_player=active,
