@@ -21,7 +21,7 @@ from biblios_kit.rules.model import Ruleset
 ROOT = Path(__file__).resolve().parent.parent
 EDITIONS = ["biblios", "scripts-and-scribes"]
 VARIANTS = sorted(p.stem for p in (ROOT / "rulesets" / "variants").glob("*.yaml"))
-SPECS = ["easy", "medium", "hard:iterations=3"]
+SPECS = ["easy", "medium", "hard:iterations=3", "hard:iterations=3:model=1"]
 
 
 def play(ruleset: Ruleset, players: int, seed: int, specs: list[str], limit: int | None = None) -> GameState:
@@ -92,10 +92,11 @@ def test_specs_and_parameters() -> None:
     assert isinstance(easy, HeuristicBot) and easy.mistakes > 0 and easy.noise > 0
     hard = make_bot("hard:iterations=50:exploration=1.0", 1)
     assert isinstance(hard, ISMCTSBot) and hard.iterations == 50 and hard.exploration == 1.0
+    assert hard.model == 2 and make_bot("hard:model=1", 1).model == 1  # type: ignore[attr-defined]
     timed = make_bot("hard:seconds=0.05", 1)
     assert isinstance(timed, ISMCTSBot) and timed.iterations is None and timed.seconds == 0.05
     assert make_bot("medium:bluff=0", 1).name == "medium:bluff=0"
-    for bad in ("hard:iterations=0", "hard:width=3", "hard:depth=-1", "medium:noise=loud", "easy:mistakes=2", "hard:iterations=2.5"):
+    for bad in ("hard:iterations=0", "hard:width=3", "hard:depth=-1", "medium:noise=loud", "easy:mistakes=2", "hard:iterations=2.5", "hard:model=3"):
         with pytest.raises(BotSpecError):
             make_bot(bad, 1)
 

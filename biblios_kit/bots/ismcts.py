@@ -9,10 +9,14 @@ root, adds one node, lets the cheap :class:`~biblios_kit.bots.playout.PlayoutPol
 finish the current gift or auction turn (and ``depth`` more decisions), evaluates the
 position, and backs the reward up the path.
 
-With ``model=1`` (the default) the rivals' moves inside the tree are played by the
-heuristic policy, so the tree holds the bot's own moves and searches for the best reply
-to heuristic play; with ``model=0`` the rivals' moves are tree nodes too, each player
-maximising their own reward (single-observer ISMCTS).
+With ``model=2`` (the default) the rivals' moves inside the tree, and every move of the
+settling playout after the leaf, are the medium heuristic's own decisions, each seat
+deciding on its own observation of the determinized world (which has no history, so a
+rival there remembers nothing of what it saw earlier); the tree holds the bot's own moves
+and searches for the best reply to heuristic play. ``model=1`` uses the cheap playout
+policy for the rivals and the settling instead (about three times faster per iteration,
+but weaker: level with medium in our measurements); with ``model=0`` the rivals' moves
+are tree nodes too, each player maximising their own reward (single-observer ISMCTS).
 
 Bids are searched over a few candidates (pass, the lowest raise, and the next two), so
 the tree stays narrow; payments are not searched (the heuristic's least-waste payment
@@ -34,17 +38,18 @@ from biblios_kit.bots.determinize import Determinizer
 from biblios_kit.bots.heuristic import decide
 from biblios_kit.bots.playout import PlayoutPolicy, rewards
 from biblios_kit.engine.actions import BID, PASS, Action
-from biblios_kit.engine.observation import Observation
+from biblios_kit.engine.observation import Observation, observe
+from biblios_kit.engine.compiled import CompiledRules
 from biblios_kit.engine.state import PH_BIDDING, PH_PAYMENT, GameState, Phase
 from biblios_kit.rules.model import Ruleset
 
-DEFAULT_ITERATIONS = 600
-"""Default budget (median decision well under 1 s on the reference machine; see docs/bots.md)."""
+DEFAULT_ITERATIONS = 200
+"""Default budget (median decision about 0.45 s on the reference machine; see docs/bots.md)."""
 DEFAULT_EXPLORATION = 0.7
 DEFAULT_MAX_NODES = 100_000
 DEFAULT_DEPTH = 0
 DEFAULT_PRIOR = 1.0
-DEFAULT_MODEL = 1
+DEFAULT_MODEL = 2
 
 
 class Node:
@@ -104,8 +109,8 @@ class ISMCTSBot:
         self.model = model
         self.gate = gate
         """Standard errors of evidence needed to play another move than the heuristic's (0: off)."""
-        """1: inside the tree, rivals play the heuristic policy (the tree holds our moves only);
-        0: rivals' moves are searched too (plain SO-ISMCTS)."""
+        """2: inside the tree rivals play medium's decisions and the settling uses medium too;
+        1: rivals and the settling use the cheap playout policy; 0: rivals' moves are searched too."""
         """Weight of the progressive bias towards the medium heuristic's move at the root (0: none)."""
         """Playout length in decisions before the position is evaluated (0: evaluate at the leaf)."""
         self.ruleset: Ruleset | None = None
@@ -159,6 +164,9 @@ class ISMCTSBot:
                 if world.ph == PH_PAYMENT:  # payments are not searched: least waste
                     world._do(policy.choose(world, rng))
                     continue
+                if self.model == 2 and world.cur != me:  # rivals play medium on their view of this world
+                    world._do(decide(det.rules, observe(world, world.cur), rng))
+                    continue
                 if rivals is not None and world.cur != me:  # rivals follow the heuristic policy
                     world._do(rivals.choose(world, rng))
                     continue
@@ -199,7 +207,9 @@ class ISMCTSBot:
                 path.append((child, p))
                 world._do(a)
                 node = child
-            if world.cur >= 0:
+            if world.cur >= 0 and self.model == 2:
+                _settle_medium(world, det.rules, rng)
+            elif world.cur >= 0:
                 policy.settle(world, rng)
             if world.cur >= 0 and self.depth:
                 policy.play(world, rng, self.depth)
@@ -222,6 +232,20 @@ class ISMCTSBot:
                 if gap < self.gate * math.sqrt(0.25 / b.visits + 0.25 / h.visits):
                     return prior
         return best
+
+
+def _settle_medium(world: GameState, rules: CompiledRules, rng: random.Random, limit: int = 80) -> None:
+    """Play ``world`` on with medium's decisions (each seat on its own view) to the end of the turn."""
+    active, auction = world.active, world.draw == [] and world.to_draw == 0
+    while world.cur >= 0 and limit > 0 and world.active == active:
+        if auction != (world.draw == [] and world.to_draw == 0):
+            break
+        if world.ph == PH_PAYMENT:
+            legal = world._legal()
+            world._do(legal[0] if len(legal) == 1 else decide(rules, observe(world, world.cur), rng))
+        else:
+            world._do(decide(rules, observe(world, world.cur), rng))
+        limit -= 1
 
 
 def create_bot(name: str, seed: int, params: dict[str, object]) -> ISMCTSBot:
@@ -250,8 +274,8 @@ def create_bot(name: str, seed: int, params: dict[str, object]) -> ISMCTSBot:
     max_nodes = params.get("max_nodes", DEFAULT_MAX_NODES)
     depth = params.get("depth", DEFAULT_DEPTH)
     model = params.get("model", DEFAULT_MODEL)
-    if model not in (0, 1):
-        raise ValueError(f"model expects 0 or 1, got {model!r}")
+    if model not in (0, 1, 2):
+        raise ValueError(f"model expects 0, 1 or 2, got {model!r}")
     for key, whole in (("max_nodes", max_nodes), ("depth", depth)):
         if not isinstance(whole, int) or whole < 0:
             raise ValueError(f"{key} expects a whole number, got {whole!r}")
