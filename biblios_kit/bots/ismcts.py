@@ -43,8 +43,8 @@ from biblios_kit.engine.compiled import CompiledRules
 from biblios_kit.engine.state import PH_BIDDING, PH_PAYMENT, GameState, Phase
 from biblios_kit.rules.model import Ruleset
 
-DEFAULT_ITERATIONS = 200
-"""Default budget (median decision about 0.45 s on the reference machine; see docs/bots.md)."""
+DEFAULT_ITERATIONS = 100
+"""Default budget (median decision about 0.2 s on the reference machine; see docs/bots.md)."""
 DEFAULT_EXPLORATION = 0.7
 DEFAULT_MAX_NODES = 100_000
 DEFAULT_DEPTH = 0
