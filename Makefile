@@ -24,8 +24,8 @@ bench: $(STAMP)
 	$(BIN)/python benchmarks/engine.py
 
 catalogs: $(STAMP)
-	$(BIN)/pybabel extract -F pyproject.toml --no-location --sort-output -o locales/biblios_kit.pot .
-	$(BIN)/pybabel update --no-fuzzy-matching -i locales/biblios_kit.pot -d locales -D biblios_kit
+	$(BIN)/python -m biblios_kit.i18n_tools update
+	$(BIN)/python -m biblios_kit.i18n_tools check
 
 rulebooks: $(STAMP)
 	$(BIN)/python -m biblios_kit.rulebook.generate docs/rules

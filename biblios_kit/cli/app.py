@@ -56,7 +56,7 @@ def lang_from_argv(argv: Sequence[str]) -> str | None:
 def main(argv: Sequence[str] | None = None) -> None:
     """Entry point of the ``biblios-kit`` command: library errors become a message and exit status 2."""
     args = list(sys.argv[1:] if argv is None else argv)
-    use_language(lang_from_argv(args))
+    use_language(lang_from_argv(args), warn=False)  # each command warns (or fails) itself
     try:
         build_app()(args=args, prog_name="biblios-kit")
     except BibliosError as error:

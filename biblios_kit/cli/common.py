@@ -11,7 +11,7 @@ from biblios_kit.i18n import _, use_language
 
 LangOption = Annotated[
     Optional[str],
-    typer.Option("--lang", help="Language: en, fr or es (default: BIBLIOS_LANG, then the system locale)."),
+    typer.Option("--lang", help=_("Language: en, fr or es (default: BIBLIOS_LANG, then the system locale).")),
 ]
 """The ``--lang`` option every command takes."""
 
