@@ -29,7 +29,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 from biblios_kit.sim.runner import game_seed  # noqa: E402
 from biblios_kit.sim.stats import wilson_interval  # noqa: E402
 
-DEFAULT_PAIRINGS = "medium/random,easy/random,medium/easy,hard:iterations=60/medium"
+DEFAULT_PAIRINGS = "medium/random,easy/random,medium/easy,hard:iterations=40/medium"
 DEFAULT_RULESETS = "biblios,scripts-and-scribes"
 
 
