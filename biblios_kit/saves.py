@@ -15,7 +15,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from biblios_kit.engine.records import GameRecord, from_json, record_of, replay
+from biblios_kit.engine.records import GameRecord, from_json, read_record_document, record_of, replay
 from biblios_kit.engine.state import GameState
 from biblios_kit.atomic import write_text_atomic
 from biblios_kit.errors import BibliosError, RecordError
@@ -76,18 +76,9 @@ def load_game(path: Path | None = None) -> SavedGame:
     """Read and replay the saved game; every problem (corrupt, incompatible, illegal) is a :class:`RecordError`."""
     source = path or save_path()
     where = str(source)
-    try:
-        text = source.read_text(encoding="utf-8")
-    except FileNotFoundError:
-        raise RecordError(f"{where}: no saved game") from None
-    except OSError as error:
-        raise RecordError(f"{where}: cannot read: {error.strerror or error}") from None
-    except UnicodeDecodeError:
-        raise RecordError(f"{where}: not UTF-8 text") from None
-    try:
-        document = json.loads(text)
-    except json.JSONDecodeError as error:
-        raise RecordError(f"{where}:{error.lineno}:{error.colno}: invalid or truncated JSON: {error.msg}") from None
+    if not source.is_file():
+        raise RecordError(f"{where}: no saved game")
+    document = read_record_document(source)
     record = from_json(document, where)
     try:
         state = replay(record, where=where)

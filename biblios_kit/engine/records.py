@@ -147,8 +147,8 @@ def save_record(record: GameRecord, path: str | os.PathLike[str], *, durable: bo
     return write_text_atomic(path, text, durable=durable)
 
 
-def load_record(path: str | os.PathLike[str]) -> GameRecord:
-    """Read and check a record file (``RecordError`` for anything unreadable or malformed)."""
+def read_record_document(path: str | os.PathLike[str]) -> object:
+    """Read a record file's JSON document (``RecordError`` if unreadable, not UTF-8 or not JSON)."""
     where = str(path)
     try:
         with open(path, "r", encoding="utf-8") as handle:
@@ -158,10 +158,14 @@ def load_record(path: str | os.PathLike[str]) -> GameRecord:
     except UnicodeDecodeError:
         raise RecordError(f"{where}: not UTF-8 text") from None
     try:
-        document = json.loads(text)
+        return json.loads(text)
     except json.JSONDecodeError as error:
         raise RecordError(f"{where}:{error.lineno}:{error.colno}: invalid or truncated JSON: {error.msg}") from None
-    return from_json(document, where)
+
+
+def load_record(path: str | os.PathLike[str]) -> GameRecord:
+    """Read and check a record file (``RecordError`` for anything unreadable or malformed)."""
+    return from_json(read_record_document(path), str(path))
 
 
 def replay(record: GameRecord, ruleset: Ruleset | None = None, where: str = "record") -> GameState:
