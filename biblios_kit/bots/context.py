@@ -24,3 +24,17 @@ def rules_for(observation: Observation, hint: Ruleset | None = None) -> Compiled
     from biblios_kit.rules import loader
 
     return compile_rules(loader.load_ruleset(observation.ruleset_id))
+
+
+def identified_cards(obs: Observation) -> frozenset[int]:
+    """Cards whose place this player knows exactly now: own hand, public space, face-up
+    discards, own unrevealed auction-pile cards and face-down losses, the card in hand to
+    place or kept this turn, the card under auction and the church card being resolved."""
+    known = set(obs.hand) | set(obs.public) | set(obs.discard)
+    known |= set(obs.my_auction_cards) | set(obs.my_buried)
+    known |= {card for card in (obs.drawn, obs.kept) if card is not None}
+    if obs.auction is not None:
+        known.add(obs.auction.card)
+    if obs.church is not None:
+        known.add(obs.church[1])
+    return frozenset(known)

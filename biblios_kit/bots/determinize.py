@@ -23,6 +23,7 @@ from __future__ import annotations
 
 import random
 
+from biblios_kit.bots.context import identified_cards
 from biblios_kit.engine.compiled import CUR_GOLD, KIND_GOLD, CompiledRules
 from biblios_kit.engine.observation import Observation
 from biblios_kit.engine.resample import Constraints, assign
@@ -53,16 +54,7 @@ class Determinizer:
         self.obs = obs
         n, me = obs.players, obs.player
         setup = rules.setups[n]
-        known: set[int] = set(obs.hand) | set(obs.public) | set(obs.discard)
-        known |= set(obs.my_auction_cards) | set(obs.my_buried)
-        for extra in (obs.drawn, obs.kept):
-            if extra is not None:
-                known.add(extra)
-        if obs.auction is not None:
-            known.add(obs.auction.card)
-        if obs.church is not None:
-            known.add(obs.church[1])
-        self.known = frozenset(known)
+        known = self.known = identified_cards(obs)
         holder: dict[int, int] = {}
         for q, c in obs.acquired:
             if c not in known:

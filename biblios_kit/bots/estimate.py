@@ -20,6 +20,7 @@ from __future__ import annotations
 import math
 from typing import Sequence
 
+from biblios_kit.bots.context import identified_cards
 from biblios_kit.engine.compiled import (
     CUR_GOLD,
     KIND_CATEGORY,
@@ -69,15 +70,7 @@ class Estimate:
         n = self.n = obs.players
         me = self.me = obs.player
         kind, value, cat = rules.kind, rules.value, rules.cat
-        known: set[int] = set(obs.hand) | set(obs.public) | set(obs.discard)
-        known |= set(obs.my_auction_cards) | set(obs.my_buried)
-        for extra in (obs.drawn, obs.kept):
-            if extra is not None:
-                known.add(extra)
-        if obs.auction is not None:
-            known.add(obs.auction.card)
-        if obs.church is not None:
-            known.add(obs.church[1])
+        known = identified_cards(obs)
         holder: dict[int, int] = {}
         for q, c in obs.acquired:
             if c in known or rules.is_church[c]:

@@ -105,14 +105,14 @@ class ISMCTSBot:
         self.epsilon = epsilon
         self.max_nodes = max_nodes
         self.depth = depth
+        """Playout length in decisions before the position is evaluated (0: evaluate at the leaf)."""
         self.prior = prior
+        """Weight of the progressive bias towards the medium heuristic's move at the root (0: none)."""
         self.model = model
-        self.gate = gate
-        """Standard errors of evidence needed to play another move than the heuristic's (0: off)."""
         """2: inside the tree rivals play medium's decisions and the settling uses medium too;
         1: rivals and the settling use the cheap playout policy; 0: rivals' moves are searched too."""
-        """Weight of the progressive bias towards the medium heuristic's move at the root (0: none)."""
-        """Playout length in decisions before the position is evaluated (0: evaluate at the leaf)."""
+        self.gate = gate
+        """Standard errors of evidence needed to play another move than the heuristic's (0: off)."""
         self.ruleset: Ruleset | None = None
         self.last_iterations = 0
         """Iterations run by the last search (0 when no search was needed)."""
