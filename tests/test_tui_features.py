@@ -37,6 +37,21 @@ from test_tui_driver import (  # noqa: F401 - _data_dir is an autouse fixture
 )
 
 
+
+def setup_text_after_resume() -> str:
+    """Start the app with ``resume=True`` and return what the setup screen it falls back to shows."""
+    shown: list[str] = []
+
+    async def scenario() -> None:
+        app = make_app(resume=True, bot_delay=0)
+        async with app.run_test(size=(80, 24)) as pilot:
+            await run_until(pilot, lambda: isinstance(app.screen, SetupScreen))
+            await pilot.pause()
+            shown.append(visible_text(app))
+
+    asyncio.run(scenario())
+    return shown[0]
+
 def test_hot_seat_hand_over_shows_the_curtain_and_hides_the_previous_hand() -> None:
     ruleset = load_ruleset("biblios")
     seed = next(s for s in range(1, 100)
@@ -207,14 +222,7 @@ def test_incompatible_save_is_reported_on_resume() -> None:
     document["ruleset"]["content_hash"] = "0" * 64  # recorded with rules that have changed since
     save_path().write_text(json.dumps(document), encoding="utf-8")
 
-    async def scenario() -> None:
-        app = make_app(resume=True, bot_delay=0)
-        async with app.run_test(size=(80, 24)) as pilot:
-            await run_until(pilot, lambda: isinstance(app.screen, SetupScreen))
-            await pilot.pause()
-            assert "has changed since" in visible_text(app)
-
-    asyncio.run(scenario())
+    assert "has changed since" in setup_text_after_resume()
 
 
 def test_f1_opens_the_rules_at_the_current_phase_with_search() -> None:
@@ -302,14 +310,7 @@ def test_language_switch_reaches_an_open_dialog() -> None:
 
 
 def test_resume_without_a_save_says_so() -> None:
-    async def scenario() -> None:
-        app = make_app(resume=True, bot_delay=0)
-        async with app.run_test(size=(80, 24)) as pilot:
-            await run_until(pilot, lambda: isinstance(app.screen, SetupScreen))
-            await pilot.pause()
-            assert "There is no saved game to continue." in visible_text(app)
-
-    asyncio.run(scenario())
+    assert "There is no saved game to continue." in setup_text_after_resume()
 
 
 def test_a_failing_bot_is_reported_and_the_game_goes_on() -> None:
