@@ -9,7 +9,7 @@ from textual.app import App
 from textual.binding import Binding
 from textual.screen import Screen
 
-from biblios_kit.errors import BibliosError, RecordError
+from biblios_kit.errors import BibliosError
 from biblios_kit.i18n import SUPPORTED, _, current_language, set_language
 from biblios_kit.tui.config import GameConfig
 from biblios_kit.tui.localize import LANGUAGE_NAMES, set_bindings
@@ -74,9 +74,7 @@ class BibliosApp(App[None]):
         from biblios_kit.saves import load_game
         try:
             saved = load_game(path)
-        except RecordError as error:
-            return "bad", _("The saved game cannot be continued: {error}").format(error=error)
-        except BibliosError as error:
+        except BibliosError as error:  # RecordError, or a ruleset that no longer loads
             return "bad", _("The saved game cannot be continued: {error}").format(error=error)
         return ("done" if saved.finished else "ok"), ""
 
