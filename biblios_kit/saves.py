@@ -5,6 +5,8 @@ hash, options, players, seed, actions, ``bots`` = who sits in each seat) that
 ``biblios-kit replay`` and :func:`~biblios_kit.engine.records.load_record` read as is.
 The TUI adds one key the record format ignores, ``"table"``, with the seat names and the
 language, so a resumed game looks the way it was left.
+
+Error messages are translated when raised, in the language active at that moment.
 """
 
 from __future__ import annotations
@@ -19,6 +21,7 @@ from biblios_kit.engine.records import GameRecord, from_json, read_record_docume
 from biblios_kit.engine.state import GameState
 from biblios_kit.atomic import write_text_atomic
 from biblios_kit.errors import BibliosError, RecordError
+from biblios_kit.i18n import _, ngettext
 from biblios_kit.resources import user_data_dir
 
 SAVE_NAME = "current-game.json"
@@ -77,7 +80,8 @@ def load_game(path: Path | None = None) -> SavedGame:
     source = path or save_path()
     where = str(source)
     if not source.is_file():
-        raise RecordError(f"{where}: no saved game")
+        message = _("no saved game")
+        raise RecordError(f"{where}: {message}")
     document = read_record_document(source)
     record = from_json(document, where)
     try:
@@ -88,7 +92,12 @@ def load_game(path: Path | None = None) -> SavedGame:
         raise RecordError(f"{where}: {error}") from None
     seats = tuple(record.bots) if record.bots is not None else (HUMAN,) * record.players
     if len(seats) != record.players:
-        raise RecordError(f"{where}: 'bots' lists {len(seats)} seats for {record.players} players")
+        message = ngettext(
+            "{key} must list {players} seat, one per player (it lists {seats})",
+            "{key} must list {players} seats, one per player (it lists {seats})",
+            record.players,
+        ).format(key="'bots'", players=record.players, seats=len(seats))
+        raise RecordError(f"{where}: {message}")
     table = document.get("table") if isinstance(document, dict) else None
     names: tuple[str, ...] = ()
     lang: str | None = None
@@ -99,7 +108,7 @@ def load_game(path: Path | None = None) -> SavedGame:
         if isinstance(table.get("lang"), str):
             lang = table["lang"]
     if not names:
-        names = tuple(f"P{seat + 1}" for seat in range(record.players))
+        names = tuple(_("Player {number}").format(number=seat + 1) for seat in range(record.players))
     return SavedGame(state=state, seats=seats, names=names, lang=lang, record=record)
 
 

@@ -5,6 +5,10 @@ players, the seed and the actions in text form. :func:`save_record` writes atomi
 (a temporary file in the same folder, then ``os.replace``); :func:`load_record` and
 :func:`replay` turn every problem (corrupt or truncated JSON, unknown version, a
 ruleset that changed since, an illegal action) into a :class:`~biblios_kit.errors.RecordError`.
+
+Error messages go through gettext when the error is raised (never at import time), so
+they come out in the language active at that moment, the one the CLI or TUI shows them in.
+File names, versions, hashes and action texts stay as they are.
 """
 
 from __future__ import annotations
@@ -13,12 +17,13 @@ import json
 import os
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Mapping
+from typing import Any, Mapping, NoReturn
 
 from biblios_kit.atomic import write_text_atomic
 from biblios_kit.engine.actions import format_action, parse_action
 from biblios_kit.engine.state import GameState, new_game
 from biblios_kit.errors import BibliosError, IllegalActionError, InvalidActionError, RecordError
+from biblios_kit.i18n import _, format_list, ngettext
 from biblios_kit.rules.model import Ruleset
 
 FORMAT = "biblios-kit-game"
@@ -66,7 +71,7 @@ class GameRecord:
 def record_of(state: GameState, bots: list[str] | tuple[str, ...] | None = None) -> GameRecord:
     """The record of ``state`` so far (with the result when the game is over)."""
     if state.resampled_for >= 0:
-        raise RecordError("a resampled state has no record (its hidden cards were re-dealt)")
+        raise RecordError(_("a resampled state has no record (its hidden cards were re-dealt)"))
     ruleset = state.ruleset
     if bots is not None and len(bots) != state.players:
         raise ValueError(f"expected {state.players} bot specs, got {len(bots)}")
@@ -86,45 +91,67 @@ def record_of(state: GameState, bots: list[str] | tuple[str, ...] | None = None)
     )
 
 
-def _expect(condition: bool, where: str, message: str) -> None:
-    if not condition:
-        raise RecordError(f"{where}: {message}")
+def _where(where: str | None) -> str:
+    """The location that prefixes a message: a file name, or the words "game record" in the active language."""
+    return where if where is not None else _("game record")
+
+
+def _fail(where: str | None, message: str) -> NoReturn:
+    """Raise a :class:`RecordError` saying ``where: message`` (``message`` already translated)."""
+    raise RecordError(f"{_where(where)}: {message}")
 
 
 def _int(value: object) -> bool:
     return isinstance(value, int) and not isinstance(value, bool)
 
 
-def from_json(document: object, where: str = "record") -> GameRecord:
-    """Check a decoded JSON document and build the :class:`GameRecord` (``RecordError`` if invalid)."""
-    _expect(isinstance(document, dict), where, "expected a JSON object")
-    assert isinstance(document, dict)
-    _expect(document.get("format") == FORMAT, where, f"not a game record (format must be {FORMAT!r})")
+def _strings(value: object) -> bool:
+    return isinstance(value, list) and all(isinstance(item, str) for item in value)
+
+
+def from_json(document: object, where: str | None = None) -> GameRecord:
+    """Check a decoded JSON document and build the :class:`GameRecord` (``RecordError`` if invalid).
+
+    ``where`` (a file name) prefixes the error messages; by default they say "game record".
+    """
+    if not isinstance(document, dict):
+        _fail(where, _("expected a JSON object"))
+    if document.get("format") != FORMAT:
+        _fail(where, _("not a game record (format must be {format})").format(format=repr(FORMAT)))
     version = document.get("version")
-    _expect(_int(version), where, "missing or non-integer 'version'")
-    _expect(version == VERSION, where, f"unsupported record version {version!r} (this program reads version {VERSION})")
+    if not _int(version):
+        _fail(where, _("missing or non-integer {key}").format(key="'version'"))
+    if version != VERSION:
+        _fail(
+            where,
+            _("unsupported record version {version} (this program reads version {supported})").format(
+                version=version, supported=VERSION
+            ),
+        )
     ruleset = document.get("ruleset")
-    _expect(isinstance(ruleset, dict), where, "'ruleset' must be an object with id, content_hash and options")
-    assert isinstance(ruleset, dict)
+    if not isinstance(ruleset, dict):
+        _fail(where, _("{key} must be an object with id, content_hash and options").format(key="'ruleset'"))
     rid, digest, options = ruleset.get("id"), ruleset.get("content_hash"), ruleset.get("options", [])
-    _expect(isinstance(rid, str) and bool(rid), where, "'ruleset.id' must be a non-empty string")
-    _expect(isinstance(digest, str) and len(digest) == 64, where, "'ruleset.content_hash' must be a SHA-256 hex string")
-    _expect(
-        isinstance(options, list) and all(isinstance(o, str) for o in options), where, "'ruleset.options' must be a list of strings"
-    )
+    if not isinstance(rid, str) or not rid:
+        _fail(where, _("{key} must be a non-empty string").format(key="'ruleset.id'"))
+    if not isinstance(digest, str) or len(digest) != 64:
+        _fail(where, _("{key} must be a SHA-256 hex string").format(key="'ruleset.content_hash'"))
+    if not _strings(options):
+        _fail(where, _("{key} must be a list of strings").format(key="'ruleset.options'"))
     players, seed = document.get("players"), document.get("seed")
-    _expect(_int(players) and players > 0, where, "'players' must be a positive integer")
-    _expect(_int(seed), where, "'seed' must be an integer")
+    if not _int(players) or players <= 0:
+        _fail(where, _("{key} must be a positive integer").format(key="'players'"))
+    if not _int(seed):
+        _fail(where, _("{key} must be an integer").format(key="'seed'"))
     actions = document.get("actions")
-    _expect(
-        isinstance(actions, list) and all(isinstance(a, str) for a in actions), where, "'actions' must be a list of strings"
-    )
+    if not _strings(actions):
+        _fail(where, _("{key} must be a list of strings").format(key="'actions'"))
     bots = document.get("bots")
-    _expect(
-        bots is None or (isinstance(bots, list) and all(isinstance(b, str) for b in bots)), where, "'bots' must be a list of strings"
-    )
+    if bots is not None and not _strings(bots):
+        _fail(where, _("{key} must be a list of strings").format(key="'bots'"))
     result = document.get("result")
-    _expect(result is None or isinstance(result, dict), where, "'result' must be an object")
+    if result is not None and not isinstance(result, dict):
+        _fail(where, _("{key} must be an object").format(key="'result'"))
     return GameRecord(
         ruleset=rid,
         content_hash=digest,
@@ -154,13 +181,13 @@ def read_record_document(path: str | os.PathLike[str]) -> object:
         with open(path, "r", encoding="utf-8") as handle:
             text = handle.read()
     except OSError as error:
-        raise RecordError(f"{where}: cannot read: {error.strerror or error}") from None
+        _fail(where, _("cannot read the file: {reason}").format(reason=error.strerror or error))
     except UnicodeDecodeError:
-        raise RecordError(f"{where}: not UTF-8 text") from None
+        _fail(where, _("not UTF-8 text"))
     try:
         return json.loads(text)
     except json.JSONDecodeError as error:
-        raise RecordError(f"{where}:{error.lineno}:{error.colno}: invalid or truncated JSON: {error.msg}") from None
+        _fail(f"{where}:{error.lineno}:{error.colno}", _("invalid or truncated JSON: {reason}").format(reason=error.msg))
 
 
 def load_record(path: str | os.PathLike[str]) -> GameRecord:
@@ -168,11 +195,12 @@ def load_record(path: str | os.PathLike[str]) -> GameRecord:
     return from_json(read_record_document(path), str(path))
 
 
-def replay(record: GameRecord, ruleset: Ruleset | None = None, where: str = "record") -> GameState:
+def replay(record: GameRecord, ruleset: Ruleset | None = None, where: str | None = None) -> GameState:
     """Replay ``record`` action by action, checking each one is legal; return the final state.
 
     The ruleset is loaded by id with the record's options unless given; its content hash
-    must match the record's (a changed ruleset would replay a different game).
+    must match the record's (a changed ruleset would replay a different game). ``where``
+    (a file name) prefixes the error messages; by default they say "game record".
     """
     if ruleset is None:
         from biblios_kit.rules import load_ruleset
@@ -180,27 +208,57 @@ def replay(record: GameRecord, ruleset: Ruleset | None = None, where: str = "rec
         try:
             ruleset = load_ruleset(record.ruleset, record.options)
         except BibliosError as error:
-            raise RecordError(f"{where}: cannot load ruleset {record.ruleset!r}: {error}") from None
+            _fail(where, _("cannot load ruleset {ruleset}: {error}").format(ruleset=repr(record.ruleset), error=error))
     if ruleset.content_hash != record.content_hash:
-        raise RecordError(
-            f"{where}: ruleset {record.ruleset!r} has changed since this game was recorded "
-            f"(content hash {ruleset.content_hash[:12]}, record has {record.content_hash[:12]})"
+        _fail(
+            where,
+            _(
+                "ruleset {ruleset} has changed since this game was recorded "
+                "(content hash {current}, record has {recorded})"
+            ).format(ruleset=repr(record.ruleset), current=ruleset.content_hash[:12], recorded=record.content_hash[:12]),
+        )
+    if record.players not in ruleset.player_counts:
+        _fail(
+            where,
+            ngettext(
+                "ruleset {ruleset} cannot be played by {players} player (player counts: {counts})",
+                "ruleset {ruleset} cannot be played by {players} players (player counts: {counts})",
+                record.players,
+            ).format(
+                ruleset=repr(record.ruleset),
+                players=record.players,
+                counts=format_list([str(n) for n in ruleset.player_counts], style="or"),
+            ),
         )
     try:
         state = new_game(ruleset, record.players, record.seed)
-    except ValueError as error:
-        raise RecordError(f"{where}: {error}") from None
-    for index, text in enumerate(record.actions, start=1):
+    except ValueError as error:  # a setup the deck cannot deal: the engine's own explanation
+        _fail(where, str(error))
+    for number, text in enumerate(record.actions, start=1):
         try:
-            state.apply(parse_action(state.rules, text))
+            action = parse_action(state.rules, text)
+        except InvalidActionError as error:
+            _fail(
+                where,
+                _("action {number} ({action}) is not a valid action: {reason}").format(
+                    number=number, action=repr(text), reason=error
+                ),
+            )
+        try:
+            state.apply(action)
         except (InvalidActionError, IllegalActionError) as error:
-            raise RecordError(f"{where}: action {index} ({text!r}): {error}") from None
+            _fail(
+                where,
+                _("action {number} ({action}) is not legal at that point of the game: {reason}").format(
+                    number=number, action=repr(text), reason=error
+                ),
+            )
     if record.result is not None:
         if not state.is_terminal():
-            raise RecordError(f"{where}: the record has a result but the game is not over after its actions")
+            _fail(where, _("the record has a result but the game is not over after its actions"))
         final = state.result()
         stored = {"winners": record.result.get("winners"), "victory_points": record.result.get("victory_points")}
         replayed = {"winners": list(final.winners), "victory_points": list(final.victory_points)}
         if stored != replayed:
-            raise RecordError(f"{where}: replay gives {replayed}, the record says {stored}")
+            _fail(where, _("replay gives {replayed}, the record says {stored}").format(replayed=replayed, stored=stored))
     return state
