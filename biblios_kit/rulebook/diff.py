@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from collections import Counter
 from dataclasses import dataclass
-from typing import Callable
+from typing import Callable, Mapping
 
 from biblios_kit.i18n import N_, _, format_list, in_language
 from biblios_kit.rulebook.grammar import capitalize
@@ -115,6 +115,10 @@ class _Differ:
         if get(self.a) != get(self.b):
             self.add(key, topic, say(self.a), say(self.b))
 
+    def compare_choice(self, key: str, topic: str, get: Callable[[Ruleset], object], names: Mapping[object, str]) -> None:
+        """Compare a rule with a few possible values, each side said by the name of its value in ``names``."""
+        self.compare(key, topic, get, lambda r: names[get(r)])
+
     def run(self) -> list[Difference]:
         a, b, lang = self.a, self.b, self.lang
         self.compare("title", _("Game"), lambda r: r.title.get(lang), lambda r: r.title.get(lang))
@@ -174,19 +178,14 @@ class _Differ:
     def compare_rules(self) -> None:
         lang = self.lang
         yes_no = {True: _("allowed"), False: _("not allowed")}
-        self.compare(
-            "church:optional",
-            _("Declining to use a die-changing card"),
-            lambda r: r.church.optional,
-            lambda r: yes_no[r.church.optional],
-        )
+        self.compare_choice("church:optional", _("Declining to use a die-changing card"), lambda r: r.church.optional, yes_no)
         targets = {ChurchTargets.ANY: _("any die"), ChurchTargets.FIRST_PLACE: _("first-place dice only")}
-        self.compare("church:targets", _("Dice a die-changing card may move"), lambda r: r.church.targets, lambda r: targets[r.church.targets])
+        self.compare_choice("church:targets", _("Dice a die-changing card may move"), lambda r: r.church.targets, targets)
         starts = {
             BiddingStart.LEFT_OF_ACTIVE: _("the player on the active player's left"),
             BiddingStart.ACTIVE: _("the active player"),
         }
-        self.compare("auction:start", _("Who bids first"), lambda r: r.auction.bidding_starts, lambda r: starts[r.auction.bidding_starts])
+        self.compare_choice("auction:start", _("Who bids first"), lambda r: r.auction.bidding_starts, starts)
         self.compare("auction:opening", _("Lowest first bid"), lambda r: r.auction.opening_bid, lambda r: str(r.auction.opening_bid))
         currency = {Currency.GOLD: _("amounts of {gold}"), Currency.CARDS: _("numbers of cards")}
         kinds = {CardKind.CATEGORY: N_("Bids on a category card"), CardKind.CHURCH: N_("Bids on a die-changing card"), CardKind.GOLD: N_("Bids on a {gold} card")}
@@ -200,20 +199,17 @@ class _Differ:
         self.compare("auction:gold-ceiling", _("Highest bid in {gold}").format(gold=self.a.term("gold", lang)), lambda r: r.auction.gold_ceiling, lambda r: str(r.auction.gold_ceiling))
         self.compare("auction:cards-ceiling", _("Highest bid in cards"), lambda r: r.auction.cards_ceiling, lambda r: str(r.auction.cards_ceiling))
         overpay = {Overpay.LOST: _("allowed, the surplus is lost"), Overpay.FORBIDDEN: _("forbidden: the exact amount only")}
-        self.compare("auction:overpay", _("Paying more than the bid"), lambda r: r.auction.overpay, lambda r: overpay[r.auction.overpay])
+        self.compare_choice("auction:overpay", _("Paying more than the bid"), lambda r: r.auction.overpay, overpay)
         all_pass = {AllPass.DISCARD: _("removed from the game"), AllPass.ACTIVE_TAKES: _("taken for free by the active player")}
-        self.compare("auction:all-pass", _("A card nobody bids on"), lambda r: r.auction.all_pass, lambda r: all_pass[r.auction.all_pass])
-        self.compare("auction:refuse", _("Refusing to pay when able to"), lambda r: r.auction.refuse_to_pay, lambda r: yes_no[r.auction.refuse_to_pay])
+        self.compare_choice("auction:all-pass", _("A card nobody bids on"), lambda r: r.auction.all_pass, all_pass)
+        self.compare_choice("auction:refuse", _("Refusing to pay when able to"), lambda r: r.auction.refuse_to_pay, yes_no)
         self.compare("penalty:kind", _("Penalty"), lambda r: r.penalty.kind, lambda r: penalty_name(r.penalty.kind))
         exclude = {True: _("excluded"), False: _("may bid again")}
-        self.compare(
-            "penalty:exclude",
-            _("Penalized player in the re-auction"),
-            lambda r: r.penalty.exclude_from_reauction,
-            lambda r: exclude[r.penalty.exclude_from_reauction],
+        self.compare_choice(
+            "penalty:exclude", _("Penalized player in the re-auction"), lambda r: r.penalty.exclude_from_reauction, exclude
         )
         ties = {CategoryTie.EARLIEST_LETTER: _("the earliest letter wins"), CategoryTie.NOBODY: _("nobody wins the category")}
-        self.compare("scoring:category-tie", _("Tie on a category total"), lambda r: r.scoring.category_tie, lambda r: ties[r.scoring.category_tie])
+        self.compare_choice("scoring:category-tie", _("Tie on a category total"), lambda r: r.scoring.category_tie, ties)
         self.compare(
             "scoring:tiebreak",
             _("Final tie-break"),
