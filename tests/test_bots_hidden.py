@@ -143,3 +143,28 @@ def test_determinizations_vary() -> None:
     det = Determinizer(compile_rules(ruleset), state.observation(state.current_player or 0))
     hands = {tuple(sorted(det.sample(rng).hands[1 - (state.current_player or 0)])) for _ in range(10)}
     assert len(hands) > 1
+
+
+@pytest.mark.parametrize("name,options", [("biblios", []), ("biblios", ["medieval-bluff"]), ("scripts-and-scribes", [])])
+def test_rivals_in_a_world_remember_the_public_history(name: str, options: list[str]) -> None:
+    """A rival deciding inside a determinization knows what it openly saw us take and what was revealed."""
+    ruleset = load_ruleset(name, options)
+    rules = compile_rules(ruleset)
+    checked = 0
+    for seed in range(4):
+        state = new_game(ruleset, 2, seed)
+        rng = random.Random(seed)
+        step = 0
+        while not state.is_terminal():
+            step += 1
+            p = state.current_player
+            assert p is not None
+            if step % 5 == 0:
+                r = 1 - p
+                world = Determinizer(rules, state.observation(p)).sample(rng)
+                real, imagined = state.observation(r), world.observation(r)
+                assert imagined.revealed == real.revealed
+                assert sorted(c for q, c in imagined.acquired if q == p) == sorted(c for q, c in real.acquired if q == p)
+                checked += 1
+            state.apply(state.random_action(rng))
+    assert checked > 50

@@ -25,6 +25,7 @@ import random
 
 from biblios_kit.bots.context import identified_cards
 from biblios_kit.engine.compiled import CUR_GOLD, KIND_GOLD, CompiledRules
+from biblios_kit.engine.events import ALL, EventKind
 from biblios_kit.engine.observation import Observation
 from biblios_kit.engine.resample import Constraints, assign
 from biblios_kit.engine.state import PH_CHURCH, PH_GIFT, PH_PICK, GameState, new_game
@@ -187,13 +188,38 @@ class Determinizer:
         s.pay_sum = 0 if payment is None else sum(rules.value[c] for c in payment.paid_gold)
         s.pay_min = min((rules.value[c] for c in payment.paid_gold), default=_NO_MIN) if payment else _NO_MIN
         s.pay_n = 0 if payment is None else payment.paid_count
-        s.log = []
+        s.log = self._public_log()
         s.history = []
         s.all_mask = (1 << n) - 1
         s.gift_cards = setup.gift_cards
         s.short_discard = setup.short_discard
         s.resampled_for = me
         return s
+
+    def _public_log(self) -> list[tuple[int, int, int, tuple[int, ...], int]]:
+        """The public part of the history, so that a rival deciding in a world remembers it.
+
+        A world is dealt without history, yet what the other players know shapes their
+        decisions (medium values Gold by the phase and reads every card it saw going into a
+        hand). Every player saw the cards that went into hands openly (picked from the public
+        space or won at auction) and the cards revealed for auction; the cards this player
+        kept or was dealt face down stay out.
+        """
+        obs = self.obs
+        private = set(obs.my_kept)  # each entered our hand face down once (it may come back openly later)
+        dealt = self.rules.setups[obs.players].starting_hand
+        log: list[tuple[int, int, int, tuple[int, ...], int]] = []
+        for who, card in obs.acquired:
+            if who == obs.player:
+                if dealt > 0:
+                    dealt -= 1
+                    continue
+                if card in private:
+                    private.discard(card)
+                    continue
+            log.append((int(EventKind.PICKED), who, card, (), ALL))
+        log.extend((int(EventKind.REVEALED), -1, card, (), ALL) for card in obs.revealed)
+        return log
 
     def _fast_zones(self, rng: random.Random) -> list[list[int]] | None:
         """The common case in a few list operations: cards with restricted zones first, then the rest.
