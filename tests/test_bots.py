@@ -89,14 +89,16 @@ def test_different_seeds_differ_for_noisy_bots() -> None:
 def test_specs_and_parameters() -> None:
     assert isinstance(make_bot("medium", 1), HeuristicBot)
     easy = make_bot("easy", 1)
-    assert isinstance(easy, HeuristicBot) and easy.mistakes > 0 and easy.noise > 0
+    assert isinstance(easy, HeuristicBot) and easy.mistakes > 0 and easy.style.noise > 0
     hard = make_bot("hard:iterations=50:exploration=1.0", 1)
     assert isinstance(hard, ISMCTSBot) and hard.iterations == 50 and hard.exploration == 1.0
     assert hard.model == 2 and make_bot("hard:model=1", 1).model == 1  # type: ignore[attr-defined]
     timed = make_bot("hard:seconds=0.05", 1)
     assert isinstance(timed, ISMCTSBot) and timed.iterations is None and timed.seconds == 0.05
     assert make_bot("medium:bluff=0", 1).name == "medium:bluff=0"
-    for bad in ("hard:iterations=0", "hard:width=3", "hard:depth=-1", "medium:noise=loud", "easy:mistakes=2", "hard:iterations=2.5", "hard:model=3"):
+    tuned = make_bot("medium:deny=0.3:futures=4", 1)
+    assert isinstance(tuned, HeuristicBot) and tuned.style.deny == 0.3 and tuned.style.futures == 4
+    for bad in ("hard:iterations=0", "hard:width=3", "hard:depth=-1", "medium:noise=loud", "easy:mistakes=2", "hard:iterations=2.5", "hard:model=3", "medium:deny=-1", "medium:colour=2"):
         with pytest.raises(BotSpecError):
             make_bot(bad, 1)
 

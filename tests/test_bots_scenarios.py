@@ -8,6 +8,7 @@ import random
 import pytest
 
 from biblios_kit.bots.heuristic import HeuristicBot
+from biblios_kit.bots.registry import make_bot
 from biblios_kit.engine import BID, DECLINE, KEEP, PASS, PAY, TO_AUCTION, TO_PUBLIC, AuctionView, Observation, PaymentView, church, compile_rules, new_game
 from biblios_kit.engine.state import Phase
 from biblios_kit.rules import load_ruleset
@@ -188,7 +189,7 @@ def test_decisions_are_fast(spec: str) -> None:
     import time
 
     state = new_game(RULESET, 2, 9)
-    bot = HeuristicBot(1, spec, noise=0.8 if spec == "easy" else 0.0)
+    bot = make_bot(spec, 1)
     rng = random.Random(9)
     slowest = 0.0
     while not state.is_terminal():

@@ -31,11 +31,8 @@ from biblios_kit.engine.compiled import (
     CompiledRules,
 )
 from biblios_kit.engine.observation import Observation
+from biblios_kit.bots.style import MEDIUM, Style
 
-GIFT_GOLD_VALUE = 0.3
-"""VP per point of Gold during the gift phase (tuned with benchmarks/bots.py)."""
-AUCTION_GOLD_RATE = 0.55
-"""Scale of the auction-phase Gold value: rate x cards left / (players x own Gold)."""
 
 
 def _place_probs(totals: Sequence[float], temperature: float, places: int) -> list[list[float]]:
@@ -64,9 +61,10 @@ def _place_probs(totals: Sequence[float], temperature: float, places: int) -> li
 class Estimate:
     """Knowledge and valuations of one player at one moment (build one per decision)."""
 
-    def __init__(self, rules: CompiledRules, obs: Observation) -> None:
+    def __init__(self, rules: CompiledRules, obs: Observation, style: Style = MEDIUM) -> None:
         self.rules = rules
         self.obs = obs
+        self.style = style
         n = self.n = obs.players
         me = self.me = obs.player
         kind, value, cat = rules.kind, rules.value, rules.cat
@@ -129,7 +127,7 @@ class Estimate:
         self.gold = gold
         """Gold each player holds (ours exact, others estimated)."""
         self.my_gold = sum(value[c] for c in obs.hand if kind[c] == KIND_GOLD)
-        self.temperature = [1.0 + 0.45 * math.sqrt(unseen_val[k] * frac) for k in range(n_cats)]
+        self.temperature = [1.0 + style.spread * math.sqrt(unseen_val[k] * frac) for k in range(n_cats)]
         self.dice = list(obs.dice)
         self.places = [max((rules.die_place[d] for d in rules.cat_dice[k]), default=1) for k in range(n_cats)]
         self.probs = [self._category_probs(k, totals_k=[totals[q][k] for q in range(n)]) for k in range(n_cats)]
@@ -171,9 +169,9 @@ class Estimate:
     def _gold_value(self) -> float:
         obs = self.obs
         if not obs.revealed:  # the auction phase has not started
-            return GIFT_GOLD_VALUE
+            return self.style.gift_gold
         left = obs.auction_pile + 1
-        return max(0.03, min(1.2, AUCTION_GOLD_RATE * left / (self.n * (self.my_gold + 1.0))))
+        return max(0.03, min(1.2, self.style.auction_gold * left / (self.n * (self.my_gold + 1.0))))
 
     # ------------------------------------------------------------------ values
 

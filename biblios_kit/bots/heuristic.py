@@ -26,6 +26,7 @@ from typing import Sequence
 
 from biblios_kit.bots.context import rules_for
 from biblios_kit.bots.estimate import Estimate
+from biblios_kit.bots.style import MEDIUM, STYLE_FIELDS, Style
 from biblios_kit.engine.actions import (
     BID,
     DECLINE,
@@ -44,36 +45,22 @@ from biblios_kit.engine.observation import Observation
 from biblios_kit.engine.state import Phase
 from biblios_kit.rules.model import Ruleset
 
-AUCTION_SHARE = 0.45
-"""A card put on the auction pile is worth this share of (our value - the rivals' value)."""
-KEEP_SAMPLES = 8
-"""Futures sampled to value the rest of a gift turn."""
-
-
 class HeuristicBot:
     """A rule-of-thumb player (see the module docstring); deterministic for a seed.
 
-    ``noise`` (VP, standard deviation) is added to every option's score and ``mistakes``
-    is the chance of a careless (random sensible) move: ``easy`` uses both.
+    ``style`` holds the weights of its judgement (its ``noise``, in VP, is added to every
+    option's score) and ``mistakes`` is the chance of a careless (random sensible) move:
+    ``easy`` uses both.
     """
 
-    def __init__(
-        self,
-        seed: int,
-        name: str = "medium",
-        noise: float = 0.0,
-        mistakes: float = 0.0,
-        bluff: float = 0.06,
-        deny: float = 0.6,
-    ) -> None:
-        if noise < 0 or not 0 <= mistakes <= 1 or not 0 <= bluff <= 1 or deny < 0:
-            raise ValueError("expected noise >= 0, deny >= 0 and mistakes, bluff in [0, 1]")
+    def __init__(self, seed: int, name: str = "medium", style: Style = MEDIUM, mistakes: float = 0.0) -> None:
+        if not 0 <= mistakes <= 1:
+            raise ValueError(f"mistakes must lie in [0, 1], got {mistakes}")
+        style.check()
         self.name = name
         self.rng = random.Random(seed)
-        self.noise = float(noise)
+        self.style = style
         self.mistakes = float(mistakes)
-        self.bluff = float(bluff)
-        self.deny = float(deny)
         self.ruleset: Ruleset | None = None
         self._lock = threading.Lock()
 
@@ -92,7 +79,7 @@ class HeuristicBot:
             rules = rules_for(observation, self.ruleset)
             if self.mistakes and self.rng.random() < self.mistakes:
                 return self._careless(observation, legal)
-            return decide(rules, observation, self.rng, self.noise, self.bluff, self.deny)
+            return decide(rules, observation, self.rng, self.style)
 
     def _careless(self, obs: Observation, legal: Sequence[Action]) -> Action:
         """A random move among the sensible ones (no wild bids)."""
@@ -102,10 +89,11 @@ class HeuristicBot:
         return legal[int(self.rng.random() * len(legal))]
 
 
-def decide(rules: CompiledRules, obs: Observation, rng: random.Random, noise: float = 0.0, bluff: float = 0.06, deny: float = 0.6) -> Action:
-    """The heuristic decision for ``obs`` (``rng`` drives sampling, noise and bluffs)."""
-    est = Estimate(rules, obs)
+def decide(rules: CompiledRules, obs: Observation, rng: random.Random, style: Style = MEDIUM) -> Action:
+    """The heuristic decision for ``obs`` in ``style`` (``rng`` drives sampling, noise and bluffs)."""
+    est = Estimate(rules, obs, style)
     legal = obs.legal_actions
+    noise = style.noise
 
     def jitter(score: float) -> float:
         return score + rng.gauss(0.0, noise) if noise else score
@@ -118,20 +106,16 @@ def decide(rules: CompiledRules, obs: Observation, rng: random.Random, noise: fl
     if phase == Phase.CHURCH:
         return _church(est, legal, jitter)
     if phase == Phase.BIDDING:
-        return _bid(est, legal, rng, noise, bluff, deny)
+        return _bid(est, legal, rng)
     if phase == Phase.PAYMENT:
         return _pay(est, legal)
     return legal[0]
 
 
-def _deny_weight(est: Estimate, deny: float) -> float:
-    return deny / (est.n - 1)
-
-
 def _dest_values(est: Estimate, card: int) -> tuple[float, float, float]:
     """(keep, auction pile, public space) value of placing ``card``."""
     mine, theirs = est.card_value(card)
-    return mine, AUCTION_SHARE * (mine - theirs), -theirs
+    return mine, est.style.auction_share * (mine - theirs), -theirs
 
 
 def _best_rest(values: list[tuple[float, float, float]], owed: tuple[int, int, int]) -> float:
@@ -163,7 +147,7 @@ def _gift(est: Estimate, legal: Sequence[Action], rng: random.Random, jitter) ->
     futures: list[list[tuple[float, float, float]]] = []
     if later > 0 and len(pool) >= later:
         cache: dict[int, tuple[float, float, float]] = {}
-        for _ in range(KEEP_SAMPLES):
+        for _ in range(est.style.futures):
             sample = rng.sample(pool, later)
             futures.append([cache.setdefault(c, _dest_values(est, c)) for c in sample])
     best, choice = -1e18, legal[0]
@@ -208,13 +192,13 @@ def _church(est: Estimate, legal: Sequence[Action], jitter) -> Action:  # noqa: 
     return choice
 
 
-def bid_limit(est: Estimate, deny: float = 0.6, scale: float = 1.0) -> tuple[int, int]:
+def bid_limit(est: Estimate, scale: float = 1.0) -> tuple[int, int]:
     """(highest bid worth making, highest bid we can pay) for the card under auction."""
     obs = est.obs
     auction = obs.auction
     assert auction is not None
     mine, theirs = est.card_value(auction.card)
-    worth = scale * (mine + _deny_weight(est, deny) * theirs)
+    worth = scale * (mine + est.style.deny / (est.n - 1) * theirs)
     if est.auction_is_gold():
         payable = sum(est.gold_values())
         if est.rules.overpay_forbidden:
@@ -239,12 +223,13 @@ def bid_limit(est: Estimate, deny: float = 0.6, scale: float = 1.0) -> tuple[int
     return limit, len(costs)
 
 
-def _bid(est: Estimate, legal: Sequence[Action], rng: random.Random, noise: float, bluff: float, deny: float) -> Action:
+def _bid(est: Estimate, legal: Sequence[Action], rng: random.Random) -> Action:
     obs = est.obs
     auction = obs.auction
     assert auction is not None
+    noise, bluff = est.style.noise, est.style.bluff
     scale = max(0.0, 1.0 + rng.gauss(0.0, noise)) if noise else 1.0
-    limit, payable = bid_limit(est, deny, scale)
+    limit, payable = bid_limit(est, scale)
     lo = auction.min_bid
     if BID + lo not in legal:
         return PASS
@@ -294,19 +279,20 @@ def _pay(est: Estimate, legal: Sequence[Action]) -> Action:
 
 def create_bot(name: str, seed: int, params: dict[str, object]) -> HeuristicBot:
     """Registry hook: ``medium`` or ``easy`` (noise 0.8, mistakes 0.25), with optional overrides
-    ``noise``, ``mistakes``, ``bluff`` and ``deny``."""
-    defaults: dict[str, float] = {"noise": 0.0, "mistakes": 0.0, "bluff": 0.06, "deny": 0.6}
+    ``mistakes`` and any field of :class:`~biblios_kit.bots.style.Style` (``deny``, ``bluff``, ...)."""
+    style, mistakes = MEDIUM, 0.0
     if name == "easy":
-        defaults.update(noise=0.8, mistakes=0.25)
-    unknown = sorted(set(params) - set(defaults))
+        style, mistakes = MEDIUM.replace(noise=0.8), 0.25
+    known = ("mistakes", *STYLE_FIELDS)
+    unknown = sorted(set(params) - set(known))
     if unknown:
-        raise ValueError(f"unknown parameter(s) {', '.join(unknown)}; known: {', '.join(sorted(defaults))}")
-    values = dict(defaults)
+        raise ValueError(f"unknown parameter(s) {', '.join(unknown)}; known: {', '.join(sorted(known))}")
     for key, value in params.items():
-        if not isinstance(value, (int, float)):
+        if not isinstance(value, (int, float)) or isinstance(value, bool):
             raise ValueError(f"parameter {key} expects a number, got {value!r}")
-        values[key] = float(value)
-    return HeuristicBot(seed, name, **values)
+    changes = {k: float(v) for k, v in params.items() if k != "mistakes"}  # type: ignore[arg-type]
+    mistakes = float(params.get("mistakes", mistakes))  # type: ignore[arg-type]
+    return HeuristicBot(seed, name, style.replace(**changes), mistakes)
 
 
 __all__ = ["HeuristicBot", "bid_limit", "create_bot", "decide"]

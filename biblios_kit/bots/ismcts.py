@@ -37,6 +37,7 @@ from biblios_kit.bots.context import rules_for
 from biblios_kit.bots.determinize import Determinizer
 from biblios_kit.bots.heuristic import decide
 from biblios_kit.bots.playout import PlayoutPolicy, rewards
+from biblios_kit.bots.style import MEDIUM, STRONG
 from biblios_kit.engine.actions import BID, PASS, Action
 from biblios_kit.engine.observation import Observation, observe
 from biblios_kit.engine.compiled import CompiledRules
@@ -136,7 +137,7 @@ class ISMCTSBot:
             rules = rules_for(observation, self.ruleset)
             if observation.phase == Phase.PAYMENT:
                 self.last_iterations = 0
-                return decide(rules, observation, self.rng)
+                return decide(rules, observation, self.rng, STRONG)
             return self._search(observation, Determinizer(rules, observation), PlayoutPolicy(rules, self.epsilon))
 
     def _search(self, obs: Observation, det: Determinizer, policy: PlayoutPolicy) -> Action:
@@ -148,7 +149,7 @@ class ISMCTSBot:
         nodes = 1
         c = self.exploration
         deadline = None if self.seconds is None else time.perf_counter() + self.seconds
-        prior = decide(det.rules, obs, random.Random(rng.getrandbits(32))) if self.prior else None
+        prior = decide(det.rules, obs, random.Random(rng.getrandbits(32)), STRONG) if self.prior else None
         bias = self.prior
         limit = self.iterations if self.iterations is not None else 1 << 62
         done = 0
@@ -165,7 +166,7 @@ class ISMCTSBot:
                     world._do(policy.choose(world, rng))
                     continue
                 if self.model == 2 and world.cur != me:  # rivals play medium on their view of this world
-                    world._do(decide(det.rules, observe(world, world.cur), rng))
+                    world._do(decide(det.rules, observe(world, world.cur), rng, MEDIUM))
                     continue
                 if rivals is not None and world.cur != me:  # rivals follow the heuristic policy
                     world._do(rivals.choose(world, rng))
@@ -208,7 +209,7 @@ class ISMCTSBot:
                 world._do(a)
                 node = child
             if world.cur >= 0 and self.model == 2:
-                _settle_medium(world, det.rules, rng)
+                _settle_medium(world, det.rules, rng, me)
             elif world.cur >= 0:
                 policy.settle(world, rng)
             if world.cur >= 0 and self.depth:
@@ -221,7 +222,7 @@ class ISMCTSBot:
         self.last_nodes = nodes
         ranked = [(child.visits, child.reward, a) for a, child in root.children.items() if a in legal]
         if not ranked:
-            return decide(det.rules, obs, rng)
+            return decide(det.rules, obs, rng, STRONG)
         best = max(ranked)[2]
         if self.gate and prior in root.children and best != prior:
             # Leave the heuristic's move only on evidence: the gap in mean reward must exceed
@@ -234,17 +235,18 @@ class ISMCTSBot:
         return best
 
 
-def _settle_medium(world: GameState, rules: CompiledRules, rng: random.Random, limit: int = 80) -> None:
-    """Play ``world`` on with medium's decisions (each seat on its own view) to the end of the turn."""
+def _settle_medium(world: GameState, rules: CompiledRules, rng: random.Random, me: int, limit: int = 80) -> None:
+    """Play ``world`` on to the end of the turn, each seat deciding on its own view: the
+    searching player ``me`` in the strong style, the rivals as medium."""
     active, auction = world.active, world.draw == [] and world.to_draw == 0
     while world.cur >= 0 and limit > 0 and world.active == active:
         if auction != (world.draw == [] and world.to_draw == 0):
             break
         if world.ph == PH_PAYMENT:
             legal = world._legal()
-            world._do(legal[0] if len(legal) == 1 else decide(rules, observe(world, world.cur), rng))
+            world._do(legal[0] if len(legal) == 1 else decide(rules, observe(world, world.cur), rng, STRONG if world.cur == me else MEDIUM))
         else:
-            world._do(decide(rules, observe(world, world.cur), rng))
+            world._do(decide(rules, observe(world, world.cur), rng, STRONG if world.cur == me else MEDIUM))
         limit -= 1
 
 
