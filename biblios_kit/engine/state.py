@@ -441,20 +441,12 @@ class GameState:
         if len(rands) != self.n:
             raise ValueError(f"expected one RNG or {self.n}, got {len(rands)}")
         record = self.history.append
-        do_bid, do, legal = self._do_bid, self._do, self._legal
+        bid_at_random, do, legal = self._bid_at_random, self._do, self._legal
         do_place, do_pick = self._do_place, self._do_pick
-        opening, ceiling = self.rules.opening_bid, self.rules.ceiling
         while True:
             ph = self.ph
             if ph == PH_BIDDING:  # about two thirds of a random game's decisions
-                lo = self.high + 1
-                if lo < opening:
-                    lo = opening
-                hi = ceiling[self.auc_cur]
-                r = int(rands[self.cur]() * (hi - lo + 2 if hi >= lo else 1))
-                a = PASS if r == 0 else BID + lo + r - 1
-                record(a)
-                do_bid(a, rands)
+                bid_at_random(rands)
             elif ph == PH_GIFT:
                 options = _GIFT_LEGAL[(self.q_keep > 0) * 4 + (self.q_auction > 0) * 2 + (self.q_public > 0)]
                 a = options[int(rands[self.cur]() * len(options))]
@@ -938,68 +930,120 @@ class GameState:
         self.ph = PH_BIDDING
         self.cur = p
 
-    def _do_bid(self, a: int, rands: list[Callable[[], float]] | None = None) -> None:
-        """Apply bid or pass ``a``; with ``rands`` (per seat), keep bidding at random while bidding lasts.
-
-        One implementation serves :meth:`apply` (``rands`` is None: one action) and the random
-        playout, which stays in this loop over local variables through whole rounds, penalties
-        and re-auctions (bids are two thirds of a random game's decisions; each line here runs
-        about 300 times per random 4-player game).
-        """
-        all_mask, after = self.all_mask, seat_tables(self.n)
-        log_append = self.log.append
+    def _do_bid(self, a: int) -> None:
+        """Apply one bid or pass ``a`` (the random playout plays bids with :meth:`_bid_at_random`)."""
+        p, out, hb = self.cur, self.out, self.high_bidder
         tables = self.rules.event_tables(self.n)
+        if a == PASS:
+            out |= 1 << p
+            self.out = out
+            self.log.append(tables.passed[p])
+            remaining = self.all_mask & ~out
+            if not remaining:
+                self._all_passed()
+            elif hb >= 0 and remaining == 1 << hb:
+                self._won(hb)
+            else:
+                self.cur = seat_tables(self.n)[out][p]
+            return
+        self.high = high = a - BID
+        self.high_bidder = p
+        self.log.append(tables.bid[p][high])
+        if self.all_mask & ~out == 1 << p:
+            self._won(p)
+        else:
+            self.cur = seat_tables(self.n)[out][p]
+
+    def _bid_at_random(self, rands: list[Callable[[], float]]) -> None:
+        """Bid or pass at random (``rands`` per seat) while bidding lasts: the random playout's fast path.
+
+        Plays exactly what repeated ``apply(random_action(...))`` would (a test checks it, for
+        every ruleset and option), staying in this loop over local variables through whole
+        rounds, penalties and re-auctions: bids are two thirds of a random game's decisions,
+        and each line here runs about 300 times per random 4-player game.
+        """
+        rules = self.rules
+        all_mask, after = self.all_mask, seat_tables(self.n)
+        log_append, record = self.log.append, self.history.append
+        tables = rules.event_tables(self.n)
         bid_ev, passed_ev = tables.bid, tables.passed
+        opening, ceiling = rules.opening_bid, rules.ceiling
+        # For the unpaid win (see below).
+        quick_penalty = rules.penalty == PEN_STANDARD
+        hands, gold, taken_ev, all_takers = self.hands, self.gold, tables.taken, _TAKERS[self.n]
+        card_kind, value, exclude, from_left = rules.kind, rules.value, rules.exclude_penalized, rules.bid_from_left
         p, out, high, hb = self.cur, self.out, self.high, self.high_bidder
-        if rands is not None:
-            record = self.history.append
-            opening, ceiling = self.rules.opening_bid, self.rules.ceiling
-            hi = ceiling[self.auc_cur]
+        hi = ceiling[self.auc_cur]
+        lo = high + 1 if high >= opening else opening
         while True:
-            if a == PASS:
+            # Player p passes or bids lo..hi, uniformly: r == 0 passes, r == k bids lo + k - 1
+            # (the draw of random_action; only a pass is left when lo > hi).
+            r = int(rands[p]() * (hi - lo + 2 if hi >= lo else 1))
+            if r:
+                high = lo + r - 1
+                record(BID + high)
+                hb = p
+                log_append(bid_ev[p][high])
+                if all_mask & ~out != 1 << p:
+                    p = after[out][p]
+                    lo = high + 1  # a bid is never below the opening bid
+                    continue
+                w = p
+            else:
+                record(PASS)
                 out |= 1 << p
                 log_append(passed_ev[p])
                 remaining = all_mask & ~out
                 if remaining and (hb < 0 or remaining != 1 << hb):
                     p = after[out][p]
-                    if rands is None:
-                        self.out, self.cur = out, p
-                        return
-                    lo = high + 1 if high >= opening else opening
-                    r = int(rands[p]() * (hi - lo + 2 if hi >= lo else 1))
-                    a = BID + lo + r - 1 if r else PASS
-                    record(a)
+                    continue
+                w = hb if remaining else -1
+            # The round is over: ``w`` won it at ``high`` (-1: everybody passed).
+            if w >= 0 and quick_penalty and (gold[w] if self.auc_cur == CUR_GOLD else len(hands[w])) < high:
+                # The winner cannot pay: what _won(), _penalize() and _open_bidding() do in this
+                # case, inline (about 60 times per random 4-player game, where those calls were
+                # a quarter of the work). Less Gold (or fewer cards) than the bid cannot pay
+                # under either overpay rule; every other case goes through those methods below.
+                log_append((_WON, w, self.auc_card, high, ALL))
+                log_append((_CANNOT_PAY, w, -1, high, ALL))
+                bit = 1 << w
+                if exclude or self.pen_once & bit:
+                    self.excluded |= bit
+                else:
+                    self.pen_once |= bit
+                hand, takers = hands[w], all_takers[w]
+                short = len(hand) < len(takers)
+                if short:
+                    takers = takers[: len(hand)]
+                rand, taken = self.rng.random, taken_ev[w]
+                for q in takers:
+                    c = hand.pop(int(rand() * len(hand)))  # a random card (~180 draws per random game)
+                    if card_kind[c] == KIND_GOLD:
+                        v = value[c]
+                        gold[w] -= v
+                        gold[q] += v
+                    hands[q].append(c)
+                    log_append(taken[q][c])
+                if short:
+                    log_append((_PENALTY_EMPTY, w, -1, (), ALL))  # the hand ran out: the last players get nothing
+                if self.excluded != all_mask:  # a new round among the players not excluded
+                    out, high, hb, lo, active = self.excluded, 0, -1, opening, self.active
+                    p = after[out][active] if from_left or out >> active & 1 else active
                     continue
                 self.out, self.high, self.high_bidder, self.cur = out, high, hb, p
-                if remaining:
-                    self._won(hb)
+                self._open_bidding()  # nobody may bid: the card is discarded
+            else:
+                self.out, self.high, self.high_bidder, self.cur = out, high, hb, p
+                if w >= 0:
+                    self._won(w)
                 else:
                     self._all_passed()
-            else:
-                high = a - BID
-                hb = p
-                log_append(bid_ev[p][high])
-                if all_mask & ~out != 1 << p:
-                    p = after[out][p]
-                    if rands is None:
-                        self.high, self.high_bidder, self.cur = high, hb, p
-                        return
-                    lo = high + 1  # a bid is never below the opening bid
-                    r = int(rands[p]() * (hi - lo + 2 if hi >= lo else 1))
-                    a = BID + lo + r - 1 if r else PASS
-                    record(a)
-                    continue
-                self.out, self.high, self.high_bidder, self.cur = out, high, hb, p
-                self._won(p)
-            # The round is over (won or all passed): go on only for a new round of bidding.
-            if rands is None or self.ph != PH_BIDDING:
+            # Go on only for a new round of bidding.
+            if self.ph != PH_BIDDING:
                 return
             p, out, high, hb = self.cur, self.out, self.high, self.high_bidder
             hi = ceiling[self.auc_cur]
             lo = high + 1 if high >= opening else opening
-            r = int(rands[p]() * (hi - lo + 2 if hi >= lo else 1))
-            a = BID + lo + r - 1 if r else PASS
-            record(a)
 
     def _all_passed(self) -> None:
         c = self.auc_card
