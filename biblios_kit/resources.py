@@ -53,3 +53,17 @@ def user_data_dir() -> Path:
     import platformdirs
 
     return Path(platformdirs.user_data_dir("biblios-kit", appauthor=False))
+
+
+SAVED_GAME_NAME = "current-game.json"
+"""File name of the game in progress, inside :func:`saves_dir`."""
+
+
+def saves_dir() -> Path:
+    """The folder of saved games (``<user data dir>/saves``; ``BIBLIOS_KIT_DATA_DIR`` overrides the data dir)."""
+    return user_data_dir() / "saves"
+
+
+def saved_game_path() -> Path:
+    """The file of the saved game in progress (known here, so finding it does not import the engine)."""
+    return saves_dir() / SAVED_GAME_NAME

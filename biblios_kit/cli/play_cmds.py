@@ -56,16 +56,18 @@ def register(app: typer.Typer) -> None:
 def _config(ruleset: str | None, options: list[str], players: int | None, seed: int | None, seats: list[str],
             names: list[str], lang: str) -> GameConfig:  # fmt: skip
     """Check the flags (bad input exits with status 2) and build the :class:`GameConfig` they describe."""
-    from biblios_kit.errors import BibliosError
-    from biblios_kit.rules import load_ruleset
     from biblios_kit.tui.config import GameConfig
 
     explicit = set()
     if ruleset is None and not options and players is None and not seats:
-        # Nothing to check: the setup screen loads the default edition after its first frame.
+        # Nothing to check: the setup screen loads the default edition after its first frame
+        # (so the loader, YAML and the ruleset model are not imported here).
         if len(names) > 3:
             fail(f"{error_prefix()} " + _("{count} --name given for {players} players").format(count=len(names), players=3))
         return GameConfig(names=tuple(names), seed=seed, lang=lang)
+    from biblios_kit.errors import BibliosError
+    from biblios_kit.rules import load_ruleset
+
     try:
         loaded = load_ruleset(ruleset or "biblios", options)
     except BibliosError as error:

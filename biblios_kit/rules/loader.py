@@ -14,15 +14,19 @@ from __future__ import annotations
 import hashlib
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Iterable, NamedTuple
+from typing import TYPE_CHECKING, Any, Iterable, NamedTuple
 
 from biblios_kit.errors import Problem, RulesetError, UnknownOptionError, UnknownRulesetError
 from biblios_kit.i18n import _
 from biblios_kit.resources import rulesets_dir, user_rulesets_dir
-from biblios_kit.rules.build import build_ruleset
 from biblios_kit.rules.merge import deep_merge
-from biblios_kit.rules.model import Ruleset
 from biblios_kit.rules.source import FieldPath, Issue, LocatedDocument, display_path, dotted, parse_bytes, read_bytes
+
+if TYPE_CHECKING:
+    from biblios_kit.rules.model import Ruleset
+
+# The model and its builder are imported by load_ruleset() only: listing and reading ruleset
+# files (the TUI's setup screen, ``rules list``) does not need them.
 
 _CACHE_SIZE = 64
 
@@ -356,6 +360,8 @@ def load_ruleset(name: str | Path = "biblios", options: Iterable[str] = ()) -> R
     document, problems = check_options(composed, active)
     if problems:
         raise RulesetError(_unique(problems))
+    from biblios_kit.rules.build import build_ruleset
+
     document = dict(document)
     document["active_options"] = sorted(active)
     ruleset = build_ruleset(document, active_options=active, source=str(path), extends=composed.chain)

@@ -7,10 +7,12 @@ from typing import TYPE_CHECKING
 
 from textual.app import App
 from textual.binding import Binding
+from textual.reactive import Reactive
 from textual.screen import Screen
 
 from biblios_kit.errors import BibliosError
 from biblios_kit.i18n import SUPPORTED, _, current_language, set_language
+from biblios_kit.resources import saved_game_path
 from biblios_kit.tui.config import GameConfig
 from biblios_kit.tui.localize import LANGUAGE_NAMES, set_bindings
 
@@ -28,6 +30,10 @@ class BibliosApp(App[None]):
     TITLE = "biblios-kit"
     ENABLE_COMMAND_PALETTE = False
 
+    theme: Reactive[str] = Reactive("gruvbox")
+    """The colour theme, as the app's starting value: assigning it in ``__init__`` would run the
+    theme watcher, which parses the whole stylesheet once more before the first frame."""
+
     def __init__(self, config: GameConfig, *, resume: bool = False, bot_delay: float = 0.6,
                  save_file: Path | None = None, autosave: bool = True) -> None:  # fmt: skip
         super().__init__()
@@ -37,7 +43,6 @@ class BibliosApp(App[None]):
         self.save_file = save_file
         self.autosave = autosave
         self.session: GameSession | None = None
-        self.theme = "gruvbox"  # set before the first frame: switching later restyles every widget
         self._localize_bindings()
 
     # ------------------------------------------------------------------ start-up
@@ -62,9 +67,9 @@ class BibliosApp(App[None]):
         )
 
     def _save_path(self) -> Path:
-        from biblios_kit.saves import save_path
-
-        return self.save_file or save_path()
+        # From resources, not biblios_kit.saves: that module imports the engine, which the
+        # setup screen's first frame must not wait for.
+        return self.save_file or saved_game_path()
 
     def _save_status(self) -> tuple[str, str]:
         """(``"none"``/``"ok"``/``"done"``/``"bad"``, message) for the saved game."""

@@ -7,7 +7,7 @@ time (another ruleset, another player count, another language) without losing th
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from rich.text import Text
 from textual import work
@@ -18,10 +18,12 @@ from textual.screen import Screen
 from textual.widgets import Button, Checkbox, Footer, Input, Label, Static
 
 from biblios_kit.i18n import SUPPORTED, _, current_language
-from biblios_kit.rules.model import Ruleset
+from biblios_kit.tui.config import BOT_LEVELS, DEFAULT_BOT, HUMAN, GameConfig
 from biblios_kit.tui.localize import LANGUAGE_NAMES, seat_kind_label, set_bindings
 from biblios_kit.tui.widgets.choice import Choice
-from biblios_kit.tui.config import BOT_LEVELS, DEFAULT_BOT, HUMAN, GameConfig
+
+if TYPE_CHECKING:
+    from biblios_kit.rules.model import Ruleset
 
 
 def available_levels() -> tuple[str, ...]:
@@ -101,16 +103,22 @@ class SetupScreen(Screen[None]):
         """``"none"``, ``"ok"`` (an unfinished game can be continued) or ``"bad"`` (unreadable)."""
         self.save_message = save_message
         self.entries: list[tuple[str, dict[str, str], bool]] = []
-        """(id, title per language, is a variant) of every ruleset found, without loading them."""
+        """(id, title per language, is a variant) of every ruleset found, without loading them; listed
+        after the first frame, with the ruleset shown (see :meth:`_prepare_in_thread`)."""
         self._loaded: dict[str, Ruleset] = {}
         self.complete = False
-        """Whether the form shows everything (the ruleset shown is loaded and drawn)."""
-        self._find_rulesets()
+        """Whether the form shows everything (the rulesets are listed, the one shown is loaded and drawn)."""
         self._localize_bindings()
 
-    def _find_rulesets(self) -> None:
+    @staticmethod
+    def _find_rulesets(shown: str) -> list[tuple[str, dict[str, str], bool]]:
+        """(id, title per language, is a variant) of every ruleset found, read without checking or building them.
+
+        ``shown`` (the form's ruleset) is listed even when it is not found by id, e.g. a path.
+        """
         from biblios_kit.rules.loader import available_rulesets, read_document
 
+        entries = []
         seen = set()
         for entry in available_rulesets():
             if entry.id in seen:
@@ -121,9 +129,18 @@ class SetupScreen(Screen[None]):
             except Exception:  # noqa: BLE001 - an unreadable user file is simply listed by id
                 title = None
             titles = {k: str(v) for k, v in title.items()} if isinstance(title, dict) else {}
-            self.entries.append((entry.id, titles, entry.origin != "edition"))
-        if self.form.ruleset not in seen:
-            self.entries.append((self.form.ruleset, {}, True))
+            entries.append((entry.id, titles, entry.origin != "edition"))
+        if shown not in seen:
+            entries.append((shown, {}, True))
+        return entries
+
+    def _ruleset_choices(self) -> list[tuple[str, str]]:
+        """The values of the "Game" choice: each ruleset's title (``*`` marks a variant); "…" until they are listed."""
+        if not self.entries:
+            return [("…", self.form.ruleset)]
+        lang = current_language()
+        return [((titles.get(lang) or titles.get("en") or rid) + (" *" if variant else ""), rid)
+                for rid, titles, variant in self.entries]  # fmt: skip
 
     @property
     def ruleset(self) -> Ruleset:
@@ -143,8 +160,9 @@ class SetupScreen(Screen[None]):
 
     def compose(self) -> ComposeResult:
         lang = current_language()
-        # The first frame does not wait for the ruleset (YAML, schema and checks: about 0.2 s):
-        # until it is loaded (see on_mount) its description and options are not shown yet.
+        # The first frame does not wait for the rulesets (YAML, schema and checks: about 0.2 s):
+        # until they are listed and the one shown is loaded (see on_mount), the game's title,
+        # description and options are not shown yet.
         ruleset = self._loaded.get(self.form.ruleset)
         if ruleset is not None:
             if self.form.players not in ruleset.player_counts:
@@ -156,11 +174,7 @@ class SetupScreen(Screen[None]):
         with VerticalScroll(id="setup-body"):
             with Horizontal(classes="row"):
                 yield Label(_("Game"), classes="field")
-                yield Choice(
-                    [((titles.get(lang) or titles.get("en") or rid) + (" *" if variant else ""), rid)
-                     for rid, titles, variant in self.entries],
-                    self.form.ruleset, id="ruleset",
-                )  # fmt: skip
+                yield Choice(self._ruleset_choices(), self.form.ruleset, id="ruleset")
             description = ruleset.description.get(lang) if ruleset is not None else "…"
             yield Static(Text(description, style="italic grey62"), id="ruleset-description")
             if ruleset is not None and ruleset.options:
@@ -193,22 +207,22 @@ class SetupScreen(Screen[None]):
 
     def on_mount(self) -> None:
         self.query_one("#start", Button).focus()
-        if self.form.ruleset not in self._loaded:
-            self._load_in_thread(self.form.ruleset)
-        else:
-            self.complete = True
+        # After the first frame: a worker started now would share the interpreter with the
+        # drawing of that frame and delay it by most of its own time.
+        self.call_after_refresh(self._prepare_in_thread, self.form.ruleset)
 
     @work(thread=True, group="ruleset")
-    def _load_in_thread(self, ruleset_id: str) -> None:
-        """Load the ruleset shown while the first frame is drawn, then complete the form on the UI thread."""
+    def _prepare_in_thread(self, ruleset_id: str) -> None:
+        """List the rulesets and load the one shown, then complete the form on the UI thread."""
         from biblios_kit.errors import BibliosError
         from biblios_kit.rules import load_ruleset
 
+        entries = self._find_rulesets(ruleset_id)
         try:
-            self._loaded.setdefault(ruleset_id, load_ruleset(ruleset_id))
+            loaded = load_ruleset(ruleset_id)
         except BibliosError:
-            pass  # self.ruleset reports it and falls back to the default edition
-        self.app.call_from_thread(self._load_shown_ruleset)
+            loaded = None  # self.ruleset reports it and falls back to the default edition
+        self.app.call_from_thread(self._complete_form, entries, ruleset_id, loaded)
 
     def _options_row(self, ruleset: Ruleset) -> Horizontal:
         """The row of option checkboxes of ``ruleset`` (hover one for its description)."""
@@ -221,14 +235,19 @@ class SetupScreen(Screen[None]):
             boxes.append(box)
         return Horizontal(Label(_("Options"), classes="field"), *boxes, classes="row options")
 
-    async def _load_shown_ruleset(self) -> None:
-        """After the first frame: fill in the ruleset's description, options and player counts, in place.
+    async def _complete_form(self, entries: list[tuple[str, dict[str, str], bool]], ruleset_id: str,
+                             loaded: Ruleset | None) -> None:  # fmt: skip
+        """After the first frame: fill in the rulesets' titles and the shown one's description, options and
+        player counts, in place.
 
         Nothing is rebuilt (a key pressed meanwhile, such as Ctrl+S, must not lose its target);
         only a player count the ruleset does not support makes the seats be laid out again.
         """
         if not self.is_attached or self not in self.app.screen_stack:
             return  # a game started before the ruleset was loaded: this screen is gone
+        self.entries = entries
+        if loaded is not None:
+            self._loaded.setdefault(ruleset_id, loaded)
         ruleset = self.ruleset  # loads it (or falls back to the default edition, with a message)
         if self.form.players not in ruleset.player_counts or self.form.ruleset not in self._loaded:
             await self.recompose()
@@ -243,6 +262,7 @@ class SetupScreen(Screen[None]):
                 )
             players = self.query_one("#players", Choice)
             players.set_options([(str(n), n) for n in ruleset.player_counts], self.form.players)
+            self.query_one("#ruleset", Choice).set_options(self._ruleset_choices(), self.form.ruleset)
         self.call_after_refresh(self._mark_complete)
 
     def _mark_complete(self) -> None:

@@ -48,7 +48,12 @@ class Choice(Button, Generic[T]):
         self.options = list(options)
         values = [v for _label, v in self.options]
         self.index = values.index(value) if value in values else 0
+        self._relabel()
+
+    def _relabel(self) -> None:
+        """Show the current value; the width follows the label (a button's label alone only repaints)."""
         self.label = self._label()
+        self.refresh(layout=True)
 
     @property
     def value(self) -> T:
@@ -64,7 +69,7 @@ class Choice(Button, Generic[T]):
         if len(self.options) < 2:
             return
         self.index = (self.index + step) % len(self.options)
-        self.label = self._label()
+        self._relabel()
         self.post_message(self.Changed(self, self.value))  # type: ignore[arg-type]
 
     def press(self) -> Choice[T]:
