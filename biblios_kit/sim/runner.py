@@ -1,4 +1,4 @@
-"""Play many games with bots, in one process or a process pool, reproducibly from one seed.
+"""Play many games with bots, in this process and worker processes, reproducibly from one seed.
 
 Game ``i`` of a run with seed ``s`` always uses the game seed :func:`game_seed` ``(s, i)``
 and the same seat assignment, and summaries are combined in game order, so the figures do
@@ -9,13 +9,16 @@ from __future__ import annotations
 
 import hashlib
 import os
+import random
 import time
+from collections import deque
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass
 from itertools import permutations
 from pathlib import Path
 from typing import Callable
 
+from biblios_kit.engine.compiled import compile_rules
 from biblios_kit.engine.state import GameState, new_game
 from biblios_kit.rules.model import Ruleset
 
@@ -92,70 +95,163 @@ def play_game(ruleset: Ruleset, players: int, seed: int, seats: tuple[str, ...])
 
 def summarize_game(index: int, state: GameState, seats: tuple[str, ...]) -> GameSummary:
     """The :class:`GameSummary` of a finished game."""
+    return GameSummary(*_summary_row(index, state, seats))
+
+
+SummaryRow = tuple[int, tuple[str, ...], tuple[int, ...], tuple[float, ...], tuple[int, ...], bool, int]
+"""The fields of a :class:`GameSummary` as a plain tuple (what worker processes send back: cheap to pickle)."""
+
+
+def _summary_row(index: int, state: GameState, seats: tuple[str, ...]) -> SummaryRow:
     result = state.result()
-    return GameSummary(
-        index=index,
-        seats=seats,
-        victory_points=result.victory_points,
-        win_shares=tuple(result.win_share(p) for p in range(state.players)),
-        category_winners=tuple(
+    return (
+        index,
+        seats,
+        result.victory_points,
+        tuple(result.win_share(p) for p in range(state.players)),
+        tuple(
             next((a.winner if a.winner is not None else -1 for a in c.awards if a.place == 1), -1)
             for c in result.categories
         ),
-        shared=result.shared,
-        decisions=state.decision_count,
+        result.shared,
+        state.decision_count,
     )
 
 
-def _play_range(config: SimConfig, start: int, stop: int) -> list[GameSummary]:
-    """Play games ``start .. stop-1`` of ``config`` (runs in a worker process)."""
-    from biblios_kit.engine.records import record_of, save_record
-    from biblios_kit.rules import load_ruleset
+def _plain_random(spec: str) -> bool:
+    """Whether ``spec`` makes the random bot, whose whole game the engine's playout can play."""
+    from biblios_kit.bots.random_bot import RandomBot
+    from biblios_kit.bots.registry import make_bot
 
-    ruleset = load_ruleset(config.ruleset, config.options)
+    return type(make_bot(spec, 0)) is RandomBot
+
+
+def _play_range(config: SimConfig, ruleset: Ruleset, start: int, stop: int) -> list[SummaryRow]:
+    """Play games ``start .. stop-1`` of ``config``; return their summaries as rows."""
     assignments = seat_assignments(config.bots, config.rotate)
-    out = []
+    plain = {spec: _plain_random(spec) for spec in config.bots}
+    # Random bots only: the seat RNGs are made once and re-seeded per game (Random.seed(s)
+    # leaves the state Random(s) starts with, the RNG make_bot("random", s) gives its bot).
+    rngs = [random.Random() for _ in range(config.players)]
+    if config.records:
+        from biblios_kit.engine.records import record_of, save_record
+    rows = []
     for index in range(start, stop):
         seats = assignments[index % len(assignments)]
-        state = play_game(ruleset, config.players, game_seed(config.seed, index), seats)
+        seed = game_seed(config.seed, index)
+        if all(plain[spec] for spec in seats):
+            for seat, rng in enumerate(rngs):
+                rng.seed(game_seed(seed, seat))
+            state = new_game(ruleset, config.players, seed, events=False)
+            state.playout(rngs)
+        else:
+            state = play_game(ruleset, config.players, seed, seats)
         if config.records:
             save_record(record_of(state, seats), Path(config.records) / f"game-{index + 1:06d}.json", durable=False)
-        out.append(summarize_game(index, state, seats))
-    return out
+        rows.append(_summary_row(index, state, seats))
+    return rows
+
+
+_worker_ruleset: Ruleset | None = None
+"""The ruleset of the run, in a worker process (set by :func:`_init_worker`)."""
+
+
+def _init_worker(config: SimConfig) -> None:
+    """Set a worker process up once: load (and compile) the ruleset of the run."""
+    global _worker_ruleset
+    from biblios_kit.rules import load_ruleset
+
+    _worker_ruleset = load_ruleset(config.ruleset, config.options)
+    compile_rules(_worker_ruleset).event_tables(config.players)
+
+
+def _worker_range(config: SimConfig, start: int, stop: int) -> list[SummaryRow]:
+    """Play games ``start .. stop-1`` in a worker process."""
+    assert _worker_ruleset is not None, "worker not initialised"
+    return _play_range(config, _worker_ruleset, start, stop)
 
 
 def _chunks(games: int, workers: int) -> list[tuple[int, int]]:
-    """Game index ranges for the workers: small enough that no worker idles long at the end."""
-    size = max(1, min(100, games // (workers * 16)))
-    return [(start, min(games, start + size)) for start in range(0, games, size)]
+    """Game index ranges to hand out: large first, smaller towards the end, so that no process idles long at the end.
+
+    Each chunk is an eighth of what is left per process (at most 100 games, at least 4), so a
+    run of 2,000 games on 2 processes has about 60 chunks.
+    """
+    out = []
+    start = 0
+    while start < games:
+        size = max(4, min(100, (games - start) // (8 * workers)))
+        out.append((start, min(games, start + size)))
+        start += size
+    return out
 
 
 def run_games(config: SimConfig, progress: Callable[[int], None] | None = None) -> tuple[list[GameSummary], float]:
-    """Play every game of ``config``; return the summaries in game order and the wall time in seconds."""
+    """Play every game of ``config``; return the summaries in game order and the wall time in seconds.
+
+    With ``workers`` W above 1, this process plays too, next to W - 1 worker processes: chunks
+    of games are handed out in order to whichever process is free.
+    """
+    from biblios_kit.rules import load_ruleset
+
     began = time.perf_counter()
-    summaries: list[GameSummary] = []
-    if config.workers <= 1 or config.games < 2:
-        for start, stop in _chunks(config.games, 1):
-            batch = _play_range(config, start, stop)
-            summaries.extend(batch)
-            if progress:
-                progress(len(batch))
+    ruleset = load_ruleset(config.ruleset, config.options)
+    rows: list[SummaryRow] = []
+
+    def take(batch: list[SummaryRow]) -> None:
+        rows.extend(batch)
+        if progress:
+            progress(len(batch))
+
+    chunks = _chunks(config.games, config.workers)
+    if config.workers <= 1 or len(chunks) < 2:
+        for start, stop in chunks:
+            take(_play_range(config, ruleset, start, stop))
     else:
-        import multiprocessing
+        _play_shared(config, ruleset, chunks, take)
+    rows.sort()
+    return [GameSummary(*row) for row in rows], time.perf_counter() - began
 
-        method = "fork" if "fork" in multiprocessing.get_all_start_methods() else "spawn"
-        context = multiprocessing.get_context(method)
-        with ProcessPoolExecutor(max_workers=config.workers, mp_context=context) as pool:
-            futures = [pool.submit(_play_range, config, start, stop) for start, stop in _chunks(config.games, config.workers)]
-            from concurrent.futures import as_completed
 
-            for future in as_completed(futures):
-                batch = future.result()
-                summaries.extend(batch)
-                if progress:
-                    progress(len(batch))
-        summaries.sort(key=lambda s: s.index)
-    return summaries, time.perf_counter() - began
+def _play_shared(
+    config: SimConfig, ruleset: Ruleset, chunks: list[tuple[int, int]], take: Callable[[list[SummaryRow]], None]
+) -> None:
+    """Play ``chunks`` in this process and ``config.workers - 1`` worker processes, passing each batch to ``take``."""
+    import multiprocessing
+    from concurrent.futures import FIRST_COMPLETED, Future, wait
+
+    # Compile before the workers start: forked workers inherit the tables (and the modules).
+    compile_rules(ruleset).event_tables(config.players)
+    if config.records:
+        import biblios_kit.engine.records  # noqa: F401
+    method = "fork" if "fork" in multiprocessing.get_all_start_methods() else "spawn"
+    children = config.workers - 1
+    queue = deque(chunks)
+    pending: set[Future[list[SummaryRow]]] = set()
+
+    def collect(block: bool) -> None:
+        done = wait(pending, return_when=FIRST_COMPLETED)[0] if block else {f for f in pending if f.done()}
+        for future in done:
+            pending.discard(future)
+            take(future.result())
+
+    with ProcessPoolExecutor(
+        max_workers=children,
+        mp_context=multiprocessing.get_context(method),
+        initializer=_init_worker,
+        initargs=(config,),
+    ) as pool:
+        while queue or pending:
+            # Each worker has a chunk in play and one waiting, so it never waits for this process.
+            while queue and len(pending) < 2 * children:
+                start, stop = queue.popleft()
+                pending.add(pool.submit(_worker_range, config, start, stop))
+            if queue:
+                start, stop = queue.popleft()
+                take(_play_range(config, ruleset, start, stop))
+                collect(block=False)
+            else:
+                collect(block=True)
 
 
 def run_simulation(config: SimConfig, progress: Callable[[int], None] | None = None):  # noqa: ANN201
