@@ -136,3 +136,21 @@ def test_cli_simulate_bad_input_exits_2(args: list[str], message: str) -> None:
     result = CliRunner().invoke(build_app(), ["simulate", "--games", "2", *args])
     assert result.exit_code == 2, result.output
     assert message in result.output and "Traceback" not in result.output
+
+
+@pytest.mark.parametrize(
+    "lang,bots,message",
+    [
+        ("fr", "hard:iterations=0,medium", "le paramètre iterations doit valoir au moins 1, reçu 0"),
+        ("es", "medium:deny=x,random", "el parámetro deny espera un número, se recibió x"),
+        ("fr", "random:depth=2,medium", "ce bot ne prend aucun paramètre, reçu depth"),
+        ("es", "wizard,medium", "bot desconocido 'wizard'"),
+    ],
+)
+def test_cli_simulate_bad_bot_spec_in_the_chosen_language(lang: str, bots: str, message: str) -> None:
+    try:
+        result = CliRunner().invoke(build_app(), ["simulate", "--games", "2", "--players", "2", "--bots", bots, "--lang", lang])
+    finally:
+        use_language("en")
+    assert result.exit_code == 2, result.output
+    assert message in result.output and "Traceback" not in result.output

@@ -26,7 +26,8 @@ from typing import Sequence
 
 from biblios_kit.bots.context import rules_for
 from biblios_kit.bots.estimate import Estimate
-from biblios_kit.bots.style import MEDIUM, STYLE_FIELDS, Style
+from biblios_kit.bots.params import check_names, number
+from biblios_kit.bots.style import EASY, MEDIUM, STYLE_FIELDS, Style, style_from
 from biblios_kit.engine.actions import (
     BID,
     DECLINE,
@@ -54,9 +55,6 @@ class HeuristicBot:
     """
 
     def __init__(self, seed: int, name: str = "medium", style: Style = MEDIUM, mistakes: float = 0.0) -> None:
-        if not 0 <= mistakes <= 1:
-            raise ValueError(f"mistakes must lie in [0, 1], got {mistakes}")
-        style.check()
         self.name = name
         self.rng = random.Random(seed)
         self.style = style
@@ -280,19 +278,11 @@ def _pay(est: Estimate, legal: Sequence[Action]) -> Action:
 def create_bot(name: str, seed: int, params: dict[str, object]) -> HeuristicBot:
     """Registry hook: ``medium`` or ``easy`` (noise 0.8, mistakes 0.25), with optional overrides
     ``mistakes`` and any field of :class:`~biblios_kit.bots.style.Style` (``deny``, ``bluff``, ...)."""
-    style, mistakes = MEDIUM, 0.0
-    if name == "easy":
-        style, mistakes = MEDIUM.replace(noise=0.8), 0.25
-    known = ("mistakes", *STYLE_FIELDS)
-    unknown = sorted(set(params) - set(known))
-    if unknown:
-        raise ValueError(f"unknown parameter(s) {', '.join(unknown)}; known: {', '.join(sorted(known))}")
-    for key, value in params.items():
-        if not isinstance(value, (int, float)) or isinstance(value, bool):
-            raise ValueError(f"parameter {key} expects a number, got {value!r}")
-    changes = {k: float(v) for k, v in params.items() if k != "mistakes"}  # type: ignore[arg-type]
-    mistakes = float(params.get("mistakes", mistakes))  # type: ignore[arg-type]
-    return HeuristicBot(seed, name, style.replace(**changes), mistakes)
+    easy = name == "easy"
+    check_names(params, ("mistakes", *STYLE_FIELDS))
+    style = style_from(params, EASY if easy else MEDIUM)
+    mistakes = number(params, "mistakes", 0.25 if easy else 0.0, low=0.0, high=1.0)
+    return HeuristicBot(seed, name, style, mistakes)
 
 
 __all__ = ["HeuristicBot", "bid_limit", "create_bot", "decide"]

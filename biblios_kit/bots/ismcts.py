@@ -36,6 +36,7 @@ import time
 from biblios_kit.bots.context import rules_for
 from biblios_kit.bots.determinize import Determinizer
 from biblios_kit.bots.heuristic import decide
+from biblios_kit.bots.params import check_names, number
 from biblios_kit.bots.playout import PlayoutPolicy, rewards
 from biblios_kit.bots.style import MEDIUM, STRONG
 from biblios_kit.engine.actions import BID, PASS, Action
@@ -252,45 +253,24 @@ def _settle_medium(world: GameState, rules: CompiledRules, rng: random.Random, m
 
 def create_bot(name: str, seed: int, params: dict[str, object]) -> ISMCTSBot:
     """Registry hook: ``hard`` with optional ``iterations``, ``seconds``, ``exploration``, ``epsilon``,
-    ``max_nodes``, ``depth`` (playout decisions before evaluating) and ``prior`` (bias to the heuristic).
+    ``max_nodes``, ``depth`` (playout decisions before evaluating), ``prior`` (bias to the
+    heuristic), ``model`` and ``gate`` (see :class:`ISMCTSBot`).
 
     Giving only ``seconds`` searches for that long (not reproducible); giving both stops at
     whichever comes first.
     """
-    known = {"iterations", "seconds", "exploration", "epsilon", "max_nodes", "depth", "prior", "model", "gate"}
-    unknown = sorted(set(params) - known)
-    if unknown:
-        raise ValueError(f"unknown parameter(s) {', '.join(unknown)}; known: {', '.join(sorted(known))}")
-    for key, value in params.items():
-        if not isinstance(value, (int, float)) or isinstance(value, bool):
-            raise ValueError(f"parameter {key} expects a number, got {value!r}")
-    iterations: int | None = DEFAULT_ITERATIONS
-    if "seconds" in params and "iterations" not in params:
-        iterations = None
-    if "iterations" in params:
-        value = params["iterations"]
-        if not isinstance(value, int):
-            raise ValueError(f"iterations expects a whole number, got {value!r}")
-        iterations = value
-    seconds = float(params["seconds"]) if "seconds" in params else None  # type: ignore[arg-type]
-    max_nodes = params.get("max_nodes", DEFAULT_MAX_NODES)
-    depth = params.get("depth", DEFAULT_DEPTH)
-    model = params.get("model", DEFAULT_MODEL)
-    if model not in (0, 1, 2):
-        raise ValueError(f"model expects 0, 1 or 2, got {model!r}")
-    for key, whole in (("max_nodes", max_nodes), ("depth", depth)):
-        if not isinstance(whole, int) or whole < 0:
-            raise ValueError(f"{key} expects a whole number, got {whole!r}")
+    check_names(params, ("iterations", "seconds", "exploration", "epsilon", "max_nodes", "depth", "prior", "model", "gate"))
+    timed_only = "seconds" in params and "iterations" not in params
     return ISMCTSBot(
         seed,
         name,
-        iterations=iterations,
-        seconds=seconds,
-        exploration=float(params.get("exploration", DEFAULT_EXPLORATION)),  # type: ignore[arg-type]
-        epsilon=float(params.get("epsilon", 0.1)),  # type: ignore[arg-type]
-        max_nodes=max_nodes,  # type: ignore[arg-type]
-        depth=depth,  # type: ignore[arg-type]
-        prior=float(params.get("prior", DEFAULT_PRIOR)),  # type: ignore[arg-type]
-        model=int(model),  # type: ignore[call-overload]
-        gate=float(params.get("gate", 0.0)),  # type: ignore[arg-type]
+        iterations=None if timed_only else int(number(params, "iterations", DEFAULT_ITERATIONS, low=1, whole=True)),
+        seconds=number(params, "seconds", 1.0, low=0.0, above=True) if "seconds" in params else None,
+        exploration=number(params, "exploration", DEFAULT_EXPLORATION, low=0.0),
+        epsilon=number(params, "epsilon", 0.1, low=0.0, high=1.0),
+        max_nodes=int(number(params, "max_nodes", DEFAULT_MAX_NODES, low=1, whole=True)),
+        depth=int(number(params, "depth", DEFAULT_DEPTH, low=0, whole=True)),
+        prior=number(params, "prior", DEFAULT_PRIOR, low=0.0),
+        model=int(number(params, "model", DEFAULT_MODEL, low=0, high=2, whole=True)),
+        gate=number(params, "gate", 0.0, low=0.0),
     )

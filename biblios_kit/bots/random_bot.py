@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import random
 
+from biblios_kit.bots.params import check_names
 from biblios_kit.engine.actions import Action
 from biblios_kit.engine.observation import Observation
 
@@ -30,6 +31,5 @@ class RandomBot:
 
 def create_bot(name: str, seed: int, params: dict[str, object]) -> RandomBot:
     """Registry hook: the random bot takes no parameters."""
-    if params:
-        raise ValueError(f"the random bot takes no parameters, got {', '.join(sorted(params))}")
+    check_names(params, ())
     return RandomBot(seed, name)

@@ -11,6 +11,7 @@ from __future__ import annotations
 import importlib
 
 from biblios_kit.bots.base import Bot
+from biblios_kit.i18n import _
 
 BOT_MODULES: dict[str, str] = {
     "random": "biblios_kit.bots.random_bot",
@@ -42,16 +43,16 @@ def _value(text: str) -> object:
 def parse_spec(spec: str) -> tuple[str, dict[str, object]]:
     """Split ``spec`` into (name, parameters); raise :class:`BotSpecError` if malformed."""
     if not isinstance(spec, str) or not spec.strip():
-        raise BotSpecError(f"empty bot spec {spec!r}")
+        raise BotSpecError(_("empty bot spec {spec!r}").format(spec=spec))
     name, *rest = spec.strip().split(":")
     name = name.strip().lower()
     if name not in BOT_MODULES:
-        raise BotSpecError(f"unknown bot {name!r}; known: {', '.join(bot_names())}")
+        raise BotSpecError(_("unknown bot {name!r}; known: {known}").format(name=name, known=", ".join(bot_names())))
     params: dict[str, object] = {}
     for item in rest:
         key, sep, value = item.partition("=")
         if not sep or not key.strip() or not value.strip():
-            raise BotSpecError(f"expected key=value in bot spec {spec!r}, got {item!r}")
+            raise BotSpecError(_("expected key=value in bot spec {spec!r}, got {item!r}").format(spec=spec, item=item))
         params[key.strip()] = _value(value.strip())
     return name, params
 
@@ -72,6 +73,6 @@ def make_bot(spec: str, seed: int) -> Bot:
     try:
         bot: Bot = factory(name, seed, params)
     except (TypeError, ValueError) as error:
-        raise BotSpecError(f"bad bot spec {spec!r}: {error}") from None
+        raise BotSpecError(_("bad bot spec {spec!r}: {reason}").format(spec=spec.strip(), reason=error)) from None
     bot.name = spec.strip()
     return bot

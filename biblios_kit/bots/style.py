@@ -5,6 +5,8 @@ from __future__ import annotations
 import dataclasses
 from dataclasses import dataclass
 
+from biblios_kit.bots.params import number
+
 
 @dataclass(frozen=True, slots=True)
 class Style:
@@ -31,32 +33,26 @@ class Style:
     noise: float = 0.0
     """VP (standard deviation) of Gaussian noise added to every option's score."""
 
-    def replace(self, **changes: float) -> "Style":
-        """A copy with ``changes`` (field name to value), checked."""
-        names = {f.name for f in dataclasses.fields(self)}
-        unknown = sorted(set(changes) - names)
-        if unknown:
-            raise ValueError(f"unknown parameter(s) {', '.join(unknown)}")
-        style = dataclasses.replace(self, **{k: (int(v) if k == "futures" else float(v)) for k, v in changes.items()})
-        style.check()
-        return style
-
-    def check(self) -> None:
-        """Raise ValueError when a weight is out of its range."""
-        if not 0 <= self.bluff <= 1:
-            raise ValueError(f"bluff must lie in [0, 1], got {self.bluff}")
-        for name in ("deny", "auction_share", "gift_gold", "auction_gold", "spread", "noise"):
-            if getattr(self, name) < 0:
-                raise ValueError(f"{name} must be at least 0, got {getattr(self, name)}")
-        if self.futures < 0:
-            raise ValueError(f"futures must be at least 0, got {self.futures}")
-
 
 MEDIUM = Style()
 """The medium bot's style."""
+
+EASY = Style(noise=0.8)
+"""The easy bot's style: medium's, with noise on every score (it also makes careless moves)."""
 
 STRONG = Style()
 """The style of the hard bot's own moves (tuned against medium)."""
 
 STYLE_FIELDS = tuple(f.name for f in dataclasses.fields(Style))
 """Parameter names a bot spec may set (``medium:deny=0.3``)."""
+
+
+def style_from(params: dict[str, object], base: Style) -> Style:
+    """``base`` with the style fields given in a bot spec's ``params`` (checked; others ignored)."""
+    changes: dict[str, float] = {}
+    for name in STYLE_FIELDS:
+        if name in params:
+            default = getattr(base, name)
+            high = 1.0 if name == "bluff" else None
+            changes[name] = number(params, name, default, low=0.0, high=high, whole=name == "futures")
+    return dataclasses.replace(base, **changes)  # type: ignore[arg-type]
