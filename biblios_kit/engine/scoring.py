@@ -6,7 +6,7 @@ import enum
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
-from biblios_kit.engine.compiled import KIND_CATEGORY, KIND_GOLD, TB_GOLD, TB_LETTER, TB_TOTAL, CompiledRules
+from biblios_kit.engine.compiled import TB_GOLD, TB_LETTER, TB_TOTAL, CompiledRules
 from biblios_kit.rules.model import TieBreak
 
 if TYPE_CHECKING:
@@ -156,20 +156,18 @@ def _category_places(totals: list[int], letters: list[int], tie_nobody: bool) ->
 def score_hands(rules: CompiledRules, hands: list[list[int]], dice: list[int]) -> GameResult:
     """Score final ``hands`` with the award ``dice`` faces under ``rules``."""
     n = len(hands)
-    kind, value, cat, letter = rules.kind, rules.value, rules.cat, rules.letter
+    value, cat, letter, gold_value = rules.value, rules.cat, rules.letter, rules.gold_value
     none = 1 << 20
     totals = [[0] * n for _ in range(rules.n_cats)]
     best = [[none] * n for _ in range(rules.n_cats)]
-    gold = [0] * n
+    gold = [sum(map(gold_value.__getitem__, hand)) for hand in hands]
     for p, hand in enumerate(hands):
         for c in hand:
-            if kind[c] == KIND_CATEGORY:
-                k = cat[c]
+            k = cat[c]
+            if k >= 0:  # a category card (Gold and church cards have no category)
                 totals[k][p] += value[c]
                 if letter[c] < best[k][p]:
                     best[k][p] = letter[c]
-            elif kind[c] == KIND_GOLD:
-                gold[p] += value[c]
     vp = [0] * n
     first_place = [[0] * n for _ in range(rules.n_cats)]
     categories = []

@@ -494,8 +494,8 @@ class GameState:
     def clone(self, events: bool = True, rng: random.Random | None = None) -> GameState:
         """An independent copy (lists are copied, nothing is deep-copied; the RNG state is copied).
 
-        With ``events=False`` the copy keeps no event log (about 10% faster to play out; its
-        observations, events and resampling are then unavailable). With ``rng`` the copy's
+        With ``events=False`` the copy keeps no event log (the log is not copied and does not
+        grow; its observations, events and resampling are then unavailable). With ``rng`` the copy's
         chance (penalty draws, the auction pile shuffle) comes from that RNG instead of a copy
         of this game's, saving the ~20 us of copying its state: both are for search playouts.
         """
@@ -1187,7 +1187,8 @@ def new_game(ruleset: Ruleset, players: int, seed: int, *, events: bool = True) 
     seat 0 is the first player. The returned state waits for the first decision.
     ``events=False`` keeps no event log: the game plays the same and its record and result
     are the same, but observations, events and resampling are unavailable (for simulations
-    of bots that need no observation, about 10% faster).
+    of bots that need no observation: a finished 4-player game holds ~10 KiB less; the
+    events are still built and dropped, so it plays about as fast).
     """
     if isinstance(players, bool) or not isinstance(players, int):
         raise ValueError(f"expected a number of players, got {players!r}")
