@@ -81,3 +81,35 @@ def test_playout_from_a_clone_mid_game_matches_apply() -> None:
     while not slow.is_terminal():
         slow.apply(slow.random_action(rng))
     assert fast.history == slow.history and snapshot(fast) == snapshot(slow) and fast.log == slow.log
+
+
+def _places_reference(totals: list[int], letters: list[int], tie_nobody: bool) -> list[tuple[int | None, object]]:
+    """Category places spelled out the slow way: sort holders, walk groups of equal totals."""
+    from biblios_kit.engine.scoring import WonBy
+
+    holders = sorted((p for p in range(len(totals)) if totals[p] > 0), key=lambda p: (-totals[p], letters[p]))
+    places: list[tuple[int | None, object]] = []
+    i = 0
+    while i < len(holders):
+        group = [p for p in holders[i:] if totals[p] == totals[holders[i]]]
+        for p in group:
+            if len(group) == 1:
+                places.append((p, WonBy.TOTAL))
+            elif tie_nobody or [letters[q] for q in group].count(letters[p]) > 1:
+                places.append((None, WonBy.NOBODY))
+            else:
+                places.append((p, WonBy.LETTER))
+        i += len(group)
+    return places
+
+
+def test_category_places_match_the_reference() -> None:
+    from biblios_kit.engine.scoring import _category_places
+
+    rng = random.Random(4)
+    for _ in range(3000):
+        n = rng.randint(2, 6)
+        totals = [rng.choice((0, 0, 1, 2, 3, 5)) for _ in range(n)]
+        letters = [rng.choice((0, 1, 2, 1 << 20)) for _ in range(n)]
+        for tie_nobody in (False, True):
+            assert _category_places(totals, letters, tie_nobody) == _places_reference(totals, letters, tie_nobody)
