@@ -139,7 +139,7 @@ class ISMCTSBot:
             if observation.phase == Phase.PAYMENT:
                 self.last_iterations = 0
                 return decide(rules, observation, self.rng, STRONG)
-            return self._search(observation, Determinizer(rules, observation), PlayoutPolicy(rules, self.epsilon))
+            return self._search(observation, Determinizer(rules, observation), PlayoutPolicy(rules, self.epsilon, style=STRONG))
 
     def _search(self, obs: Observation, det: Determinizer, policy: PlayoutPolicy) -> Action:
         rng = self.rng

@@ -14,14 +14,13 @@ from __future__ import annotations
 import math
 import random
 
+from biblios_kit.bots.style import MEDIUM, Style
 from biblios_kit.engine.actions import BID, CHURCH, DECLINE, KEEP, PASS, PAY, PICK, REFUSE, TO_AUCTION
 from biblios_kit.engine.compiled import CUR_GOLD, KIND_CATEGORY, KIND_GOLD, CompiledRules
 from biblios_kit.engine.scoring import score_hands
 from biblios_kit.engine.state import PH_BIDDING, PH_CHURCH, PH_GIFT, PH_PAYMENT, PH_PICK, GameState
 
 
-GIFT_GOLD = 0.3
-AUCTION_GOLD = 0.55
 CHURCH_VALUE = 0.7
 KEEP_PATIENCE = 0.2
 """Keeping a card early costs this much per card still to draw (a better one may come)."""
@@ -39,8 +38,10 @@ def _sig(x: float) -> float:
 class PlayoutPolicy:
     """Greedy heuristic moves on a full state (see the module docstring)."""
 
-    def __init__(self, rules: CompiledRules, epsilon: float = 0.1, sealed: bool = True) -> None:
+    def __init__(self, rules: CompiledRules, epsilon: float = 0.1, sealed: bool = True, style: Style = MEDIUM) -> None:
         self.rules = rules
+        self.style = style
+        """Gold prices, uncertainty and auction-pile share, as in the heuristic (:class:`Style`)."""
         self.epsilon = epsilon
         self.sealed = sealed
         """Resolve auctions in two moves (see :meth:`_bid`); False bids the minimum raise up to the limit."""
@@ -76,7 +77,8 @@ class PlayoutPolicy:
             for c in group:
                 if kind[c] == KIND_CATEGORY:
                     left[cat[c]] -= value[c]
-        self._inv_temp = [1.0 / (1.0 + 0.45 * math.sqrt(max(0, x))) for x in left]
+        spread = self.style.spread
+        self._inv_temp = [1.0 / (1.0 + spread * math.sqrt(max(0, x))) for x in left]
         return totals
 
     def _compute_totals(self, state: GameState) -> list[list[int]]:
@@ -98,8 +100,8 @@ class PlayoutPolicy:
 
     def _gold_rate(self, state: GameState, p: int) -> float:
         if state.draw or state.ph == PH_GIFT or state.to_draw:
-            return GIFT_GOLD
-        return max(0.03, AUCTION_GOLD * (len(state.pile) + 1) / (state.n * (state.gold[p] + 1.0)))
+            return self.style.gift_gold
+        return max(0.03, self.style.auction_gold * (len(state.pile) + 1) / (state.n * (state.gold[p] + 1.0)))
 
     def value(self, state: GameState, totals: list[list[int]], p: int, c: int) -> tuple[float, float]:
         """(value to ``p``, value to ``p``'s strongest rival) of card ``c``."""
@@ -139,7 +141,7 @@ class PlayoutPolicy:
                 if a == KEEP:
                     s = mine - KEEP_PATIENCE * state.to_draw
                 elif a == TO_AUCTION:
-                    s = 0.45 * (mine - theirs)
+                    s = self.style.auction_share * (mine - theirs)
                 else:
                     s = -theirs
                 if s > best:
@@ -307,9 +309,9 @@ class PlayoutPolicy:
         # bidding (constant in the gift phase; A / (gold + 1) in the auction, so A * ln(gold + 1)).
         if state.draw or state.to_draw or state.ph == PH_GIFT:
             for q in range(n):
-                ev[q] += state.gold[q] * GIFT_GOLD
+                ev[q] += state.gold[q] * self.style.gift_gold
         else:
-            scale = AUCTION_GOLD * (len(state.pile) + 1) / n
+            scale = self.style.auction_gold * (len(state.pile) + 1) / n
             for q in range(n):
                 ev[q] += scale * math.log1p(state.gold[q])
         out = []
