@@ -21,6 +21,7 @@ from biblios_kit.i18n import SUPPORTED, _, current_language
 from biblios_kit.tui.config import BOT_LEVELS, DEFAULT_BOT, HUMAN, GameConfig
 from biblios_kit.tui.localize import LANGUAGE_NAMES, seat_kind_label, set_bindings
 from biblios_kit.tui.widgets.choice import Choice
+from biblios_kit.tui.widgets.form_button import FormButton
 
 if TYPE_CHECKING:
     from biblios_kit.rules.model import Ruleset
@@ -199,10 +200,10 @@ class SetupScreen(Screen[None]):
             if self.save_message:
                 yield Static(Text(self.save_message, style="bold #e74c3c"), id="save-message")
         with Horizontal(classes="buttons", id="setup-buttons"):
-            yield Button(_("Start"), id="start", variant="success", compact=True)
+            yield FormButton(_("Start"), "success", id="start")
             if self.save_state == "ok":
-                yield Button(_("Continue the saved game"), id="continue", variant="primary", compact=True)
-            yield Button(_("Quit"), id="quit", compact=True)
+                yield FormButton(_("Continue the saved game"), "primary", id="continue")
+            yield FormButton(_("Quit"), id="quit")
         yield Footer()
 
     def on_mount(self) -> None:

@@ -11,12 +11,13 @@ from typing import Generic, Sequence, TypeVar
 from rich.text import Text
 from textual.binding import Binding
 from textual.message import Message
-from textual.widgets import Button
+
+from biblios_kit.tui.widgets.form_button import FormButton
 
 T = TypeVar("T")
 
 
-class Choice(Button, Generic[T]):
+class Choice(FormButton, Generic[T]):
     """Shows ``‹ label ›``; Enter, Space, a click or → picks the next value, ← the previous one."""
 
     BINDINGS = [
@@ -41,7 +42,7 @@ class Choice(Button, Generic[T]):
         self.options = list(options)
         values = [v for _label, v in self.options]
         self.index = values.index(value) if value in values else 0
-        super().__init__(self._label(), id=id, compact=True, classes="choice")
+        super().__init__(self._label(), id=id, classes="choice")
 
     def set_options(self, options: Sequence[tuple[str, T]], value: T) -> None:
         """Replace the values offered, selecting ``value`` (the first one if absent); no message is sent."""
