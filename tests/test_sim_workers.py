@@ -5,6 +5,8 @@ from __future__ import annotations
 import random
 from pathlib import Path
 
+import pytest
+
 from biblios_kit.bots.registry import make_bot
 from biblios_kit.engine.records import load_record, replay
 from biblios_kit.rules import load_ruleset
@@ -66,3 +68,19 @@ def test_progress_counts_every_game_with_workers() -> None:
     assert sum(seen) == 150 == stats.games
     one = run_simulation(SimConfig("biblios", 4, 150, seed=9, workers=1))
     assert stats.seat_win_rates == one.seat_win_rates and stats.mean_vp == one.mean_vp
+
+
+def test_an_error_in_a_game_stops_the_run(monkeypatch: pytest.MonkeyPatch) -> None:
+    import biblios_kit.sim.runner as runner
+
+    calls = []
+
+    def failing(config, ruleset, start, stop):  # noqa: ANN001, ANN202
+        calls.append(start)
+        raise RuntimeError("boom")
+
+    # Patched before the worker is forked, so both processes fail; this one stops at once.
+    monkeypatch.setattr(runner, "_play_range", failing)
+    with pytest.raises(RuntimeError, match="boom"):
+        run_games(SimConfig("biblios", 2, 400, seed=1, bots=("random", "random"), workers=2))
+    assert len(calls) == 1

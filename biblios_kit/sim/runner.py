@@ -241,17 +241,21 @@ def _play_shared(
         initializer=_init_worker,
         initargs=(config,),
     ) as pool:
-        while queue or pending:
-            # Each worker has a chunk in play and one waiting, so it never waits for this process.
-            while queue and len(pending) < 2 * children:
-                start, stop = queue.popleft()
-                pending.add(pool.submit(_worker_range, config, start, stop))
-            if queue:
-                start, stop = queue.popleft()
-                take(_play_range(config, ruleset, start, stop))
-                collect(block=False)
-            else:
-                collect(block=True)
+        try:
+            while queue or pending:
+                # Each worker has a chunk in play and one waiting, so it never waits for this process.
+                while queue and len(pending) < 2 * children:
+                    start, stop = queue.popleft()
+                    pending.add(pool.submit(_worker_range, config, start, stop))
+                if queue:
+                    start, stop = queue.popleft()
+                    take(_play_range(config, ruleset, start, stop))
+                    collect(block=False)
+                else:
+                    collect(block=True)
+        except BaseException:
+            pool.shutdown(wait=True, cancel_futures=True)  # drop the chunks not started yet
+            raise
 
 
 def run_simulation(config: SimConfig, progress: Callable[[int], None] | None = None):  # noqa: ANN201
