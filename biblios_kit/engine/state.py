@@ -16,8 +16,8 @@ from __future__ import annotations
 
 import enum
 import random
-from math import floor
 from collections import deque
+from math import floor
 from typing import TYPE_CHECKING, Callable, Iterable, Sequence
 
 from biblios_kit.engine import actions as A
@@ -494,8 +494,8 @@ class GameState:
     def clone(self, events: bool = True, rng: random.Random | None = None) -> GameState:
         """An independent copy (lists are copied, nothing is deep-copied; the RNG state is copied).
 
-        With ``events=False`` the copy keeps no event log (the log is not copied and does not
-        grow; its observations, events and resampling are then unavailable). With ``rng`` the copy's
+        With ``events=False`` the copy keeps no event log (the log is neither copied nor grown;
+        its observations, events and resampling are then unavailable). With ``rng`` the copy's
         chance (penalty draws, the auction pile shuffle) comes from that RNG instead of a copy
         of this game's, saving the ~20 us of copying its state: both are for search playouts.
         """
