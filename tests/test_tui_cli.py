@@ -71,3 +71,22 @@ def test_cli_help_does_not_import_textual() -> None:
     assert result.returncode == 0
     imported = {line.split("|")[-1].strip() for line in result.stderr.splitlines() if "|" in line}
     assert "textual" not in imported and "biblios_kit.tui" not in imported
+
+
+def test_a_command_line_registers_only_its_command() -> None:
+    import typer.main
+
+    from biblios_kit.cli.app import command_in
+
+    assert command_in(["play", "--seed", "3"]) == "play" and command_in(["--help"]) is None
+    only_play = typer.main.get_command(build_app("play"))
+    assert set(only_play.commands) == {"play", "rules", "variant"}  # the two groups stay, empty
+    everything = typer.main.get_command(build_app())
+    assert {"play", "replay", "simulate", "rules", "variant"} <= set(everything.commands)
+    assert set(typer.main.get_command(build_app("no-such-command")).commands) == set(everything.commands)
+    result = subprocess.run([sys.executable, "-X", "importtime", "-m", "biblios_kit", "play", "--help"], cwd=ROOT,
+                            capture_output=True, text=True, timeout=60)  # fmt: skip
+    assert result.returncode == 0 and "--ruleset" in result.stdout
+    imported = {line.split("|")[-1].strip() for line in result.stderr.splitlines() if "|" in line}
+    assert "biblios_kit.cli.play_cmds" in imported
+    assert not {"biblios_kit.cli.simulate_cmds", "biblios_kit.cli.rules_cmds", "biblios_kit.cli.replay_cmds"} & imported
