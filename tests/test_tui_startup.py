@@ -33,7 +33,7 @@ SetupScreen._prepare_in_thread = recording
 async def main():
     app = make_app(_config(None, [], None, None, [], [], "en"), bot_delay=0)
     async with app.run_test(size=(80, 24)) as pilot:
-        for _ in range(400):
+        for _ in range(2000):  # up to 20 s on a busy machine
             if isinstance(app.screen, SetupScreen) and app.screen.complete:
                 break
             await pilot.pause(0.01)
