@@ -22,23 +22,11 @@ from biblios_kit.engine.state import GameState
 from biblios_kit.atomic import write_text_atomic
 from biblios_kit.errors import BibliosError, RecordError
 from biblios_kit.i18n import _, ngettext
-from biblios_kit.resources import user_data_dir
+from biblios_kit.resources import saved_game_path as save_path  # noqa: F401  (the saves API, defined once)
+from biblios_kit.resources import saves_dir
 
-SAVE_NAME = "current-game.json"
-"""File name of the game in progress, inside :func:`saves_dir`."""
 HUMAN = "human"
 """The seat spec of a person (any other spec names a bot)."""
-
-
-def saves_dir() -> Path:
-    """The folder of saved games (``<user data dir>/saves``; ``BIBLIOS_KIT_DATA_DIR`` overrides the data dir)."""
-    return user_data_dir() / "saves"
-
-
-def save_path() -> Path:
-    """The path of the saved game in progress."""
-    return saves_dir() / SAVE_NAME
-
 
 @dataclass(frozen=True)
 class SavedGame:
