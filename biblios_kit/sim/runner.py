@@ -103,6 +103,7 @@ SummaryRow = tuple[int, tuple[str, ...], tuple[int, ...], tuple[float, ...], tup
 
 
 def _summary_row(index: int, state: GameState, seats: tuple[str, ...]) -> SummaryRow:
+    """The :class:`GameSummary` fields of a finished game, as a :data:`SummaryRow`."""
     result = state.result()
     return (
         index,
@@ -175,7 +176,7 @@ def _chunks(games: int, workers: int) -> list[tuple[int, int]]:
     """Game index ranges to hand out: large first, smaller towards the end, so that no process idles long at the end.
 
     Each chunk is an eighth of what is left per process (at most 100 games, at least 4), so a
-    run of 2,000 games on 2 processes has about 60 chunks.
+    run of 2,000 games on 2 processes has 72 chunks, the last ones of 4 games.
     """
     out = []
     start = 0
