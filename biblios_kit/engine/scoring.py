@@ -3,13 +3,10 @@
 from __future__ import annotations
 
 import enum
-from collections import Counter
 from dataclasses import dataclass
-from itertools import groupby
-from operator import itemgetter
 from typing import TYPE_CHECKING, Any
 
-from biblios_kit.engine.compiled import TB_GOLD, TB_LETTER, TB_TOTAL, CompiledRules
+from biblios_kit.engine.compiled import KIND_CATEGORY, KIND_GOLD, TB_GOLD, TB_LETTER, TB_TOTAL, CompiledRules
 from biblios_kit.rules.model import TieBreak
 
 if TYPE_CHECKING:
@@ -135,41 +132,46 @@ class GameResult:
 
 def _category_places(totals: list[int], letters: list[int], tie_nobody: bool) -> list[tuple[int | None, WonBy]]:
     """Ordered (player or None, why) for places 1, 2, ... among the holders of a category."""
-    # Holders by total (highest first), then letter (earliest first), then seat.
-    ranked = sorted((-total, letters[p], p) for p, total in enumerate(totals) if total > 0)
+    holders = [p for p in range(len(totals)) if totals[p] > 0]
+    holders.sort(key=lambda p: (-totals[p], letters[p]))
     places: list[tuple[int | None, WonBy]] = []
-    for _, same_total in groupby(ranked, key=itemgetter(0)):
-        group = list(same_total)
+    i = 0
+    while i < len(holders):
+        j = i
+        while j < len(holders) and totals[holders[j]] == totals[holders[i]]:
+            j += 1
+        group = holders[i:j]
         if len(group) == 1:
-            places.append((group[0][2], WonBy.TOTAL))
+            places.append((group[0], WonBy.TOTAL))
         elif tie_nobody:
             places.extend((None, WonBy.NOBODY) for _ in group)
         else:
-            letter_count = Counter(letter for _, letter, _ in group)
-            for _, letter, p in group:
-                places.append((p, WonBy.LETTER) if letter_count[letter] == 1 else (None, WonBy.NOBODY))
+            for k, p in enumerate(group):
+                same = [q for q in group if letters[q] == letters[p]]
+                places.append((p, WonBy.LETTER) if len(same) == 1 else (None, WonBy.NOBODY))
+        i = j
     return places
 
 
 def score_hands(rules: CompiledRules, hands: list[list[int]], dice: list[int]) -> GameResult:
     """Score final ``hands`` with the award ``dice`` faces under ``rules``."""
     n = len(hands)
-    value, cat, letter, gold_value = rules.value, rules.cat, rules.letter, rules.gold_value
+    kind, value, cat, letter = rules.kind, rules.value, rules.cat, rules.letter
     none = 1 << 20
     totals = [[0] * n for _ in range(rules.n_cats)]
     best = [[none] * n for _ in range(rules.n_cats)]
-    gold = [sum(map(gold_value.__getitem__, hand)) for hand in hands]
+    gold = [0] * n
     for p, hand in enumerate(hands):
         for c in hand:
-            k = cat[c]
-            if k >= 0:  # a category card (Gold and church cards have no category)
+            if kind[c] == KIND_CATEGORY:
+                k = cat[c]
                 totals[k][p] += value[c]
                 if letter[c] < best[k][p]:
                     best[k][p] = letter[c]
+            elif kind[c] == KIND_GOLD:
+                gold[p] += value[c]
     vp = [0] * n
     first_place = [[0] * n for _ in range(rules.n_cats)]
-    letter_of: dict[int, str | None] = dict(enumerate(rules.letters))
-    letter_of[none] = None
     categories = []
     for k in range(rules.n_cats):
         places = _category_places(totals[k], best[k], rules.tie_nobody)
@@ -186,7 +188,7 @@ def score_hands(rules: CompiledRules, hands: list[list[int]], dice: list[int]) -
             CategoryResult(
                 category=rules.cat_ids[k],
                 totals=tuple(totals[k]),
-                best_letters=tuple(map(letter_of.__getitem__, best[k])),
+                best_letters=tuple(rules.letters[r] if r != none else None for r in best[k]),
                 awards=tuple(awards),
             )
         )
