@@ -17,6 +17,9 @@ and searches for the best reply to heuristic play. ``model=1`` uses the cheap pl
 policy for the rivals and the settling instead (about three times faster per iteration,
 but weaker: level with medium in our measurements); with ``model=0`` the rivals' moves
 are tree nodes too, each player maximising their own reward (single-observer ISMCTS).
+The bot's own heuristic moves and the evaluation use the tuned
+:data:`~biblios_kit.bots.style.STRONG` style; the modelled rivals play medium's
+:data:`~biblios_kit.bots.style.MEDIUM`.
 
 Bids are searched over a few candidates (pass, the lowest raise, and the next two), so
 the tree stays narrow; payments are not searched (the heuristic's least-waste payment
