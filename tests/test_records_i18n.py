@@ -156,6 +156,24 @@ def test_illegal_action_in_french() -> None:
         replay(from_json(broken))
 
 
+@pytest.mark.parametrize(
+    "lang,action,expected",
+    [
+        ("fr", "pass", "action 'pass' illégale pour le joueur 1 à ce stade (don)"),
+        ("es", "pass", "acción 'pass' no permitida para el jugador 1 en este momento (regalo)"),
+        ("fr", "bid x", "nombre attendu dans 'bid x', reçu 'x'"),
+        ("es", "church monks+1 wizards+1", "dado desconocido 'wizards' en 'church monks+1 wizards+1'"),
+    ],
+)
+def test_the_reason_an_action_is_refused_is_translated_too(lang: str, action: str, expected: str) -> None:
+    """The engine's own explanation (bad action text, or not legal now) follows the language."""
+    broken = {**_document(decisions=0), "actions": [action]}
+    use_language(lang)
+    with pytest.raises(RecordError) as caught:
+        replay(from_json(broken))
+    assert expected in str(caught.value)
+
+
 def test_default_location_is_translated() -> None:
     """Without a file name the message starts with the words "game record" in the current language."""
     for lang, words in (("en", "game record: "), ("fr", "enregistrement de partie: "), ("es", "registro de partida: ")):

@@ -27,6 +27,7 @@ from typing import TypeAlias
 
 from biblios_kit.engine.compiled import CompiledRules, compile_rules
 from biblios_kit.errors import InvalidActionError
+from biblios_kit.i18n import _
 from biblios_kit.rules.model import Ruleset
 
 Action: TypeAlias = int
@@ -87,13 +88,13 @@ def card_of(action: Action) -> int:
         return action - PICK
     if PAY <= action < PAY + 1_000:
         return action - PAY
-    raise InvalidActionError(f"action {action!r} names no card")
+    raise InvalidActionError(_("action {action!r} names no card").format(action=action))
 
 
 def bid_amount(action: Action) -> int:
     """The amount of a ``bid`` action."""
     if not BID <= action < _BID_END:
-        raise InvalidActionError(f"action {action!r} is not a bid")
+        raise InvalidActionError(_("action {action!r} is not a bid").format(action=action))
     return action - BID
 
 
@@ -113,7 +114,7 @@ def format_action(ruleset: Ruleset | CompiledRules, action: Action) -> str:
     """The text form of ``action`` (``keep``, ``pick 12``, ``bid 3``, ``church monks+1 pigments+1`` ...)."""
     rules = ruleset if isinstance(ruleset, CompiledRules) else compile_rules(ruleset)
     if not is_well_formed(action):
-        raise InvalidActionError(f"not an action: {action!r}")
+        raise InvalidActionError(_("not an action: {action!r}").format(action=action))
     if action in _WORDS:
         return _WORDS[action]
     if PICK <= action < PAY:
@@ -124,14 +125,14 @@ def format_action(ruleset: Ruleset | CompiledRules, action: Action) -> str:
         return f"bid {action - BID}"
     dice, sign = church_parts(action)
     if any(die >= rules.n_dice for die in dice):
-        raise InvalidActionError(f"action {action!r} names a die this ruleset does not have")
+        raise InvalidActionError(_("action {action!r} names a die this ruleset does not have").format(action=action))
     step = "+1" if sign > 0 else "-1"
     return "church " + " ".join(rules.die_names[die] + step for die in dice)
 
 
 def _int(text: str, original: str) -> int:
     if not text.isdigit():
-        raise InvalidActionError(f"expected a number in {original!r}, got {text!r}")
+        raise InvalidActionError(_("expected a number in {original!r}, got {text!r}").format(original=original, text=text))
     return int(text)
 
 
@@ -143,42 +144,46 @@ def parse_action(ruleset: Ruleset | CompiledRules, text: str) -> Action:
     """
     rules = ruleset if isinstance(ruleset, CompiledRules) else compile_rules(ruleset)
     if not isinstance(text, str):
-        raise InvalidActionError(f"expected action text, got {text!r}")
+        raise InvalidActionError(_("expected action text, got {text!r}").format(text=text))
     words = text.split()
     if not words:
-        raise InvalidActionError("empty action text")
+        raise InvalidActionError(_("empty action text"))
     joined = " ".join(words).lower()
     if joined in _BY_WORD:
         return _BY_WORD[joined]
     head, rest = words[0].lower(), words[1:]
     if head in ("pick", "pay", "bid"):
         if len(rest) != 1:
-            raise InvalidActionError(f"expected '{head} <number>', got {text!r}")
+            raise InvalidActionError(_("expected '{word} <number>', got {text!r}").format(word=head, text=text))
         number = _int(rest[0], text)
         if head == "bid":
             if not 0 < number < _BID_END - BID:
-                raise InvalidActionError(f"bid out of range in {text!r}")
+                raise InvalidActionError(_("bid out of range in {text!r}").format(text=text))
             return BID + number
         if number >= rules.n_cards:
-            raise InvalidActionError(f"no card {number} in this ruleset (cards 0..{rules.n_cards - 1}): {text!r}")
+            raise InvalidActionError(
+                _("no card {number} in this ruleset (cards 0..{last}): {text!r}").format(number=number, last=rules.n_cards - 1, text=text)
+            )
         return (PICK if head == "pick" else PAY) + number
     if head == "church":
         if not rest:
-            raise InvalidActionError(f"expected 'church decline' or 'church <die>+1 ...', got {text!r}")
+            raise InvalidActionError(_("expected 'church decline' or 'church <die>+1 ...', got {text!r}").format(text=text))
         names = {name: i for i, name in enumerate(rules.die_names)}
         dice: list[int] = []
         signs = set()
         for word in rest:
             if len(word) < 3 or word[-2:] not in ("+1", "-1"):
-                raise InvalidActionError(f"expected '<die>+1' or '<die>-1', got {word!r} in {text!r}")
+                raise InvalidActionError(_("expected '<die>+1' or '<die>-1', got {word!r} in {text!r}").format(word=word, text=text))
             name = word[:-2].lower()
             if name not in names:
-                raise InvalidActionError(f"unknown die {name!r} in {text!r}; dice: {', '.join(rules.die_names)}")
+                raise InvalidActionError(
+                    _("unknown die {name!r} in {text!r}; dice: {dice}").format(name=name, text=text, dice=", ".join(rules.die_names))
+                )
             if names[name] in dice:
-                raise InvalidActionError(f"die {name!r} named twice in {text!r}")
+                raise InvalidActionError(_("die {name!r} named twice in {text!r}").format(name=name, text=text))
             dice.append(names[name])
             signs.add(1 if word[-2] == "+" else -1)
         if len(signs) != 1:
-            raise InvalidActionError(f"all dice must move the same way in {text!r}")
+            raise InvalidActionError(_("all dice must move the same way in {text!r}").format(text=text))
         return church(dice, signs.pop())
-    raise InvalidActionError(f"unknown action {text!r}")
+    raise InvalidActionError(_("unknown action {text!r}").format(text=text))

@@ -25,6 +25,7 @@ from biblios_kit.engine.actions import BID, CHURCH, DECLINE, KEEP, PASS, PAY, PI
 from biblios_kit.engine.compiled import CUR_GOLD, KIND_GOLD, PEN_BLUFF, PEN_STANDARD, CompiledRules, compile_rules
 from biblios_kit.engine.events import ALL, Event, EventKind, RawEvent, to_event
 from biblios_kit.errors import IllegalActionError, InvalidActionError
+from biblios_kit.i18n import N_, _
 from biblios_kit.rules.model import Ruleset
 
 if TYPE_CHECKING:
@@ -85,6 +86,8 @@ class Phase(enum.IntEnum):
 
 PH_GIFT, PH_PICK, PH_CHURCH, PH_BIDDING, PH_PAYMENT, PH_OVER = range(6)
 """The phases as plain ints (the state's ``ph``), for speed."""
+_PHASE_WORDS = (N_("gift"), N_("pick"), N_("church"), N_("bidding"), N_("payment"), N_("game over"))
+"""A word for each phase in error messages (translated when shown)."""
 
 # What to do once the church cards waiting for resolution are all resolved.
 _R_START_GIFT, _R_GIFT, _R_PICK, _R_AUCTION = range(4)
@@ -276,8 +279,9 @@ class GameState:
     def _setup(self, rules: CompiledRules, players: int, seed: int, events: bool = True) -> None:
         if players not in rules.setups:
             raise ValueError(
-                f"ruleset {rules.ruleset.id!r} has no setup for {players} players "
-                f"(supported: {', '.join(map(str, sorted(rules.setups)))})"
+                _("ruleset {ruleset!r} has no setup for {players} players (supported: {supported})").format(
+                    ruleset=rules.ruleset.id, players=players, supported=", ".join(map(str, sorted(rules.setups)))
+                )
             )
         setup = rules.setups[players]
         self.rules = rules
@@ -320,7 +324,11 @@ class GameState:
         for count, matches in setup.named:
             pool = [c for c in matches if c not in taken]
             if len(pool) < count:
-                raise ValueError(f"setup for {players} players removes {count} cards of a kind the deck has {len(pool)} of")
+                raise ValueError(
+                    _("setup for {players} players removes {count} cards of a kind the deck has {available} of").format(
+                        players=players, count=count, available=len(pool)
+                    )
+                )
             _shuffle(pool, rng)
             group = pool[:count]
             taken.update(group)
@@ -329,14 +337,16 @@ class GameState:
         _shuffle(rest, rng)
         need = setup.remove_random + setup.starting_hand * players
         if need > len(rest):
-            raise ValueError(f"setup for {players} players needs {need} cards, the deck has {len(rest)} left")
+            raise ValueError(
+                _("setup for {players} players needs {need} cards, the deck has {left} left").format(players=players, need=need, left=len(rest))
+            )
         self.removed.append([rest.pop() for _ in range(setup.remove_random)])
         removed_count = sum(len(g) for g in self.removed)
         if removed_count:
             log.append((_SETUP_REMOVED, -1, -1, removed_count, ALL))
         is_church = rules.is_church
         for p in range(players):
-            for _ in range(setup.starting_hand):
+            for _dealt in range(setup.starting_hand):
                 c = rest.pop()
                 log.append((_DEALT, p, c, (), 1 << p))
                 if is_church[c]:
@@ -418,16 +428,18 @@ class GameState:
         now; in both cases the state is unchanged.
         """
         if not A.is_well_formed(action):
-            raise InvalidActionError(f"not an action: {action!r}")
+            raise InvalidActionError(_("not an action: {action!r}").format(action=action))
         if self.cur < 0:
-            raise IllegalActionError(f"the game is over; no action is legal (got {action!r})")
+            raise IllegalActionError(_("the game is over; no action is legal (got {action!r})").format(action=action))
         if not self.is_legal(action):
             try:
                 text: object = A.format_action(self.rules, action)
             except InvalidActionError:
                 text = action
             raise IllegalActionError(
-                f"illegal action {text!r} for player {self.cur} in phase {self.phase.name.lower()}"
+                _("illegal action {action!r} for player {player} at this point ({phase})").format(
+                    action=text, player=self.cur + 1, phase=_(_PHASE_WORDS[self.ph])
+                )
             )
         self.history.append(action)
         self.cache = None
