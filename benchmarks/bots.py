@@ -12,6 +12,11 @@ It prints, per pairing and ruleset, ``a``'s win rate (shared wins count as fract
 with its 95% Wilson interval, and each bot's decision times (median and 95th percentile,
 over the decisions with more than one legal action, timed around ``choose`` only).
 ``--json FILE`` also writes every figure.
+
+``--paired`` plays each deal twice, once with each seating (games ``2k`` and ``2k + 1`` share
+deal ``k``), so the luck of the deal cancels; its interval is then mean +- 1.96 standard
+errors of the per-deal means, narrower than the Wilson interval of independent games. This
+is how the style weights in docs/bots.md were compared.
 """
 
 from __future__ import annotations
@@ -33,8 +38,13 @@ DEFAULT_PAIRINGS = "medium/random,easy/random,medium/easy,hard:iterations=40/med
 DEFAULT_RULESETS = "biblios,scripts-and-scribes"
 
 
-def play_pairing_games(ruleset_name: str, a: str, b: str, indices: list[int], seed: int) -> list[tuple[float, list[float], list[float]]]:
-    """Play the games ``indices`` of pairing ``a``/``b``: (a's win share, a's times, b's times) each."""
+def play_pairing_games(
+    ruleset_name: str, a: str, b: str, indices: list[int], seed: int, paired: bool = False
+) -> list[tuple[int, float, list[float], list[float]]]:
+    """Play the games ``indices`` of pairing ``a``/``b``: (index, a's win share, a's times, b's times) each.
+
+    With ``paired``, games ``2k`` and ``2k + 1`` are the same deal with the seats swapped.
+    """
     from biblios_kit.bots.registry import make_bot
     from biblios_kit.engine import new_game
     from biblios_kit.rules import load_ruleset
@@ -43,7 +53,7 @@ def play_pairing_games(ruleset_name: str, a: str, b: str, indices: list[int], se
     out = []
     for index in indices:
         seats = (a, b) if index % 2 == 0 else (b, a)
-        gseed = game_seed(seed, index)
+        gseed = game_seed(seed, index // 2 if paired else index)
         state = new_game(ruleset, 2, gseed)
         bots = [make_bot(spec, game_seed(gseed, seat)) for seat, spec in enumerate(seats)]
         for bot in bots:
@@ -61,7 +71,7 @@ def play_pairing_games(ruleset_name: str, a: str, b: str, indices: list[int], se
                 times[p].append(spent)
             state.apply(action)
         a_seat = 0 if index % 2 == 0 else 1
-        out.append((state.result().win_share(a_seat), times[a_seat], times[1 - a_seat]))
+        out.append((index, state.result().win_share(a_seat), times[a_seat], times[1 - a_seat]))
     return out
 
 
@@ -73,30 +83,43 @@ def percentile(values: list[float], q: float) -> float:
     return ordered[min(len(ordered) - 1, int(q * len(ordered)))]
 
 
-def run_pairing(ruleset: str, a: str, b: str, games: int, workers: int, seed: int) -> dict[str, object]:
+def paired_interval(shares: list[float]) -> tuple[float, float]:
+    """95% interval of the mean of ``shares`` (in game order, two seatings per deal) from the per-deal means."""
+    deals = [(shares[i] + shares[i + 1]) / 2 for i in range(0, len(shares) - 1, 2)]
+    if len(deals) < 2:
+        return 0.0, 1.0
+    mean = statistics.fmean(shares)
+    half = 1.96 * statistics.stdev(deals) / len(deals) ** 0.5
+    return max(0.0, mean - half), min(1.0, mean + half)
+
+
+def run_pairing(ruleset: str, a: str, b: str, games: int, workers: int, seed: int, paired: bool = False) -> dict[str, object]:
     """Play one pairing and return its figures."""
     chunk = max(1, min(10, games // (workers * 4) or 1))
     batches = [list(range(start, min(games, start + chunk))) for start in range(0, games, chunk)]
-    results: list[tuple[float, list[float], list[float]]] = []
+    results: list[tuple[int, float, list[float], list[float]]] = []
     began = time.perf_counter()
     if workers <= 1:
         for batch in batches:
-            results.extend(play_pairing_games(ruleset, a, b, batch, seed))
+            results.extend(play_pairing_games(ruleset, a, b, batch, seed, paired))
     else:
         with ProcessPoolExecutor(max_workers=workers) as pool:
-            futures = [pool.submit(play_pairing_games, ruleset, a, b, batch, seed) for batch in batches]
+            futures = [pool.submit(play_pairing_games, ruleset, a, b, batch, seed, paired) for batch in batches]
             for future in as_completed(futures):
                 results.extend(future.result())
     seconds = time.perf_counter() - began
-    rate = sum(r[0] for r in results) / len(results)
-    low, high = wilson_interval(rate, len(results))
-    a_times = [t for r in results for t in r[1]]
-    b_times = [t for r in results for t in r[2]]
+    results.sort()
+    shares = [r[1] for r in results]
+    rate = sum(shares) / len(shares)
+    low, high = paired_interval(shares) if paired else wilson_interval(rate, len(results))
+    a_times = [t for r in results for t in r[2]]
+    b_times = [t for r in results for t in r[3]]
     return {
         "ruleset": ruleset,
         "a": a,
         "b": b,
         "games": len(results),
+        "paired": paired,
         "a_win_rate": rate,
         "ci95": [low, high],
         "a_median_ms": 1000 * statistics.median(a_times) if a_times else None,
@@ -118,6 +141,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--workers", type=int, default=2)
     parser.add_argument("--seed", type=int, default=2026)
     parser.add_argument("--json", type=Path, default=None, help="also write the figures to this file")
+    parser.add_argument("--paired", action="store_true", help="play each deal with both seatings (see the module docstring)")
     args = parser.parse_args(argv)
     pairings = [tuple(item.split("/")) for item in args.pairings.split(",") if item]
     rows = []
@@ -125,7 +149,7 @@ def main(argv: list[str] | None = None) -> int:
     print("| --- | --- | --- | ---: | ---: | --- | ---: | ---: | ---: |")
     for ruleset in args.rulesets.split(","):
         for a, b in pairings:
-            row = run_pairing(ruleset, a, b, args.games, args.workers, args.seed)
+            row = run_pairing(ruleset, a, b, args.games, args.workers, args.seed, args.paired)
             rows.append(row)
             low, high = row["ci95"]  # type: ignore[misc]
             print(
