@@ -154,3 +154,12 @@ def test_cli_simulate_bad_bot_spec_in_the_chosen_language(lang: str, bots: str, 
         use_language("en")
     assert result.exit_code == 2, result.output
     assert message in result.output and "Traceback" not in result.output
+
+
+def test_cli_simulate_unsupported_player_count_in_french() -> None:
+    try:
+        result = CliRunner().invoke(build_app(), ["simulate", "--games", "2", "--players", "9", "--lang", "fr"])
+    finally:
+        use_language("en")
+    assert result.exit_code == 2, result.output
+    assert "le jeu de règles 'biblios' se joue à 2, 3, 4 joueurs, pas à 9" in result.output, result.output

@@ -213,7 +213,7 @@ class ISMCTSBot:
                 world._do(a)
                 node = child
             if world.cur >= 0 and self.model == 2:
-                _settle_medium(world, det.rules, rng, me)
+                _settle_by_heuristic(world, det.rules, rng, me)
             elif world.cur >= 0:
                 policy.settle(world, rng)
             if world.cur >= 0 and self.depth:
@@ -239,7 +239,7 @@ class ISMCTSBot:
         return best
 
 
-def _settle_medium(world: GameState, rules: CompiledRules, rng: random.Random, me: int, limit: int = 80) -> None:
+def _settle_by_heuristic(world: GameState, rules: CompiledRules, rng: random.Random, me: int, limit: int = 80) -> None:
     """Play ``world`` on to the end of the turn, each seat deciding on its own view: the
     searching player ``me`` in the strong style, the rivals as medium."""
     active, auction = world.active, world.draw == [] and world.to_draw == 0

@@ -266,8 +266,12 @@ def run_simulation(config: SimConfig, progress: Callable[[int], None] | None = N
 
     ruleset = load_ruleset(config.ruleset, config.options)
     if config.players not in ruleset.setups:
+        from biblios_kit.i18n import _
+
         raise ValueError(
-            f"ruleset {ruleset.id!r} supports {', '.join(map(str, ruleset.player_counts))} players, not {config.players}"
+            _("ruleset {ruleset!r} supports {counts} players, not {players}").format(
+                ruleset=ruleset.id, counts=", ".join(map(str, ruleset.player_counts)), players=config.players
+            )
         )
     from biblios_kit.bots.registry import make_bot
 
