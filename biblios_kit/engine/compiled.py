@@ -210,7 +210,7 @@ def compiled_for_hash(content_hash: str) -> CompiledRules | None:
 def compile_rules(ruleset: Ruleset) -> CompiledRules:
     """Compile ``ruleset`` into :class:`CompiledRules` (cached by the ruleset's content hash)."""
     compiled = _BY_HASH.get(ruleset.content_hash)
-    if compiled is None or compiled.ruleset != ruleset:
+    if compiled is None or (compiled.ruleset is not ruleset and compiled.ruleset != ruleset):
         compiled = _BY_HASH[ruleset.content_hash] = _compile(ruleset)
     return compiled
 

@@ -17,6 +17,7 @@ from __future__ import annotations
 import enum
 import random
 from collections import deque
+from itertools import repeat, starmap
 from math import floor
 from typing import TYPE_CHECKING, Callable, Iterable, Sequence
 
@@ -114,9 +115,8 @@ def _shuffle(items: list[int], rnd: "random.Random") -> None:
     Three times faster than ``Random.shuffle`` in pure Python (12 us against 35 us for a
     deck, part of every game's setup); ties between keys have probability ~0.
     """
-    r = rnd.random
-    keys = [r() for _ in items]
-    items[:] = [items[i] for i in sorted(range(len(items)), key=keys.__getitem__)]
+    keys = list(starmap(rnd.random, repeat((), len(items))))  # one draw per item, in order
+    items[:] = map(items.__getitem__, sorted(range(len(items)), key=keys.__getitem__))
 
 
 def _sums(values: Iterable[int]) -> int:
@@ -149,15 +149,11 @@ def gold_completable(paid: int, paid_min: int, rest: Sequence[int], bid: int, ex
 def _one_per_class(cards: list[int], cls: Sequence[int]) -> list[int]:
     """``cards`` sorted by id, keeping the lowest id of each identity class ``cls[c]``."""
     ordered = sorted(cards)
-    if len(set(map(cls.__getitem__, ordered))) == len(ordered):  # the usual case: no two alike
+    of = cls.__getitem__
+    if len(set(map(of, ordered))) == len(ordered):  # the usual case: no two alike
         return ordered
-    seen: set[int] = set()
-    out = []
-    for c in ordered:
-        if cls[c] not in seen:
-            seen.add(cls[c])
-            out.append(c)
-    return out
+    descending = ordered[::-1]
+    return sorted(dict(zip(map(of, descending), descending)).values())  # the last id stored per class is its lowest
 
 
 def seat_tables(n: int) -> tuple[tuple[int, ...], ...]:
@@ -465,43 +461,16 @@ class GameState:
         """Play uniformly random legal actions until the game is over (fast path).
 
         ``rng`` is one RNG for every seat, or one per seat. Draws exactly the actions that
-        repeated ``apply(random_action(rng_of_current_player))`` would (a test checks it);
-        bids are drawn without building the list of legal bids.
+        repeated ``apply(random_action(rng_of_current_player))`` would and leaves the same
+        state (a test checks it); see :mod:`biblios_kit.engine.playout`.
         """
+        from biblios_kit.engine.playout import random_playout
+
         rands = [r.random for r in rng] if isinstance(rng, (list, tuple)) else [rng.random] * self.n
-        self.cache = None
         if len(rands) != self.n:
             raise ValueError(f"expected one RNG or {self.n}, got {len(rands)}")
-        record = self.history.append
-        bid_at_random, do, legal = self._bid_at_random, self._do, self._legal
-        do_place, do_pick = self._do_place, self._do_pick
-        payment_legal, do_pay, cls = self._payment_legal, self._do_pay, self.rules.cls
-        while True:
-            ph = self.ph
-            if ph == PH_BIDDING:  # about two thirds of a random game's decisions
-                bid_at_random(rands)
-            elif ph == PH_GIFT:
-                options = _GIFT_LEGAL[(self.q_keep > 0) * 4 + (self.q_auction > 0) * 2 + (self.q_public > 0)]
-                a = options[floor(rands[self.cur]() * len(options))]
-                record(a)
-                do_place(a, rands)
-            elif ph == PH_PICK:
-                options = _one_per_class(self.public, cls)
-                a = PICK + options[floor(rands[self.cur]() * len(options))]
-                record(a)
-                do_pick(a, rands)
-            elif ph == PH_PAYMENT:
-                options = payment_legal()
-                a = options[floor(rands[self.cur]() * len(options))]
-                record(a)
-                do_pay(a)
-            elif ph == PH_OVER:
-                return
-            else:
-                options = legal()
-                a = options[floor(rands[self.cur]() * len(options))]
-                record(a)
-                do(a)
+        self.cache = None
+        random_playout(self, rands)
 
     def clone(self, events: bool = True, rng: random.Random | None = None) -> GameState:
         """An independent copy (lists are copied, nothing is deep-copied; the RNG state is copied).
@@ -695,18 +664,19 @@ class GameState:
         hand = self.hands[self.payer]
         legal: list[int] = [REFUSE] if rules.refuse_to_pay and self.pay_n == 0 else []
         if self.auc_cur != CUR_GOLD:
-            return legal + self._distinct(hand, PAY)
+            legal.extend(self._distinct(hand, PAY))
+            return legal
         gold_value = rules.gold_value
         golds = sorted(filter(gold_value.__getitem__, hand))  # the Gold cards by id (Gold values are >= 1)
-        lowest: dict[int, int] = {}
+        lowest: dict[int, int] = {}  # each Gold value's lowest card id
         for c in golds:
-            lowest.setdefault(gold_value[c], c)  # by id: the first card of each value is its lowest
+            lowest.setdefault(gold_value[c], c)
         values = sorted(map(gold_value.__getitem__, golds))
         key = (tuple(values), self.pay_sum, self.pay_min, self.high, rules.overpay_forbidden)
         options = _PAY_OPTIONS.get(key)
         if options is None:
             options = []
-            for v in lowest:
+            for v in sorted(lowest):
                 rest = values[:]
                 rest.remove(v)
                 if gold_completable(self.pay_sum + v, min(self.pay_min, v), rest, self.high, rules.overpay_forbidden):
@@ -714,8 +684,10 @@ class GameState:
             if len(_PAY_OPTIONS) > 50_000:
                 _PAY_OPTIONS.clear()
             _PAY_OPTIONS[key] = options
-        legal.extend(PAY + lowest[v] for v in options)
-        return sorted(legal)
+        for v in options:
+            legal.append(PAY + lowest[v])
+        legal.sort()
+        return legal
 
     def _add(self, p: int, c: int) -> None:
         self.hands[p].append(c)
@@ -778,57 +750,29 @@ class GameState:
         self.ph = PH_GIFT
         self.cur = p
 
-    def _do_place(self, a: int, rands: list[Callable[[], float]] | None = None) -> None:
-        """Place the drawn card per ``a``; with ``rands`` (per seat), place the rest of the turn at random.
-
-        The destinations still owed and the cards still to draw stay in local variables
-        through the turn (about 80 placements per random 4-player game) and are written back
-        at each way out.
-        """
-        p, log_append, rules = self.active, self.log.append, self.rules
-        tables = rules.event_tables(self.n)
-        drew, to_public, to_pile, kept = tables.drew[p], tables.to_public[p], tables.to_pile[p], tables.kept[p]
-        draw, public, pile = self.draw, self.public, self.pile
-        q_keep, q_auction, q_public, to_draw = self.q_keep, self.q_auction, self.q_public, self.to_draw
-        if rands is not None:
-            record = self.history.append
-            rand = rands[p]
-        c = self.drawn
+    def _do_place(self, a: int) -> None:
+        p, c = self.active, self.drawn
         self.drawn = -1
-        while True:
-            if a == TO_PUBLIC:
-                q_public -= 1
-                public.append(c)
-                log_append(to_public[c])
-            elif a == TO_AUCTION:
-                q_auction = 0
-                pile.append(c)
-                log_append(to_pile[c])
-            else:
-                q_keep = 0
-                if rules.is_church[c]:
-                    self.q_keep, self.q_auction, self.q_public, self.to_draw = q_keep, q_auction, q_public, to_draw
-                    log_append((_KEPT, p, c, (), ALL))
-                    self.church_q.append((p, c))
-                    self.resume = _R_GIFT
-                    self._church_next()
-                    return
-                self.kept = c
-                log_append(kept[c])
-            if not to_draw:
-                self.q_keep, self.q_auction, self.q_public, self.to_draw = q_keep, q_auction, q_public, to_draw
-                self._end_placements()
+        tables = self.rules.event_tables(self.n)
+        if a == TO_PUBLIC:
+            self.q_public -= 1
+            self.public.append(c)
+            self.log.append(tables.to_public[p][c])
+        elif a == TO_AUCTION:
+            self.q_auction = 0
+            self.pile.append(c)
+            self.log.append(tables.to_pile[p][c])
+        else:
+            self.q_keep = 0
+            if self.rules.is_church[c]:  # resolved at once; the turn goes on afterwards
+                self.log.append((_KEPT, p, c, (), ALL))
+                self.church_q.append((p, c))
+                self.resume = _R_GIFT
+                self._church_next()
                 return
-            c = draw.pop()  # the next draw (as _draw_next, inline)
-            to_draw -= 1
-            log_append(drew[c])
-            if rands is None:
-                self.q_keep, self.q_auction, self.q_public, self.to_draw = q_keep, q_auction, q_public, to_draw
-                self.drawn = c
-                return
-            options = _GIFT_LEGAL[(q_keep > 0) * 4 + (q_auction > 0) * 2 + (q_public > 0)]
-            a = options[floor(rand() * len(options))]
-            record(a)
+            self.kept = c
+            self.log.append(tables.kept[p][c])
+        self._gift_continue()
 
     def _gift_continue(self) -> None:
         if self.to_draw:
@@ -859,39 +803,19 @@ class GameState:
         self.active = (self.active + 1) % self.n
         self._start_gift()
 
-    def _do_pick(self, a: int, rands: list[Callable[[], float]] | None = None) -> None:
-        """Take card ``a - PICK`` for the picker; with ``rands`` (per seat), the next pickers pick at random."""
-        public, rules, hands, n = self.public, self.rules, self.hands, self.n
-        log_append, picked = self.log.append, rules.event_tables(n).picked
-        is_church, cls = rules.is_church, rules.cls
-        if rands is not None:
-            record = self.history.append
-        p, left, c = self.picker, self.picks_left, a - PICK
-        while True:
-            public.remove(c)
-            log_append(picked[p][c])
-            left -= 1
-            after = p + 1 if p + 1 < n else 0
-            if is_church[c]:
-                self.picker, self.picks_left = after, left
-                self.church_q.append((p, c))
-                self.resume = _R_PICK
-                self._church_next()
-                return
-            hands[p].append(c)
-            if rules.kind[c] == KIND_GOLD:
-                self.gold[p] += rules.value[c]
-            p = after
-            if not (left and public):
-                self.picker, self.picks_left = p, left
-                self._pick_next()
-                return
-            if rands is None:
-                self.picker, self.picks_left, self.cur = p, left, p
-                return
-            options = _one_per_class(public, cls)
-            c = options[floor(rands[p]() * len(options))]
-            record(PICK + c)
+    def _do_pick(self, a: int) -> None:
+        p, c = self.picker, a - PICK
+        self.public.remove(c)
+        self.log.append(self.rules.event_tables(self.n).picked[p][c])
+        self.picks_left -= 1
+        self.picker = (p + 1) % self.n
+        if self.rules.is_church[c]:
+            self.church_q.append((p, c))
+            self.resume = _R_PICK
+            self._church_next()
+            return
+        self._add(p, c)
+        self._pick_next()
 
     def _church_next(self) -> None:
         self.ph = PH_CHURCH
@@ -991,97 +915,6 @@ class GameState:
             self._won(p)
         else:
             self.cur = seat_tables(self.n)[out][p]
-
-    def _bid_at_random(self, rands: list[Callable[[], float]]) -> None:
-        """Bid or pass at random (``rands`` per seat) while bidding lasts: the random playout's fast path.
-
-        Plays exactly what repeated ``apply(random_action(...))`` would (a test checks it, for
-        every ruleset and option), staying in this loop over local variables through whole
-        rounds, penalties and re-auctions: bids are two thirds of a random game's decisions,
-        and each line here runs about 300 times per random 4-player game.
-        """
-        rules = self.rules
-        all_mask, after = self.all_mask, seat_tables(self.n)
-        log_append, record = self.log.append, self.history.append
-        tables = rules.event_tables(self.n)
-        bid_ev, passed_ev = tables.bid, tables.passed
-        opening, ceiling = rules.opening_bid, rules.ceiling
-        # For the unpaid win (see below).
-        quick_penalty = rules.penalty == PEN_STANDARD
-        hands, gold, taken_ev, all_takers = self.hands, self.gold, tables.taken, _TAKERS[self.n]
-        card_kind, value, exclude, from_left = rules.kind, rules.value, rules.exclude_penalized, rules.bid_from_left
-        p, out, high, hb = self.cur, self.out, self.high, self.high_bidder
-        hi = ceiling[self.auc_cur]
-        lo = high + 1 if high >= opening else opening
-        while True:
-            # Player p passes or bids lo..hi, uniformly: r == 0 passes, r == k bids lo + k - 1
-            # (the draw of random_action; only a pass is left when lo > hi).
-            r = floor(rands[p]() * (hi - lo + 2 if hi >= lo else 1))
-            if r:
-                high = lo + r - 1
-                record(BID + high)
-                hb = p
-                log_append(bid_ev[p][high])
-                if all_mask & ~out != 1 << p:
-                    p = after[out][p]
-                    lo = high + 1  # a bid is never below the opening bid
-                    continue
-                w = p
-            else:
-                record(PASS)
-                out |= 1 << p
-                log_append(passed_ev[p])
-                remaining = all_mask & ~out
-                if remaining and (hb < 0 or remaining != 1 << hb):
-                    p = after[out][p]
-                    continue
-                w = hb if remaining else -1
-            # The round is over: ``w`` won it at ``high`` (-1: everybody passed).
-            if w >= 0 and quick_penalty and (gold[w] if self.auc_cur == CUR_GOLD else len(hands[w])) < high:
-                # The winner cannot pay: what _won(), _penalize() and _open_bidding() do in this
-                # case, inline (about 60 times per random 4-player game, where those calls were
-                # a quarter of the work). Less Gold (or fewer cards) than the bid cannot pay
-                # under either overpay rule; every other case goes through those methods below.
-                log_append((_WON, w, self.auc_card, high, ALL))
-                log_append((_CANNOT_PAY, w, -1, high, ALL))
-                bit = 1 << w
-                if exclude or self.pen_once & bit:
-                    self.excluded |= bit
-                else:
-                    self.pen_once |= bit
-                hand, takers = hands[w], all_takers[w]
-                short = len(hand) < len(takers)
-                if short:
-                    takers = takers[: len(hand)]
-                rand, taken = self.rng.random, taken_ev[w]
-                for q in takers:
-                    c = hand.pop(floor(rand() * len(hand)))  # a random card (~180 draws per random game)
-                    if card_kind[c] == KIND_GOLD:
-                        v = value[c]
-                        gold[w] -= v
-                        gold[q] += v
-                    hands[q].append(c)
-                    log_append(taken[q][c])
-                if short:
-                    log_append((_PENALTY_EMPTY, w, -1, (), ALL))  # the hand ran out: the last players get nothing
-                if self.excluded != all_mask:  # a new round among the players not excluded
-                    out, high, hb, lo, active = self.excluded, 0, -1, opening, self.active
-                    p = after[out][active] if from_left or out >> active & 1 else active
-                    continue
-                self.out, self.high, self.high_bidder, self.cur = out, high, hb, p
-                self._open_bidding()  # nobody may bid: the card is discarded
-            else:
-                self.out, self.high, self.high_bidder, self.cur = out, high, hb, p
-                if w >= 0:
-                    self._won(w)
-                else:
-                    self._all_passed()
-            # Go on only for a new round of bidding.
-            if self.ph != PH_BIDDING:
-                return
-            p, out, high, hb = self.cur, self.out, self.high, self.high_bidder
-            hi = ceiling[self.auc_cur]
-            lo = high + 1 if high >= opening else opening
 
     def _all_passed(self) -> None:
         c = self.auc_card

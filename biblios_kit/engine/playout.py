@@ -1,0 +1,335 @@
+"""The random playout: a whole game of uniformly random legal actions, fast.
+
+:meth:`GameState.playout <biblios_kit.engine.state.GameState.playout>` plays here. It draws
+exactly the actions that repeated ``state.apply(state.random_action(rng))`` would, and leaves
+exactly the same state, event log and RNG state behind (``tests/test_engine_playout.py``
+compares every field of both, decision by decision, for every shipped ruleset and option
+and for auction variants the shipped rulesets do not use). So the rules are written once,
+in :mod:`biblios_kit.engine.state`; this module replays their common paths with the game's
+fields in local variables, and hands every rare step back to the state's own methods:
+
+* a gift turn and its picks run in :func:`_gift_turns`, from one turn to the next, until
+  a church card needs resolving or the draw pile is used up;
+* the auction runs in :func:`_auction`, bid after bid and round after round, with the
+  standard penalty inline; payments, an all-pass, the other penalties and the next card go
+  through the state's methods;
+* church decisions go through the state's methods.
+
+A random four-player game is about 470 decisions (two thirds of them bids and passes) and
+180 random penalty draws, and simulations play thousands of them: each line in the loops
+below runs hundreds of times per game, which is why they read like this.
+"""
+
+from __future__ import annotations
+
+from math import floor
+from typing import Callable, Sequence
+
+from biblios_kit.engine.actions import BID, PASS, PICK, TO_AUCTION, TO_PUBLIC
+from biblios_kit.engine.compiled import CUR_GOLD, PEN_STANDARD, CompiledRules
+from biblios_kit.engine.events import ALL, EventKind, RawEvent
+from biblios_kit.engine.state import (
+    _GIFT_LEGAL,
+    _R_GIFT,
+    _R_PICK,
+    _TAKERS,
+    PH_BIDDING,
+    PH_GIFT,
+    PH_OVER,
+    PH_PAYMENT,
+    PH_PICK,
+    GameState,
+    _one_per_class,
+    seat_tables,
+)
+
+Rand = Callable[[], float]
+"""A seat's source of uniform floats in [0, 1) (``random.Random.random``)."""
+
+# Every random choice is ``options[floor(rand() * len(options))]``: for these non-negative
+# floats ``math.floor`` is ``int`` (the draw of RandomBot and ``random_action``), but calls
+# far cheaper (``int`` is a type, called through a tuple of arguments).
+
+_CANNOT_PAY = int(EventKind.CANNOT_PAY)
+_GIFT_TURN = int(EventKind.GIFT_TURN)
+_KEPT = int(EventKind.KEPT)
+_PENALTY_EMPTY = int(EventKind.PENALTY_EMPTY)
+_PUBLIC_DISCARDED = int(EventKind.PUBLIC_DISCARDED)
+_TOOK_KEPT = int(EventKind.TOOK_KEPT)
+_WON = int(EventKind.WON)
+
+
+_GIFT_COUNT = tuple(map(len, _GIFT_LEGAL))
+"""The number of legal placements by destinations owed (the index into ``_GIFT_LEGAL``)."""
+
+_TURN_START = ((0, 0), (4, 0), *((7 if k > 2 else 6, k - 2) for k in range(2, 1000)))
+"""``_TURN_START[k]``: the destinations owed and ``q_public`` when a gift turn of ``k`` cards starts
+(keep one; with two or more, one to the auction pile; the rest to the public space)."""
+
+
+class PlayoutTables:
+    """Lookups for one (ruleset, player count) that the random auction reads instead of computing.
+
+    Within a bidding round the playout tracks ``k``, the number of options of the player to
+    act (pass, or each bid from the lowest legal one to the ceiling): a bid of option ``r``
+    leaves ``k - r`` options to the next player, and the bid is the ceiling + 1 - (``k - r``).
+    """
+
+    __slots__ = ("k_open", "bid_action", "bid_event", "alone", "rest_without", "bits")
+
+    def __init__(self, rules: CompiledRules, n: int) -> None:
+        opening = rules.opening_bid
+        bid_events = rules.event_tables(n).bid
+        self.k_open = tuple(hi - opening + 2 if hi >= opening else 1 for hi in rules.ceiling)
+        """Options of a round's first bidder, per currency."""
+        self.bid_action = tuple(tuple(BID + hi + 1 - k for k in range(hi + 2)) for hi in rules.ceiling)
+        """``bid_action[currency][k]``: the bid that leaves ``k`` options (``k`` >= 1)."""
+        self.bid_event: tuple[tuple[RawEvent | None, ...], ...] = tuple(
+            tuple(tuple(bid_events[p][hi + 1 - k] if k else None for k in range(hi + 2)) for p in range(n))
+            for hi in rules.ceiling
+        )
+        """``bid_event[currency][p][k]``: player ``p``'s bid that leaves ``k`` options (``k`` >= 1)."""
+        full = (1 << n) - 1
+        self.alone = tuple(tuple(full & ~out == 1 << p for p in range(n)) for out in range(1 << n))
+        """``alone[out][p]``: with the players in ``out`` out of the round, ``p`` is the only one left."""
+        self.rest_without = (*(full ^ 1 << p for p in range(n)), -1)
+        """``rest_without[p]``: the ``out`` mask once everybody but ``p`` has passed (-1 for ``p`` == -1, nobody)."""
+        self.bits = tuple(1 << p for p in range(n))
+
+
+def playout_tables(rules: CompiledRules, n: int) -> PlayoutTables:
+    """The :class:`PlayoutTables` of ``rules`` for ``n`` players (built once, kept with the rules)."""
+    memo = rules.events_memo
+    key = -n  # player counts are positive: the event tables use n, these -n
+    tables = memo.get(key)
+    if tables is None:
+        tables = memo[key] = PlayoutTables(rules, n)  # type: ignore[assignment]
+    return tables  # type: ignore[return-value]
+
+
+def random_playout(s: GameState, rands: Sequence[Rand]) -> None:
+    """Play ``s`` to its end with uniformly random legal actions; seat ``p`` draws from ``rands[p]``."""
+    record = s.history.append
+    while True:
+        ph = s.ph
+        if ph == PH_BIDDING:
+            _auction(s, rands)
+        elif ph == PH_GIFT or ph == PH_PICK:
+            _gift_turns(s, rands)
+        elif ph == PH_OVER:
+            return
+        else:  # a church card to resolve, or a payment (when a playout starts in the middle of one)
+            options = s._legal()
+            a = options[floor(rands[s.cur]() * len(options))]
+            record(a)
+            s._do(a)
+
+
+def _gift_turns(s: GameState, rands: Sequence[Rand]) -> None:
+    """From a placement or a pick, play gift turns until a church card needs resolving or the auction starts.
+
+    The destinations still owed are one bit field ``st`` (4: keep, 2: auction pile,
+    1: public space, while ``q_public`` cards are owed there), the index of the legal
+    placements in ``_GIFT_LEGAL``.
+    """
+    rules, n = s.rules, s.n
+    tables = rules.event_tables(n)
+    drew_t, to_public_t, to_pile_t, kept_t, picked_t = tables.drew, tables.to_public, tables.to_pile, tables.kept, tables.picked
+    is_church, cls, gold_value = rules.is_church, rules.cls, rules.gold_value
+    cls_of = cls.__getitem__
+    draw, public, hands, gold, discard = s.draw, s.public, s.hands, s.gold, s.discard
+    draw_pop, public_append, public_remove, pile_append = draw.pop, public.append, public.remove, s.pile.append
+    log_append, record = s.log.append, s.history.append
+    gift_cards = s.gift_cards
+    p, kept, q_public, to_draw = s.active, s.kept, s.q_public, s.to_draw
+    st = (s.q_keep > 0) * 4 + (s.q_auction > 0) * 2 + (q_public > 0)
+    picker, left = s.picker, s.picks_left
+    placing = s.ph == PH_GIFT
+    c = s.drawn
+    s.drawn = -1
+    while True:
+        if placing:
+            rand, drew, to_public, to_pile = rands[p], drew_t[p], to_public_t[p], to_pile_t[p]
+            while True:
+                a = _GIFT_LEGAL[st][floor(rand() * _GIFT_COUNT[st])]
+                record(a)
+                if a == TO_PUBLIC:
+                    q_public -= 1
+                    if not q_public:
+                        st -= 1
+                    public_append(c)
+                    log_append(to_public[c])
+                elif a == TO_AUCTION:
+                    st -= 2
+                    pile_append(c)
+                    log_append(to_pile[c])
+                else:
+                    st -= 4
+                    if is_church[c]:  # resolved at once; the turn goes on afterwards
+                        _leave_turn(s, p, kept, st, q_public, to_draw, picker, left)
+                        log_append((_KEPT, p, c, (), ALL))
+                        s.church_q.append((p, c))
+                        s.resume = _R_GIFT
+                        s._church_next()
+                        return
+                    kept = c
+                    log_append(kept_t[p][c])
+                if not to_draw:
+                    break
+                c = draw_pop()
+                to_draw -= 1
+                log_append(drew[c])
+            if kept >= 0:  # the kept card joins the hand at the end of the placements
+                hands[p].append(kept)
+                if gold_value[kept]:
+                    gold[p] += gold_value[kept]
+                log_append((_TOOK_KEPT, p, kept, (), 1 << p))
+                kept = -1
+            picker = p + 1 if p + 1 < n else 0
+            left = n - 1
+        while left and public:  # the others pick, from the active player's left
+            options = sorted(public)
+            if len(set(map(cls_of, options))) != len(options):
+                options = _one_per_class(options, cls)
+            c = options[floor(rands[picker]() * len(options))]
+            record(PICK + c)
+            public_remove(c)
+            log_append(picked_t[picker][c])
+            left -= 1
+            taker = picker
+            picker = picker + 1 if picker + 1 < n else 0
+            if is_church[c]:
+                _leave_turn(s, p, kept, st, q_public, to_draw, picker, left)
+                s.church_q.append((taker, c))
+                s.resume = _R_PICK
+                s._church_next()
+                return
+            hands[taker].append(c)
+            if gold_value[c]:
+                gold[taker] += gold_value[c]
+        if public:  # what nobody took is discarded
+            for c in public:
+                discard.append(c)
+                log_append((_PUBLIC_DISCARDED, -1, c, (), ALL))
+            public.clear()
+        p = p + 1 if p + 1 < n else 0
+        k = len(draw)
+        if k >= gift_cards:
+            k = gift_cards
+        elif not k or s.short_discard:  # the auction starts (the state's method discards a short pile)
+            _leave_turn(s, p, kept, st, q_public, to_draw, picker, left)
+            s._start_gift()
+            return
+        st, q_public = _TURN_START[k]
+        to_draw = k - 1
+        log_append((_GIFT_TURN, p, -1, k, ALL))
+        c = draw_pop()
+        log_append(drew_t[p][c])
+        placing = True
+
+
+def _leave_turn(s: GameState, p: int, kept: int, st: int, q_public: int, to_draw: int, picker: int, left: int) -> None:
+    """Write a gift turn's local variables back to the state (before calling one of its methods)."""
+    s.active, s.kept, s.q_keep, s.q_auction, s.q_public, s.to_draw = p, kept, st >> 2, st >> 1 & 1, q_public, to_draw
+    s.picker, s.picks_left = picker, left
+
+
+def _auction(s: GameState, rands: Sequence[Rand]) -> None:
+    """From a bid, play the auction until a church card needs resolving or the game ends.
+
+    Bidding rounds and the standard penalty of a winner who cannot pay run here; every
+    other end of a round goes through the state's methods (payment, all-pass, the other
+    penalties, the next card), after which the loop picks the new round up again.
+    """
+    rules, n = s.rules, s.n
+    all_mask, after = s.all_mask, seat_tables(n)
+    t = playout_tables(rules, n)
+    alone_t, rest_without, bits = t.alone, t.rest_without, t.bits
+    events = rules.event_tables(n)
+    passed_ev, taken_ev = events.passed, events.taken
+    log_append, record = s.log.append, s.history.append
+    hands, gold, gold_value = s.hands, s.gold, rules.gold_value
+    quick_penalty = rules.penalty == PEN_STANDARD
+    exclude, from_left, opening = rules.exclude_penalized, rules.bid_from_left, rules.opening_bid
+    # Per penalized player w: their hand, its pop, and who takes a card, in order: (q, q's append, the event row).
+    penalty_rows = [
+        (hands[w], hands[w].pop, tuple((q, hands[q].append, taken_ev[w][q]) for q in _TAKERS[n][w])) for w in range(n)
+    ]
+    rng_rand = s.rng.random
+    payment_legal, do_pay = s._payment_legal, s._do_pay
+    while True:  # once per card or round handed back by the state's methods
+        p, out, high, hb, currency, active = s.cur, s.out, s.high, s.high_bidder, s.auc_cur, s.active
+        hi = rules.ceiling[currency]
+        lo = high + 1 if high >= opening else opening
+        k = hi - lo + 2 if hi >= lo else 1
+        k_open, bid_action, bid_event = t.k_open[currency], t.bid_action[currency], t.bid_event[currency]
+        nxt, alone = after[out], alone_t[out]
+        funds = gold if currency == CUR_GOLD else None  # None: the bid counts cards
+        while True:
+            # Player p passes or makes one of the k - 1 bids, uniformly: r == 0 passes
+            # (the draw of random_action; only a pass is left when k == 1).
+            r = floor(rands[p]() * k)
+            if r:
+                k -= r
+                hb = p
+                record(bid_action[k])
+                log_append(bid_event[p][k])
+                if not alone[p]:
+                    p = nxt[p]
+                    continue
+            else:
+                record(PASS)
+                out |= bits[p]
+                log_append(passed_ev[p])
+                if out == all_mask:  # everybody passed
+                    s.out, s.high, s.high_bidder, s.cur = out, 0, hb, p
+                    s._all_passed()
+                    break
+                if out != rest_without[hb]:  # somebody besides the high bidder is left
+                    nxt, alone = after[out], alone_t[out]
+                    p = nxt[p]
+                    continue
+            # The round is over: the high bidder won it.
+            w, high = hb, hi + 1 - k
+            if quick_penalty and (funds[w] if funds else len(hands[w])) < high:
+                # The winner cannot pay: the state's _won(), _penalize() and _open_bidding()
+                # for this case (about 60 times per random 4-player game). Less Gold (or
+                # fewer cards) than the bid cannot pay under either overpay rule.
+                log_append((_WON, w, s.auc_card, high, ALL))
+                log_append((_CANNOT_PAY, w, -1, high, ALL))
+                bit = bits[w]
+                if exclude or s.pen_once & bit:
+                    s.excluded |= bit
+                else:
+                    s.pen_once |= bit
+                hand, take, takers = penalty_rows[w]
+                short = len(hand) < n - 1
+                if short:
+                    takers = takers[: len(hand)]
+                for q, give, taken in takers:
+                    c = take(floor(rng_rand() * len(hand)))  # a random card
+                    give(c)
+                    if gold_value[c]:
+                        gold[w] -= gold_value[c]
+                        gold[q] += gold_value[c]
+                    log_append(taken[c])
+                if short:
+                    log_append((_PENALTY_EMPTY, w, -1, (), ALL))  # the hand ran out: the last players get nothing
+                if s.excluded != all_mask:  # a new round among the players not excluded
+                    out, hb, k = s.excluded, -1, k_open
+                    nxt, alone = after[out], alone_t[out]
+                    p = nxt[active] if from_left or out >> active & 1 else active
+                    continue
+                s.out, s.high, s.high_bidder, s.cur = out, high, hb, p
+                s._open_bidding()  # nobody may bid: the card is discarded, the next one revealed
+                break
+            s.out, s.high, s.high_bidder, s.cur = out, high, hb, p
+            s._won(w)
+            while s.ph == PH_PAYMENT:
+                options = payment_legal()
+                a = options[floor(rands[w]() * len(options))]
+                record(a)
+                do_pay(a)
+            break
+        if s.ph != PH_BIDDING:
+            return
