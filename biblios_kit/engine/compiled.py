@@ -145,7 +145,7 @@ class EventTables:
     the ~900 events of a random 4-player game.
     """
 
-    __slots__ = ("bid", "passed", "drew", "taken", "picked", "to_public", "to_pile", "kept")
+    __slots__ = ("bid", "passed", "cannot_pay", "drew", "taken", "picked", "to_public", "to_pile", "kept")
 
     def __init__(self, n: int, cards: int, max_bid: int) -> None:
         bid, passed, drew, taken = (int(k) for k in (EventKind.BID, EventKind.PASSED, EventKind.DREW, EventKind.PENALTY_TAKEN))
@@ -156,6 +156,9 @@ class EventTables:
         """``bid[p][amount]``: player ``p`` bid ``amount``."""
         self.passed = tuple((passed, p, -1, (), ALL) for p in range(n))
         """``passed[p]``: player ``p`` passed."""
+        cannot_pay = int(EventKind.CANNOT_PAY)
+        self.cannot_pay = tuple(tuple((cannot_pay, p, -1, x, ALL) for x in range(max_bid + 1)) for p in range(n))
+        """``cannot_pay[p][amount]``: player ``p`` won with a bid of ``amount`` and cannot pay it."""
         self.drew = tuple(tuple((drew, p, c, (), 1 << p) for c in range(cards)) for p in range(n))
         """``drew[p][c]``: player ``p`` drew card ``c``."""
         self.taken = tuple(

@@ -48,9 +48,10 @@ Rand = Callable[[], float]
 
 # Every random choice is ``options[floor(rand() * len(options))]``: for these non-negative
 # floats ``math.floor`` is ``int`` (the draw of RandomBot and ``random_action``), but calls
-# far cheaper (``int`` is a type, called through a tuple of arguments).
+# far cheaper (``int`` is a type, called through a tuple of arguments). In the loops below
+# the count is first looked up as a float (``as_float[len(options)]``): a float times a
+# float takes the interpreter's fast path, a float times an int does not (~20 ns a draw).
 
-_CANNOT_PAY = int(EventKind.CANNOT_PAY)
 _GIFT_TURN = int(EventKind.GIFT_TURN)
 _KEPT = int(EventKind.KEPT)
 _PENALTY_EMPTY = int(EventKind.PENALTY_EMPTY)
@@ -59,8 +60,9 @@ _TOOK_KEPT = int(EventKind.TOOK_KEPT)
 _WON = int(EventKind.WON)
 
 
-_GIFT_COUNT = tuple(map(len, _GIFT_LEGAL))
-"""The number of legal placements by destinations owed (the index into ``_GIFT_LEGAL``)."""
+_GIFT_COUNT = tuple(float(len(options)) for options in _GIFT_LEGAL)
+"""The number of legal placements by destinations owed (the index into ``_GIFT_LEGAL``), as a float
+(``rand() * count`` multiplies two floats, a faster path than a float by an int)."""
 
 _TURN_START = ((0, 0), (4, 0), *((7 if k > 2 else 6, k - 2) for k in range(2, 1000)))
 """``_TURN_START[k]``: the destinations owed and ``q_public`` when a gift turn of ``k`` cards starts
@@ -75,7 +77,7 @@ class PlayoutTables:
     leaves ``k - r`` options to the next player, and the bid is the ceiling + 1 - (``k - r``).
     """
 
-    __slots__ = ("k_open", "bid_action", "bid_event", "alone", "rest_without", "bits")
+    __slots__ = ("k_open", "bid_action", "bid_event", "alone", "rest_without", "bits", "as_float")
 
     def __init__(self, rules: CompiledRules, n: int) -> None:
         opening = rules.opening_bid
@@ -95,6 +97,8 @@ class PlayoutTables:
         self.rest_without = (*(full ^ 1 << p for p in range(n)), -1)
         """``rest_without[p]``: the ``out`` mask once everybody but ``p`` has passed (-1 for ``p`` == -1, nobody)."""
         self.bits = tuple(1 << p for p in range(n))
+        self.as_float = tuple(map(float, range(max(*rules.ceiling, rules.n_cards) + 2)))
+        """``as_float[i]`` is ``float(i)``, for every count of options, bids or cards."""
 
 
 def playout_tables(rules: CompiledRules, n: int) -> PlayoutTables:
@@ -133,13 +137,14 @@ def _gift_turns(s: GameState, rands: Sequence[Rand]) -> None:
     placements in ``_GIFT_LEGAL``.
     """
     rules, n = s.rules, s.n
+    as_float = playout_tables(rules, n).as_float
     tables = rules.event_tables(n)
     drew_t, to_public_t, to_pile_t, kept_t, picked_t = tables.drew, tables.to_public, tables.to_pile, tables.kept, tables.picked
     is_church, cls, gold_value = rules.is_church, rules.cls, rules.gold_value
     cls_of = cls.__getitem__
     draw, public, hands, gold, discard = s.draw, s.public, s.hands, s.gold, s.discard
     draw_pop, public_append, public_remove, pile_append = draw.pop, public.append, public.remove, s.pile.append
-    log_append, record = s.log.append, s.history.append
+    log_append, record, logging = s.log.append, s.history.append, s.has_events
     gift_cards = s.gift_cards
     p, kept, q_public, to_draw = s.active, s.kept, s.q_public, s.to_draw
     st = (s.q_keep > 0) * 4 + (s.q_auction > 0) * 2 + (q_public > 0)
@@ -158,32 +163,38 @@ def _gift_turns(s: GameState, rands: Sequence[Rand]) -> None:
                     if not q_public:
                         st -= 1
                     public_append(c)
-                    log_append(to_public[c])
+                    if logging:
+                        log_append(to_public[c])
                 elif a == TO_AUCTION:
                     st -= 2
                     pile_append(c)
-                    log_append(to_pile[c])
+                    if logging:
+                        log_append(to_pile[c])
                 else:
                     st -= 4
                     if is_church[c]:  # resolved at once; the turn goes on afterwards
                         _leave_turn(s, p, kept, st, q_public, to_draw, picker, left)
-                        log_append((_KEPT, p, c, (), ALL))
+                        if logging:
+                            log_append((_KEPT, p, c, (), ALL))
                         s.church_q.append((p, c))
                         s.resume = _R_GIFT
                         s._church_next()
                         return
                     kept = c
-                    log_append(kept_t[p][c])
+                    if logging:
+                        log_append(kept_t[p][c])
                 if not to_draw:
                     break
                 c = draw_pop()
                 to_draw -= 1
-                log_append(drew[c])
+                if logging:
+                    log_append(drew[c])
             if kept >= 0:  # the kept card joins the hand at the end of the placements
                 hands[p].append(kept)
                 if gold_value[kept]:
                     gold[p] += gold_value[kept]
-                log_append((_TOOK_KEPT, p, kept, (), 1 << p))
+                if logging:
+                    log_append((_TOOK_KEPT, p, kept, (), 1 << p))
                 kept = -1
             picker = p + 1 if p + 1 < n else 0
             left = n - 1
@@ -191,10 +202,11 @@ def _gift_turns(s: GameState, rands: Sequence[Rand]) -> None:
             options = sorted(public)
             if len(set(map(cls_of, options))) != len(options):
                 options = _one_per_class(options, cls)
-            c = options[floor(rands[picker]() * len(options))]
+            c = options[floor(rands[picker]() * as_float[len(options)])]
             record(PICK + c)
             public_remove(c)
-            log_append(picked_t[picker][c])
+            if logging:
+                log_append(picked_t[picker][c])
             left -= 1
             taker = picker
             picker = picker + 1 if picker + 1 < n else 0
@@ -210,7 +222,8 @@ def _gift_turns(s: GameState, rands: Sequence[Rand]) -> None:
         if public:  # what nobody took is discarded
             for c in public:
                 discard.append(c)
-                log_append((_PUBLIC_DISCARDED, -1, c, (), ALL))
+                if logging:
+                    log_append((_PUBLIC_DISCARDED, -1, c, (), ALL))
             public.clear()
         p = p + 1 if p + 1 < n else 0
         k = len(draw)
@@ -222,9 +235,11 @@ def _gift_turns(s: GameState, rands: Sequence[Rand]) -> None:
             return
         st, q_public = _TURN_START[k]
         to_draw = k - 1
-        log_append((_GIFT_TURN, p, -1, k, ALL))
+        if logging:
+            log_append((_GIFT_TURN, p, -1, k, ALL))
         c = draw_pop()
-        log_append(drew_t[p][c])
+        if logging:
+            log_append(drew_t[p][c])
         placing = True
 
 
@@ -244,10 +259,10 @@ def _auction(s: GameState, rands: Sequence[Rand]) -> None:
     rules, n = s.rules, s.n
     all_mask, after = s.all_mask, seat_tables(n)
     t = playout_tables(rules, n)
-    alone_t, rest_without, bits = t.alone, t.rest_without, t.bits
+    alone_t, rest_without, bits, as_float = t.alone, t.rest_without, t.bits, t.as_float
     events = rules.event_tables(n)
-    passed_ev, taken_ev = events.passed, events.taken
-    log_append, record = s.log.append, s.history.append
+    passed_ev, taken_ev, cannot_pay = events.passed, events.taken, events.cannot_pay
+    log_append, record, logging = s.log.append, s.history.append, s.has_events
     hands, gold, gold_value = s.hands, s.gold, rules.gold_value
     quick_penalty = rules.penalty == PEN_STANDARD
     exclude, from_left, opening = rules.exclude_penalized, rules.bid_from_left, rules.opening_bid
@@ -268,19 +283,21 @@ def _auction(s: GameState, rands: Sequence[Rand]) -> None:
         while True:
             # Player p passes or makes one of the k - 1 bids, uniformly: r == 0 passes
             # (the draw of random_action; only a pass is left when k == 1).
-            r = floor(rands[p]() * k)
+            r = floor(rands[p]() * as_float[k])
             if r:
                 k -= r
                 hb = p
                 record(bid_action[k])
-                log_append(bid_event[p][k])
+                if logging:
+                    log_append(bid_event[p][k])
                 if not alone[p]:
                     p = nxt[p]
                     continue
             else:
                 record(PASS)
                 out |= bits[p]
-                log_append(passed_ev[p])
+                if logging:
+                    log_append(passed_ev[p])
                 if out == all_mask:  # everybody passed
                     s.out, s.high, s.high_bidder, s.cur = out, 0, hb, p
                     s._all_passed()
@@ -295,8 +312,9 @@ def _auction(s: GameState, rands: Sequence[Rand]) -> None:
                 # The winner cannot pay: the state's _won(), _penalize() and _open_bidding()
                 # for this case (about 60 times per random 4-player game). Less Gold (or
                 # fewer cards) than the bid cannot pay under either overpay rule.
-                log_append((_WON, w, s.auc_card, high, ALL))
-                log_append((_CANNOT_PAY, w, -1, high, ALL))
+                if logging:
+                    log_append((_WON, w, s.auc_card, high, ALL))
+                    log_append(cannot_pay[w][high])
                 bit = bits[w]
                 if exclude or s.pen_once & bit:
                     s.excluded |= bit
@@ -307,14 +325,16 @@ def _auction(s: GameState, rands: Sequence[Rand]) -> None:
                 if short:
                     takers = takers[: len(hand)]
                 for q, give, taken in takers:
-                    c = take(floor(rng_rand() * len(hand)))  # a random card
+                    c = take(floor(rng_rand() * as_float[len(hand)]))  # a random card
                     give(c)
                     if gold_value[c]:
                         gold[w] -= gold_value[c]
                         gold[q] += gold_value[c]
-                    log_append(taken[c])
+                    if logging:
+                        log_append(taken[c])
                 if short:
-                    log_append((_PENALTY_EMPTY, w, -1, (), ALL))  # the hand ran out: the last players get nothing
+                    if logging:
+                        log_append((_PENALTY_EMPTY, w, -1, (), ALL))  # the hand ran out: the last players get nothing
                 if s.excluded != all_mask:  # a new round among the players not excluded
                     out, hb, k = s.excluded, -1, k_open
                     nxt, alone = after[out], alone_t[out]

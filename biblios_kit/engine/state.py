@@ -38,7 +38,6 @@ E = EventKind
 _ALL_PASSED = int(E.ALL_PASSED)
 _AUCTION_PHASE = int(E.AUCTION_PHASE)
 _BID = int(E.BID)
-_CANNOT_PAY = int(E.CANNOT_PAY)
 _CHURCH_DECLINED = int(E.CHURCH_DECLINED)
 _CHURCH_USED = int(E.CHURCH_USED)
 _DEALT = int(E.DEALT)
@@ -116,7 +115,7 @@ def _shuffle(items: list[int], rnd: "random.Random") -> None:
     deck, part of every game's setup); ties between keys have probability ~0.
     """
     keys = list(starmap(rnd.random, repeat((), len(items))))  # one draw per item, in order
-    items[:] = map(items.__getitem__, sorted(range(len(items)), key=keys.__getitem__))
+    items[:] = [items[i] for i in sorted(range(len(items)), key=keys.__getitem__)]
 
 
 def _sums(values: Iterable[int]) -> int:
@@ -189,7 +188,7 @@ _NO_EVENTS: deque[RawEvent] = deque(maxlen=0)
 """The event log of a game created with ``events=False``: appending to it keeps nothing."""
 
 _PAY_OPTIONS: dict[tuple[object, ...], list[int]] = {}
-"""Memo of the Gold values that can continue a payment, by (hand Gold, paid, smallest paid, bid, exact)."""
+"""Memo of the Gold values that can continue a payment, by (hand Gold, left to pay, smallest paid, exact)."""
 
 
 class GameState:
@@ -672,7 +671,8 @@ class GameState:
         for c in golds:
             lowest.setdefault(gold_value[c], c)
         values = sorted(map(gold_value.__getitem__, golds))
-        key = (tuple(values), self.pay_sum, self.pay_min, self.high, rules.overpay_forbidden)
+        # What can still complete the payment depends on the bid only through what is left to pay.
+        key = (tuple(values), self.high - self.pay_sum, self.pay_min, rules.overpay_forbidden)
         options = _PAY_OPTIONS.get(key)
         if options is None:
             options = []
@@ -946,7 +946,7 @@ class GameState:
             self.ph = PH_PAYMENT
             self.cur = w
             return
-        log.append((_CANNOT_PAY, w, -1, bid, ALL))
+        log.append(self.rules.event_tables(self.n).cannot_pay[w][bid])
         self._penalize(w)
         self._open_bidding()
 
