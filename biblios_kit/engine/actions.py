@@ -23,6 +23,7 @@ Dice are named by category id, with ``:N`` for the award die of place N > 1
 
 from __future__ import annotations
 
+from functools import cache
 from typing import TypeAlias
 
 from biblios_kit.engine.compiled import CompiledRules, compile_rules
@@ -72,8 +73,9 @@ def church(dice: tuple[int, ...] | list[int], sign: int) -> Action:
     return CHURCH + 2 * mask + (1 if sign < 0 else 0)
 
 
+@cache
 def church_parts(action: Action) -> tuple[tuple[int, ...], int]:
-    """The (die indices, sign) of a church action (``((), 0)`` for ``DECLINE``)."""
+    """The (die indices, sign) of a church action (``((), 0)`` for ``DECLINE``); cached, as a game decodes the same few."""
     if action == DECLINE:
         return (), 0
     code = action - CHURCH

@@ -34,6 +34,7 @@ from biblios_kit.engine.state import (
     _R_PICK,
     _TAKERS,
     PH_BIDDING,
+    PH_CHURCH,
     PH_GIFT,
     PH_OVER,
     PH_PAYMENT,
@@ -130,117 +131,133 @@ def random_playout(s: GameState, rands: Sequence[Rand]) -> None:
 
 
 def _gift_turns(s: GameState, rands: Sequence[Rand]) -> None:
-    """From a placement or a pick, play gift turns until a church card needs resolving or the auction starts.
+    """From a placement or a pick, play gift turns (church cards included) until the auction starts.
 
     The destinations still owed are one bit field ``st`` (4: keep, 2: auction pile,
     1: public space, while ``q_public`` cards are owed there), the index of the legal
-    placements in ``_GIFT_LEGAL``.
+    placements in ``_GIFT_LEGAL``. A church card kept or picked is resolved by the state's
+    methods; the loop then takes the turn up again from the state.
     """
     rules, n = s.rules, s.n
     as_float = playout_tables(rules, n).as_float
     tables = rules.event_tables(n)
     drew_t, to_public_t, to_pile_t, kept_t, picked_t = tables.drew, tables.to_public, tables.to_pile, tables.kept, tables.picked
     is_church, cls, gold_value = rules.is_church, rules.cls, rules.gold_value
-    cls_of = cls.__getitem__
     draw, public, hands, gold, discard = s.draw, s.public, s.hands, s.gold, s.discard
     draw_pop, public_append, public_remove, pile_append = draw.pop, public.append, public.remove, s.pile.append
     log_append, record, logging = s.log.append, s.history.append, s.has_events
     gift_cards = s.gift_cards
-    p, kept, q_public, to_draw = s.active, s.kept, s.q_public, s.to_draw
-    st = (s.q_keep > 0) * 4 + (s.q_auction > 0) * 2 + (q_public > 0)
-    picker, left = s.picker, s.picks_left
-    placing = s.ph == PH_GIFT
-    c = s.drawn
-    s.drawn = -1
-    while True:
-        if placing:
-            rand, drew, to_public, to_pile = rands[p], drew_t[p], to_public_t[p], to_pile_t[p]
-            while True:
-                a = _GIFT_LEGAL[st][floor(rand() * _GIFT_COUNT[st])]
-                record(a)
-                if a == TO_PUBLIC:
-                    q_public -= 1
-                    if not q_public:
-                        st -= 1
-                    public_append(c)
-                    if logging:
-                        log_append(to_public[c])
-                elif a == TO_AUCTION:
-                    st -= 2
-                    pile_append(c)
-                    if logging:
-                        log_append(to_pile[c])
-                else:
-                    st -= 4
-                    if is_church[c]:  # resolved at once; the turn goes on afterwards
-                        _leave_turn(s, p, kept, st, q_public, to_draw, picker, left)
+    while s.ph == PH_GIFT or s.ph == PH_PICK:  # once, and again after each church card
+        p, kept, q_public, to_draw = s.active, s.kept, s.q_public, s.to_draw
+        st = (s.q_keep > 0) * 4 + (s.q_auction > 0) * 2 + (q_public > 0)
+        picker, left = s.picker, s.picks_left
+        placing = s.ph == PH_GIFT
+        c = s.drawn
+        s.drawn = -1
+        church = False
+        while True:
+            if placing:
+                rand, drew, to_public, to_pile = rands[p], drew_t[p], to_public_t[p], to_pile_t[p]
+                while True:
+                    a = _GIFT_LEGAL[st][floor(rand() * _GIFT_COUNT[st])]
+                    record(a)
+                    if a == TO_PUBLIC:
+                        q_public -= 1
+                        if not q_public:
+                            st -= 1
+                        public_append(c)
                         if logging:
-                            log_append((_KEPT, p, c, (), ALL))
-                        s.church_q.append((p, c))
-                        s.resume = _R_GIFT
-                        s._church_next()
-                        return
-                    kept = c
+                            log_append(to_public[c])
+                    elif a == TO_AUCTION:
+                        st -= 2
+                        pile_append(c)
+                        if logging:
+                            log_append(to_pile[c])
+                    else:
+                        st -= 4
+                        if is_church[c]:  # resolved at once; the turn goes on afterwards
+                            _leave_turn(s, p, kept, st, q_public, to_draw, picker, left)
+                            if logging:
+                                log_append((_KEPT, p, c, (), ALL))
+                            s.church_q.append((p, c))
+                            s.resume = _R_GIFT
+                            church = True
+                            break
+                        kept = c
+                        if logging:
+                            log_append(kept_t[p][c])
+                    if not to_draw:
+                        break
+                    c = draw_pop()
+                    to_draw -= 1
                     if logging:
-                        log_append(kept_t[p][c])
-                if not to_draw:
+                        log_append(drew[c])
+                if church:
                     break
-                c = draw_pop()
-                to_draw -= 1
+                if kept >= 0:  # the kept card joins the hand at the end of the placements
+                    hands[p].append(kept)
+                    if gold_value[kept]:
+                        gold[p] += gold_value[kept]
+                    if logging:
+                        log_append((_TOOK_KEPT, p, kept, (), 1 << p))
+                    kept = -1
+                picker = p + 1 if p + 1 < n else 0
+                left = n - 1
+            while left and public:  # the others pick, from the active player's left
+                options = _one_per_class(public, cls)
+                c = options[floor(rands[picker]() * as_float[len(options)])]
+                record(PICK + c)
+                public_remove(c)
                 if logging:
-                    log_append(drew[c])
-            if kept >= 0:  # the kept card joins the hand at the end of the placements
-                hands[p].append(kept)
-                if gold_value[kept]:
-                    gold[p] += gold_value[kept]
-                if logging:
-                    log_append((_TOOK_KEPT, p, kept, (), 1 << p))
-                kept = -1
-            picker = p + 1 if p + 1 < n else 0
-            left = n - 1
-        while left and public:  # the others pick, from the active player's left
-            options = sorted(public)
-            if len(set(map(cls_of, options))) != len(options):
-                options = _one_per_class(options, cls)
-            c = options[floor(rands[picker]() * as_float[len(options)])]
-            record(PICK + c)
-            public_remove(c)
-            if logging:
-                log_append(picked_t[picker][c])
-            left -= 1
-            taker = picker
-            picker = picker + 1 if picker + 1 < n else 0
-            if is_church[c]:
+                    log_append(picked_t[picker][c])
+                left -= 1
+                taker = picker
+                picker = picker + 1 if picker + 1 < n else 0
+                if is_church[c]:
+                    _leave_turn(s, p, kept, st, q_public, to_draw, picker, left)
+                    s.church_q.append((taker, c))
+                    s.resume = _R_PICK
+                    church = True
+                    break
+                hands[taker].append(c)
+                if gold_value[c]:
+                    gold[taker] += gold_value[c]
+            if church:
+                break
+            if public:  # what nobody took is discarded
+                for c in public:
+                    discard.append(c)
+                    if logging:
+                        log_append((_PUBLIC_DISCARDED, -1, c, (), ALL))
+                public.clear()
+            p = p + 1 if p + 1 < n else 0
+            k = len(draw)
+            if k >= gift_cards:
+                k = gift_cards
+            elif not k or s.short_discard:  # the auction starts (the state's method discards a short pile)
                 _leave_turn(s, p, kept, st, q_public, to_draw, picker, left)
-                s.church_q.append((taker, c))
-                s.resume = _R_PICK
-                s._church_next()
+                s._start_gift()
                 return
-            hands[taker].append(c)
-            if gold_value[c]:
-                gold[taker] += gold_value[c]
-        if public:  # what nobody took is discarded
-            for c in public:
-                discard.append(c)
-                if logging:
-                    log_append((_PUBLIC_DISCARDED, -1, c, (), ALL))
-            public.clear()
-        p = p + 1 if p + 1 < n else 0
-        k = len(draw)
-        if k >= gift_cards:
-            k = gift_cards
-        elif not k or s.short_discard:  # the auction starts (the state's method discards a short pile)
-            _leave_turn(s, p, kept, st, q_public, to_draw, picker, left)
-            s._start_gift()
-            return
-        st, q_public = _TURN_START[k]
-        to_draw = k - 1
-        if logging:
-            log_append((_GIFT_TURN, p, -1, k, ALL))
-        c = draw_pop()
-        if logging:
-            log_append(drew_t[p][c])
-        placing = True
+            st, q_public = _TURN_START[k]
+            to_draw = k - 1
+            if logging:
+                log_append((_GIFT_TURN, p, -1, k, ALL))
+            c = draw_pop()
+            if logging:
+                log_append(drew_t[p][c])
+            placing = True
+        _resolve_church_cards(s, rands)
+
+
+def _resolve_church_cards(s: GameState, rands: Sequence[Rand]) -> None:
+    """Resolve the church cards waiting, at random, through the state's methods."""
+    record = s.history.append
+    s._church_next()
+    while s.ph == PH_CHURCH:
+        options = s._church_legal()
+        a = options[floor(rands[s.cur]() * len(options))]
+        record(a)
+        s._do_church(a)
 
 
 def _leave_turn(s: GameState, p: int, kept: int, st: int, q_public: int, to_draw: int, picker: int, left: int) -> None:
@@ -351,5 +368,7 @@ def _auction(s: GameState, rands: Sequence[Rand]) -> None:
                 record(a)
                 do_pay(a)
             break
+        if s.ph == PH_CHURCH:  # a church card won at auction
+            _resolve_church_cards(s, rands)
         if s.ph != PH_BIDDING:
             return

@@ -146,13 +146,19 @@ def gold_completable(paid: int, paid_min: int, rest: Sequence[int], bid: int, ex
 
 
 def _one_per_class(cards: list[int], cls: Sequence[int]) -> list[int]:
-    """``cards`` sorted by id, keeping the lowest id of each identity class ``cls[c]``."""
-    ordered = sorted(cards)
-    of = cls.__getitem__
-    if len(set(map(of, ordered))) == len(ordered):  # the usual case: no two alike
-        return ordered
-    descending = ordered[::-1]
-    return sorted(dict(zip(map(of, descending), descending)).values())  # the last id stored per class is its lowest
+    """``cards`` sorted by id, keeping the lowest id of each identity class ``cls[c]``.
+
+    A plain loop: for the few cards of a hand or the public space it beats any detour through
+    ``map(cls.__getitem__, ...)``, whose calls go through a slot wrapper.
+    """
+    seen: set[int] = set()
+    out = []
+    for c in sorted(cards):
+        k = cls[c]
+        if k not in seen:
+            seen.add(k)
+            out.append(c)
+    return out
 
 
 def seat_tables(n: int) -> tuple[tuple[int, ...], ...]:
@@ -666,11 +672,15 @@ class GameState:
             legal.extend(self._distinct(hand, PAY))
             return legal
         gold_value = rules.gold_value
-        golds = sorted(filter(gold_value.__getitem__, hand))  # the Gold cards by id (Gold values are >= 1)
         lowest: dict[int, int] = {}  # each Gold value's lowest card id
-        for c in golds:
-            lowest.setdefault(gold_value[c], c)
-        values = sorted(map(gold_value.__getitem__, golds))
+        values = []  # the value of each Gold card in the hand (Gold values are >= 1)
+        for c in sorted(hand):
+            v = gold_value[c]
+            if v:
+                values.append(v)
+                if v not in lowest:
+                    lowest[v] = c
+        values.sort()
         # What can still complete the payment depends on the bid only through what is left to pay.
         key = (tuple(values), self.high - self.pay_sum, self.pay_min, rules.overpay_forbidden)
         options = _PAY_OPTIONS.get(key)
