@@ -22,6 +22,7 @@ below runs hundreds of times per game, which is why they read like this.
 
 from __future__ import annotations
 
+from collections import Counter
 from math import floor
 from typing import Callable, Sequence
 
@@ -78,7 +79,7 @@ class PlayoutTables:
     leaves ``k - r`` options to the next player, and the bid is the ceiling + 1 - (``k - r``).
     """
 
-    __slots__ = ("k_open", "bid_action", "bid_event", "alone", "rest_without", "bits", "as_float")
+    __slots__ = ("k_open", "bid_action", "bid_event", "alone", "rest_without", "bits", "as_float", "has_twin")
 
     def __init__(self, rules: CompiledRules, n: int) -> None:
         opening = rules.opening_bid
@@ -100,6 +101,9 @@ class PlayoutTables:
         self.bits = tuple(1 << p for p in range(n))
         self.as_float = tuple(map(float, range(max(*rules.ceiling, rules.n_cards) + 2)))
         """``as_float[i]`` is ``float(i)``, for every count of options, bids or cards."""
+        class_size = Counter(rules.cls)
+        self.has_twin = tuple(int(class_size[k] > 1) for k in rules.cls)
+        """``has_twin[c]``: 1 when another card of the deck is interchangeable with ``c`` (0 otherwise)."""
 
 
 def playout_tables(rules: CompiledRules, n: int) -> PlayoutTables:
@@ -139,7 +143,8 @@ def _gift_turns(s: GameState, rands: Sequence[Rand]) -> None:
     methods; the loop then takes the turn up again from the state.
     """
     rules, n = s.rules, s.n
-    as_float = playout_tables(rules, n).as_float
+    playout = playout_tables(rules, n)
+    as_float, has_twin = playout.as_float, playout.has_twin
     tables = rules.event_tables(n)
     drew_t, to_public_t, to_pile_t, kept_t, picked_t = tables.drew, tables.to_public, tables.to_pile, tables.kept, tables.picked
     is_church, cls, gold_value = rules.is_church, rules.cls, rules.gold_value
@@ -154,6 +159,7 @@ def _gift_turns(s: GameState, rands: Sequence[Rand]) -> None:
         placing = s.ph == PH_GIFT
         c = s.drawn
         s.drawn = -1
+        twins = sum([has_twin[c] for c in public])  # cards in the public space that have a twin in the deck
         church = False
         while True:
             if placing:
@@ -166,6 +172,7 @@ def _gift_turns(s: GameState, rands: Sequence[Rand]) -> None:
                         if not q_public:
                             st -= 1
                         public_append(c)
+                        twins += has_twin[c]
                         if logging:
                             log_append(to_public[c])
                     elif a == TO_AUCTION:
@@ -204,8 +211,10 @@ def _gift_turns(s: GameState, rands: Sequence[Rand]) -> None:
                 picker = p + 1 if p + 1 < n else 0
                 left = n - 1
             while left and public:  # the others pick, from the active player's left
-                options = _one_per_class(public, cls)
+                # One option per class of interchangeable cards: only twins can make two alike.
+                options = _one_per_class(public, cls) if twins > 1 else sorted(public)
                 c = options[floor(rands[picker]() * as_float[len(options)])]
+                twins -= has_twin[c]
                 record(PICK + c)
                 public_remove(c)
                 if logging:
@@ -230,6 +239,7 @@ def _gift_turns(s: GameState, rands: Sequence[Rand]) -> None:
                     if logging:
                         log_append((_PUBLIC_DISCARDED, -1, c, (), ALL))
                 public.clear()
+                twins = 0
             p = p + 1 if p + 1 < n else 0
             k = len(draw)
             if k >= gift_cards:
