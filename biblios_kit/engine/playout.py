@@ -159,7 +159,7 @@ def _gift_turns(s: GameState, rands: Sequence[Rand]) -> None:
         placing = s.ph == PH_GIFT
         c = s.drawn
         s.drawn = -1
-        twins = sum([has_twin[c] for c in public])  # cards in the public space that have a twin in the deck
+        twins = sum([has_twin[c] for c in public]) if public else 0  # public cards with a twin in the deck
         church = False
         while True:
             if placing:
@@ -294,9 +294,9 @@ def _auction(s: GameState, rands: Sequence[Rand]) -> None:
     quick_penalty = rules.penalty == PEN_STANDARD
     exclude, from_left, opening = rules.exclude_penalized, rules.bid_from_left, rules.opening_bid
     # Per penalized player w: their hand, its pop, and who takes a card, in order: (q, q's append, the event row).
-    penalty_rows = [
-        (hands[w], hands[w].pop, tuple((q, hands[q].append, taken_ev[w][q]) for q in _TAKERS[n][w])) for w in range(n)
-    ]
+    penalty_rows = []
+    for w, takers in enumerate(_TAKERS[n]):
+        penalty_rows.append((hands[w], hands[w].pop, [(q, hands[q].append, taken_ev[w][q]) for q in takers]))
     rng_rand = s.rng.random
     payment_legal, do_pay = s._payment_legal, s._do_pay
     while True:  # once per card or round handed back by the state's methods
@@ -348,11 +348,13 @@ def _auction(s: GameState, rands: Sequence[Rand]) -> None:
                 else:
                     s.pen_once |= bit
                 hand, take, takers = penalty_rows[w]
-                short = len(hand) < n - 1
+                left = len(hand)
+                short = left < n - 1
                 if short:
-                    takers = takers[: len(hand)]
+                    takers = takers[:left]
                 for q, give, taken in takers:
-                    c = take(floor(rng_rand() * as_float[len(hand)]))  # a random card
+                    c = take(floor(rng_rand() * as_float[left]))  # a random card
+                    left -= 1
                     give(c)
                     if gold_value[c]:
                         gold[w] -= gold_value[c]
