@@ -26,12 +26,13 @@ from collections import Counter
 from math import floor
 from typing import Callable, Sequence
 
-from biblios_kit.engine.actions import BID, PASS, PICK, TO_AUCTION, TO_PUBLIC
+from biblios_kit.engine.actions import BID, PASS, PAY, PICK, REFUSE, TO_AUCTION, TO_PUBLIC
 from biblios_kit.engine.compiled import CUR_GOLD, PEN_STANDARD, CompiledRules
 from biblios_kit.engine.events import ALL, EventKind, RawEvent
 from biblios_kit.engine.state import (
     _GIFT_LEGAL,
     _R_GIFT,
+    _NO_MIN,
     _R_PICK,
     _TAKERS,
     PH_BIDDING,
@@ -56,7 +57,12 @@ Rand = Callable[[], float]
 
 _GIFT_TURN = int(EventKind.GIFT_TURN)
 _KEPT = int(EventKind.KEPT)
+_NO_BIDDERS = int(EventKind.NO_BIDDERS)
+_PAID_CARD = int(EventKind.PAID_CARD)
+_PAID_GOLD = int(EventKind.PAID_GOLD)
 _PENALTY_EMPTY = int(EventKind.PENALTY_EMPTY)
+_REVEALED = int(EventKind.REVEALED)
+_TOOK = int(EventKind.TOOK)
 _PUBLIC_DISCARDED = int(EventKind.PUBLIC_DISCARDED)
 _TOOK_KEPT = int(EventKind.TOOK_KEPT)
 _WON = int(EventKind.WON)
@@ -298,7 +304,7 @@ def _auction(s: GameState, rands: Sequence[Rand]) -> None:
     for w, takers in enumerate(_TAKERS[n]):
         penalty_rows.append((hands[w], hands[w].pop, [(q, hands[q].append, taken_ev[w][q]) for q in takers]))
     rng_rand = s.rng.random
-    payment_legal, do_pay = s._payment_legal, s._do_pay
+    payment_legal, do_pay, exact = s._payment_legal, s._do_pay, rules.overpay_forbidden
     while True:  # once per card or round handed back by the state's methods
         p, out, high, hb, currency, active = s.cur, s.out, s.high, s.high_bidder, s.auc_cur, s.active
         hi = rules.ceiling[currency]
@@ -370,17 +376,112 @@ def _auction(s: GameState, rands: Sequence[Rand]) -> None:
                     p = nxt[active] if from_left or out >> active & 1 else active
                     continue
                 s.out, s.high, s.high_bidder, s.cur = out, high, hb, p
-                s._open_bidding()  # nobody may bid: the card is discarded, the next one revealed
+                if logging:  # nobody may bid: what _open_bidding() does, the card is discarded
+                    log_append((_NO_BIDDERS, -1, s.auc_card, (), ALL))
+                s.discard.append(s.auc_card)
+                _next_card(s)
                 break
             s.out, s.high, s.high_bidder, s.cur = out, high, hb, p
-            s._won(w)
-            while s.ph == PH_PAYMENT:
-                options = payment_legal()
-                a = options[floor(rands[w]() * len(options))]
-                record(a)
-                do_pay(a)
+            if exact or (funds[w] if funds else len(hands[w])) < high:
+                s._won(w)  # an exact payment, or a winner who cannot pay under another penalty: the state decides
+                while s.ph == PH_PAYMENT:
+                    options = payment_legal()
+                    a = options[floor(rands[w]() * len(options))]
+                    record(a)
+                    do_pay(a)
+            else:  # the winner can pay: _won(), then _payment_legal() and _do_pay() card by card
+                if logging:
+                    log_append((_WON, w, s.auc_card, high, ALL))
+                s.payer, s.pay_sum, s.pay_n, s.pay_min, s.ph, s.cur = w, 0, 0, _NO_MIN, PH_PAYMENT, w
+                _pay(s, w, high, rands[w], funds is not None, as_float)
             break
         if s.ph == PH_CHURCH:  # a church card won at auction
             _resolve_church_cards(s, rands)
         if s.ph != PH_BIDDING:
             return
+
+
+def _pay(s: GameState, w: int, bid: int, rand: Rand, in_gold: bool, as_float: Sequence[float]) -> None:
+    """Player ``w`` pays ``bid`` (they can) at random, one card at a time, then takes the card.
+
+    Gold: the options come from the state's ``_payment_legal()``. Cards: one option per
+    class of interchangeable cards in the hand, after a refusal when the ruleset allows it.
+    A refusal goes through the state's ``_do_pay()``.
+    """
+    rules = s.rules
+    hand, gold, gold_value, cls = s.hands[w], s.gold, rules.gold_value, rules.cls
+    log_append, record, logging = s.log.append, s.history.append, s.has_events
+    if in_gold:
+        while True:
+            options = s._payment_legal()
+            a = options[floor(rand() * as_float[len(options)])]
+            record(a)
+            if a == REFUSE:
+                s._do_pay(a)
+                return
+            c = a - PAY
+            hand.remove(c)
+            v = gold_value[c]
+            gold[w] -= v
+            s.pay_n += 1
+            s.pay_sum += v
+            if v < s.pay_min:
+                s.pay_min = v
+            s.discard.append(c)
+            if logging:
+                log_append((_PAID_GOLD, w, c, (), ALL))
+            if s.pay_sum >= bid:
+                break
+    else:
+        refuse, paid, bury = rules.refuse_to_pay, 0, s.buried.append
+        while True:
+            cards = _one_per_class(hand, cls)
+            if refuse and not paid:  # REFUSE sorts before every PAY action
+                r = floor(rand() * as_float[len(cards) + 1])
+                if not r:
+                    record(REFUSE)
+                    s._do_pay(REFUSE)
+                    return
+                c = cards[r - 1]
+            else:
+                c = cards[floor(rand() * as_float[len(cards)])]
+            record(PAY + c)
+            hand.remove(c)
+            if gold_value[c]:
+                gold[w] -= gold_value[c]
+            paid += 1
+            bury(c)
+            if logging:
+                log_append((_PAID_CARD, w, c, (), 1 << w))
+            if paid >= bid:
+                s.pay_n = paid
+                break
+    s.payer = -1
+    c = s.auc_card
+    if rules.is_church[c]:
+        s._award(w)  # resolved at once
+        return
+    if logging:  # what _award() does with any other card
+        log_append((_TOOK, w, c, (), ALL))
+    hand.append(c)
+    if gold_value[c]:
+        gold[w] += gold_value[c]
+    _next_card(s)
+
+
+def _next_card(s: GameState) -> None:
+    """The state's ``_next_auction_turn()``: the next player reveals the next card and bidding opens."""
+    rules, n = s.rules, s.n
+    s.active = active = s.active + 1 if s.active + 1 < n else 0
+    if not s.pile:
+        s.auc_card = -1
+        s._reveal()  # the game ends
+        return
+    s.auc_card = c = s.pile.pop()
+    s.auc_cur = rules.currency[c]
+    s.excluded = s.pen_once = s.out = s.high = 0
+    s.high_bidder = -1
+    if s.has_events:
+        s.log.append((_REVEALED, active, c, (), ALL))
+    s.cur = seat_tables(n)[0][active] if rules.bid_from_left else active  # nobody is excluded from a new card
+    s.ph = PH_BIDDING
