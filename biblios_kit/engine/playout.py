@@ -434,8 +434,9 @@ def _pay(s: GameState, w: int, bid: int, rand: Rand, in_gold: bool, as_float: Se
                 break
     else:
         refuse, paid, bury = rules.refuse_to_pay, 0, s.buried.append
+        has_twin = playout_tables(rules, s.n).has_twin
+        cards = _one_per_class(hand, cls)
         while True:
-            cards = _one_per_class(hand, cls)
             if refuse and not paid:  # REFUSE sorts before every PAY action
                 r = floor(rand() * as_float[len(cards) + 1])
                 if not r:
@@ -456,6 +457,10 @@ def _pay(s: GameState, w: int, bid: int, rand: Rand, in_gold: bool, as_float: Se
             if paid >= bid:
                 s.pay_n = paid
                 break
+            if has_twin[c]:  # another card of its class may stand for it now
+                cards = _one_per_class(hand, cls)
+            else:
+                cards.remove(c)
     s.payer = -1
     c = s.auc_card
     if rules.is_church[c]:
