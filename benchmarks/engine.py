@@ -4,8 +4,10 @@ Run ``python benchmarks/engine.py`` (``make bench``); ``--json`` prints the figu
 Each single-core figure is the best of ``--repeat`` short batches of ``--games`` games: on a
 shared machine the fastest batch is the one least disturbed by other processes, so many
 short batches estimate the undisturbed speed better than one long run. The worker figure
-compares the wall time of ``simulate`` with 1 and 2 worker processes; it needs two idle
-cores, so the load average is printed with it.
+compares the wall time of ``simulate`` with 1 and 2 worker processes, alternating them and
+keeping each one's best run (the host of this virtual machine changes speed from time to
+time, so a single pair of runs can straddle a change); it needs two idle cores, so the load
+average is printed with it.
 """
 
 from __future__ import annotations
@@ -163,13 +165,51 @@ def workers_scaling(games: int, repeat: int) -> dict[str, float]:
     return out
 
 
+def _spin(loops: int = 2_000_000) -> float:
+    """CPU seconds of a fixed pure-Python loop (no allocation, no engine code)."""
+    began = time.process_time()
+    x = 0
+    for i in range(loops):
+        x += i * i % 7
+    return time.process_time() - began
+
+
+def _spin_into(conn: Any) -> None:
+    conn.send(_spin())
+
+
+def two_process_ceiling(repeat: int) -> dict[str, float]:
+    """What two processes can gain on this machine, whatever the code: the same loop alone, then in two processes at once.
+
+    ``ceiling`` is the combined speed of the two (this process and a forked one running the
+    loop at the same time) over the speed of one alone, best of ``repeat`` tries. Two
+    independent cores give 2.0; cores that slow each other down (shared caches, a shared
+    physical core, a host that lowers the clock when both are busy) give less, and the
+    ``simulate --workers 2`` speedup cannot exceed it.
+    """
+    import multiprocessing
+
+    context = multiprocessing.get_context("fork" if "fork" in multiprocessing.get_all_start_methods() else "spawn")
+    alone = min(_spin() for _ in range(repeat))
+    best = 0.0
+    for _ in range(repeat):
+        receiver, sender = context.Pipe(duplex=False)
+        child = context.Process(target=_spin_into, args=(sender,))
+        child.start()
+        mine = _spin()
+        theirs = receiver.recv()
+        child.join()
+        best = max(best, alone / mine + alone / theirs)
+    return {"alone_s": alone, "ceiling": best}
+
+
 def main(argv: list[str] | None = None) -> dict[str, Any]:
     """Run every measurement and print a table (or JSON)."""
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--games", type=int, default=25, help="games per batch (default 25)")
     parser.add_argument("--repeat", type=int, default=20, help="batches per measurement, best kept (default 20)")
     parser.add_argument("--sim-games", type=int, default=2000, help="games for the worker comparison (default 2000)")
-    parser.add_argument("--sim-repeat", type=int, default=3, help="runs per worker count, best kept (default 3)")
+    parser.add_argument("--sim-repeat", type=int, default=5, help="runs per worker count, best kept (default 5)")
     parser.add_argument("--json", action="store_true", help="print JSON")
     args = parser.parse_args(argv)
     figures: dict[str, Any] = {"python": sys.version.split()[0], "random": {}, "api": {}, "clone_playout": {}, "memory": {}}
@@ -183,6 +223,7 @@ def main(argv: list[str] | None = None) -> dict[str, Any]:
         figures["memory"][f"{edition}/4"] = memory(edition, 4)
     figures["load_before_workers"] = os.getloadavg()[0]
     figures["workers"] = workers_scaling(args.sim_games, args.sim_repeat)
+    figures["two_process_ceiling"] = two_process_ceiling(args.sim_repeat)
     figures["max_rss_mib"] = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
     if args.json:
         print(json.dumps(figures, indent=1))
@@ -218,6 +259,10 @@ def main(argv: list[str] | None = None) -> dict[str, Any]:
         f"(load average {figures['load_before_workers']:.2f} before); CPU per game "
         f"{w['workers_1_cpu_ms_per_game']:.2f} ms with 1 worker, {w['workers_2_cpu_ms_per_game']:.2f} ms with 2 "
         f"(ratio {w['cpu_ratio']:.2f})"
+    )
+    print(
+        f"this machine's ceiling for two processes (a plain loop alone, then in two processes at once): "
+        f"{figures['two_process_ceiling']['ceiling']:.2f}x"
     )
     print(f"max RSS {figures['max_rss_mib']:.0f} MiB")
     return figures

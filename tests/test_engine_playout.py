@@ -1,6 +1,6 @@
 """The random playout fast path plays exactly the game that one checked apply() per decision plays.
 
-The playout keeps whole bidding rounds, penalties, gift turns and picks inside loops over local
+The playout keeps whole gift turns, bidding rounds, penalties and payments inside loops over local
 variables; this compares it, decision by decision, with the reference path
 (``apply(random_action(rng))``) for every shipped ruleset and option and for auction variants
 the shipped rulesets do not use, so both paths must stay in step whenever either changes.

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from itertools import combinations
+from typing import Any
 
 from biblios_kit.engine.events import ALL, EventKind
 from biblios_kit.rules.model import (
@@ -127,6 +128,8 @@ class CompiledRules:
     """Prebuilt frequent events per player count (see :meth:`event_tables`)."""
     church_memo: dict[tuple[int, tuple[int, ...]], list[int]] = field(default_factory=dict, compare=False, repr=False)
     """Memo of the legal church actions by (card class, dice faces), filled by the engine."""
+    playout_memo: dict[int, Any] = field(default_factory=dict, compare=False, repr=False)
+    """The random playout's lookup tables per player count (``engine.playout.PlayoutTables``)."""
 
 
     def event_tables(self, players: int) -> EventTables:

@@ -9,11 +9,14 @@ in :mod:`biblios_kit.engine.state`; this module replays their common paths with 
 fields in local variables, and hands every rare step back to the state's own methods:
 
 * a gift turn and its picks run in :func:`_gift_turns`, from one turn to the next, until
-  a church card needs resolving or the draw pile is used up;
+  the draw pile is used up;
 * the auction runs in :func:`_auction`, bid after bid and round after round, with the
-  standard penalty inline; payments, an all-pass, the other penalties and the next card go
-  through the state's methods;
-* church decisions go through the state's methods.
+  standard penalty inline; a winner who can pay pays in :func:`_pay` and the next card is
+  revealed in :func:`_next_card`; an all-pass, an exact payment, the other penalties and
+  a refusal go through the state's methods;
+* church cards are resolved through the state's methods (:func:`_resolve_church_cards`),
+  after which the loop that met them takes the game up again from the state;
+* when the game keeps no event log (``events=False``) no event is built at all.
 
 A random four-player game is about 470 decisions (two thirds of them bids and passes) and
 180 random penalty draws, and simulations play thousands of them: each line in the loops
@@ -27,7 +30,7 @@ from math import floor
 from typing import Callable, Sequence
 
 from biblios_kit.engine.actions import BID, PASS, PAY, PICK, REFUSE, TO_AUCTION, TO_PUBLIC
-from biblios_kit.engine.compiled import CUR_GOLD, PEN_STANDARD, CompiledRules
+from biblios_kit.engine.compiled import CUR_GOLD, MAX_CARDS, PEN_STANDARD, CompiledRules
 from biblios_kit.engine.events import ALL, EventKind, RawEvent
 from biblios_kit.engine.state import (
     _GIFT_LEGAL,
@@ -61,18 +64,17 @@ _NO_BIDDERS = int(EventKind.NO_BIDDERS)
 _PAID_CARD = int(EventKind.PAID_CARD)
 _PAID_GOLD = int(EventKind.PAID_GOLD)
 _PENALTY_EMPTY = int(EventKind.PENALTY_EMPTY)
+_PUBLIC_DISCARDED = int(EventKind.PUBLIC_DISCARDED)
 _REVEALED = int(EventKind.REVEALED)
 _TOOK = int(EventKind.TOOK)
-_PUBLIC_DISCARDED = int(EventKind.PUBLIC_DISCARDED)
 _TOOK_KEPT = int(EventKind.TOOK_KEPT)
 _WON = int(EventKind.WON)
-
 
 _GIFT_COUNT = tuple(float(len(options)) for options in _GIFT_LEGAL)
 """The number of legal placements by destinations owed (the index into ``_GIFT_LEGAL``), as a float
 (``rand() * count`` multiplies two floats, a faster path than a float by an int)."""
 
-_TURN_START = ((0, 0), (4, 0), *((7 if k > 2 else 6, k - 2) for k in range(2, 1000)))
+_TURN_START = ((0, 0), (4, 0), *((7 if k > 2 else 6, k - 2) for k in range(2, MAX_CARDS)))
 """``_TURN_START[k]``: the destinations owed and ``q_public`` when a gift turn of ``k`` cards starts
 (keep one; with two or more, one to the auction pile; the rest to the public space)."""
 
@@ -94,7 +96,7 @@ class PlayoutTables:
         """Options of a round's first bidder, per currency."""
         self.bid_action = tuple(tuple(BID + hi + 1 - k for k in range(hi + 2)) for hi in rules.ceiling)
         """``bid_action[currency][k]``: the bid that leaves ``k`` options (``k`` >= 1)."""
-        self.bid_event: tuple[tuple[RawEvent | None, ...], ...] = tuple(
+        self.bid_event: tuple[tuple[tuple[RawEvent | None, ...], ...], ...] = tuple(
             tuple(tuple(bid_events[p][hi + 1 - k] if k else None for k in range(hi + 2)) for p in range(n))
             for hi in rules.ceiling
         )
@@ -105,6 +107,7 @@ class PlayoutTables:
         self.rest_without = (*(full ^ 1 << p for p in range(n)), -1)
         """``rest_without[p]``: the ``out`` mask once everybody but ``p`` has passed (-1 for ``p`` == -1, nobody)."""
         self.bits = tuple(1 << p for p in range(n))
+        """``bits[p]``: player ``p``'s bit in the ``out`` mask."""
         self.as_float = tuple(map(float, range(max(*rules.ceiling, rules.n_cards) + 2)))
         """``as_float[i]`` is ``float(i)``, for every count of options, bids or cards."""
         class_size = Counter(rules.cls)
@@ -114,12 +117,10 @@ class PlayoutTables:
 
 def playout_tables(rules: CompiledRules, n: int) -> PlayoutTables:
     """The :class:`PlayoutTables` of ``rules`` for ``n`` players (built once, kept with the rules)."""
-    memo = rules.events_memo
-    key = -n  # player counts are positive: the event tables use n, these -n
-    tables = memo.get(key)
+    tables = rules.playout_memo.get(n)
     if tables is None:
-        tables = memo[key] = PlayoutTables(rules, n)  # type: ignore[assignment]
-    return tables  # type: ignore[return-value]
+        tables = rules.playout_memo[n] = PlayoutTables(rules, n)
+    return tables  # type: ignore[no-any-return]
 
 
 def random_playout(s: GameState, rands: Sequence[Rand]) -> None:
@@ -283,11 +284,11 @@ def _leave_turn(s: GameState, p: int, kept: int, st: int, q_public: int, to_draw
 
 
 def _auction(s: GameState, rands: Sequence[Rand]) -> None:
-    """From a bid, play the auction until a church card needs resolving or the game ends.
+    """From a bid, play the auction (church cards included) until the game ends.
 
-    Bidding rounds and the standard penalty of a winner who cannot pay run here; every
-    other end of a round goes through the state's methods (payment, all-pass, the other
-    penalties, the next card), after which the loop picks the new round up again.
+    Bidding rounds, the standard penalty of a winner who cannot pay, a payment the winner
+    can make and the next card run here; every other end of a round goes through the state's
+    methods, after which the loop picks the new round up again.
     """
     rules, n = s.rules, s.n
     all_mask, after = s.all_mask, seat_tables(n)

@@ -896,7 +896,7 @@ class GameState:
         self.cur = p
 
     def _do_bid(self, a: int) -> None:
-        """Apply one bid or pass ``a`` (the random playout plays bids with :meth:`_bid_at_random`)."""
+        """Apply one bid or pass ``a`` (the random playout plays bids in :mod:`biblios_kit.engine.playout`)."""
         p, out, hb = self.cur, self.out, self.high_bidder
         tables = self.rules.event_tables(self.n)
         if a == PASS:
@@ -1035,8 +1035,8 @@ def new_game(ruleset: Ruleset, players: int, seed: int, *, events: bool = True) 
     seat 0 is the first player. The returned state waits for the first decision.
     ``events=False`` keeps no event log: the game plays the same and its record and result
     are the same, but observations, events and resampling are unavailable (for simulations
-    of bots that need no observation: a finished 4-player game holds ~10 KiB less; the
-    events are still built and dropped, so it plays about as fast).
+    of bots that need no observation: a finished 4-player game holds ~10 KiB less, and the
+    random playout, which then builds no events, is about 10% faster).
     """
     if isinstance(players, bool) or not isinstance(players, int):
         raise ValueError(f"expected a number of players, got {players!r}")
