@@ -17,6 +17,7 @@ import json
 import os
 import random
 import resource
+import statistics
 import sys
 import time
 import tracemalloc
@@ -142,14 +143,17 @@ def memory(ruleset_name: str, players: int) -> dict[str, float]:
 def workers_scaling(games: int, repeat: int) -> dict[str, float]:
     """``simulate`` with 1 and 2 worker processes (4 players, biblios): wall-time throughput and CPU cost.
 
-    The two are run alternately ``repeat`` times and each keeps its best run. With 2 workers
-    this process plays next to one worker process. On a machine whose cores are busy with
-    other jobs the wall-time speedup cannot show; the CPU seconds spent per game with 1
-    worker and with 2 (this process and its worker) show what the split costs: equal figures
-    mean two idle cores would give a 2x speedup.
+    The two are run in ``repeat`` pairs, one right after the other. Reported: each one's best
+    run and the speedup between those; the median of the pairs' speedups; and the median over
+    the pairs whose two runs spent about the same CPU time per game (within 10%), that is,
+    pairs the machine ran at one speed throughout. With 2 workers this process plays next to
+    one worker process, so the CPU time per game with 2 (this process and its worker) against
+    1 shows what the split costs: equal figures mean two idle cores give about 2x.
     """
     out: dict[str, float] = {}
+    pairs: list[tuple[float, float]] = []  # (speedup, CPU per game with 2 over CPU per game with 1)
     for _ in range(repeat):
+        pair = []
         for workers in (1, 2):
             before_self = resource.getrusage(resource.RUSAGE_SELF)
             before_children = resource.getrusage(resource.RUSAGE_CHILDREN)
@@ -160,8 +164,15 @@ def workers_scaling(games: int, repeat: int) -> dict[str, float]:
             rate, cpu_ms = f"workers_{workers}_games_per_sec", f"workers_{workers}_cpu_ms_per_game"
             out[rate] = max(out.get(rate, 0.0), stats.games_per_sec)
             out[cpu_ms] = min(out.get(cpu_ms, float("inf")), cpu / games * 1000)
+            pair.append((stats.games_per_sec, cpu / games))
+        pairs.append((pair[1][0] / pair[0][0], pair[1][1] / pair[0][1]))
     out["speedup"] = out["workers_2_games_per_sec"] / out["workers_1_games_per_sec"]
     out["cpu_ratio"] = out["workers_2_cpu_ms_per_game"] / out["workers_1_cpu_ms_per_game"]
+    out["pairs"] = len(pairs)
+    out["median_pair_speedup"] = statistics.median(speedup for speedup, _ in pairs)
+    steady = [speedup for speedup, ratio in pairs if abs(ratio - 1) <= 0.1]
+    out["steady_pairs"] = len(steady)
+    out["median_steady_speedup"] = statistics.median(steady) if steady else float("nan")
     return out
 
 
@@ -182,7 +193,7 @@ def two_process_ceiling(repeat: int) -> dict[str, float]:
     """What two processes can gain on this machine, whatever the code: the same loop alone, then in two processes at once.
 
     ``ceiling`` is the combined speed of the two (this process and a forked one running the
-    loop at the same time) over the speed of one alone, best of ``repeat`` tries. Two
+    loop at the same time) over the speed of one alone just before, median of ``repeat`` tries. Two
     independent cores give 2.0; cores that slow each other down (shared caches, a shared
     physical core, a host that lowers the clock when both are busy) give less, and the
     ``simulate --workers 2`` speedup cannot exceed it.
@@ -190,17 +201,18 @@ def two_process_ceiling(repeat: int) -> dict[str, float]:
     import multiprocessing
 
     context = multiprocessing.get_context("fork" if "fork" in multiprocessing.get_all_start_methods() else "spawn")
-    alone = min(_spin() for _ in range(repeat))
-    best = 0.0
-    for _ in range(repeat):
+    ceilings, alone = [], float("inf")
+    for _ in range(repeat):  # alone, then both at once, right after each other
+        by_itself = _spin()
         receiver, sender = context.Pipe(duplex=False)
         child = context.Process(target=_spin_into, args=(sender,))
         child.start()
         mine = _spin()
         theirs = receiver.recv()
         child.join()
-        best = max(best, alone / mine + alone / theirs)
-    return {"alone_s": alone, "ceiling": best}
+        ceilings.append(by_itself / mine + by_itself / theirs)
+        alone = min(alone, by_itself)
+    return {"alone_s": alone, "ceiling": statistics.median(ceilings)}
 
 
 def main(argv: list[str] | None = None) -> dict[str, Any]:
@@ -209,7 +221,7 @@ def main(argv: list[str] | None = None) -> dict[str, Any]:
     parser.add_argument("--games", type=int, default=25, help="games per batch (default 25)")
     parser.add_argument("--repeat", type=int, default=20, help="batches per measurement, best kept (default 20)")
     parser.add_argument("--sim-games", type=int, default=2000, help="games for the worker comparison (default 2000)")
-    parser.add_argument("--sim-repeat", type=int, default=5, help="runs per worker count, best kept (default 5)")
+    parser.add_argument("--sim-repeat", type=int, default=8, help="pairs of runs (1 worker, then 2) for the worker comparison (default 8)")
     parser.add_argument("--json", action="store_true", help="print JSON")
     args = parser.parse_args(argv)
     figures: dict[str, Any] = {"python": sys.version.split()[0], "random": {}, "api": {}, "clone_playout": {}, "memory": {}}
@@ -254,11 +266,15 @@ def main(argv: list[str] | None = None) -> dict[str, Any]:
         print(f"{key:24} peak {row['game_peak_kib']:.0f} KiB per game; finished state {row['finished_state_kib']:.0f} KiB")
     w = figures["workers"]
     print(
-        f"simulate, {args.sim_games} games (best of {args.sim_repeat}): 1 worker {w['workers_1_games_per_sec']:.0f} games/s, "
+        f"simulate, {args.sim_games} games (best of {args.sim_repeat} runs each): 1 worker {w['workers_1_games_per_sec']:.0f} games/s, "
         f"2 workers {w['workers_2_games_per_sec']:.0f} games/s, speedup {w['speedup']:.2f}x "
         f"(load average {figures['load_before_workers']:.2f} before); CPU per game "
         f"{w['workers_1_cpu_ms_per_game']:.2f} ms with 1 worker, {w['workers_2_cpu_ms_per_game']:.2f} ms with 2 "
         f"(ratio {w['cpu_ratio']:.2f})"
+    )
+    print(
+        f"  {w['pairs']:.0f} pairs of runs: median speedup {w['median_pair_speedup']:.2f}x; "
+        f"{w['steady_pairs']:.0f} pairs at one machine speed (CPU per game within 10%): median {w['median_steady_speedup']:.2f}x"
     )
     print(
         f"this machine's ceiling for two processes (a plain loop alone, then in two processes at once): "
