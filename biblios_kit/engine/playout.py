@@ -193,8 +193,7 @@ def _gift_turns(s: GameState, rands: Sequence[Rand]) -> None:
                             _leave_turn(s, p, kept, st, q_public, to_draw, picker, left)
                             if logging:
                                 log_append((_KEPT, p, c, (), ALL))
-                            s.church_q.append((p, c))
-                            s.resume = _R_GIFT
+                            s._resolve_church(p, c, _R_GIFT)
                             church = True
                             break
                         kept = c
@@ -231,8 +230,7 @@ def _gift_turns(s: GameState, rands: Sequence[Rand]) -> None:
                 picker = picker + 1 if picker + 1 < n else 0
                 if is_church[c]:
                     _leave_turn(s, p, kept, st, q_public, to_draw, picker, left)
-                    s.church_q.append((taker, c))
-                    s.resume = _R_PICK
+                    s._resolve_church(taker, c, _R_PICK)
                     church = True
                     break
                 hands[taker].append(c)
@@ -269,7 +267,6 @@ def _gift_turns(s: GameState, rands: Sequence[Rand]) -> None:
 def _resolve_church_cards(s: GameState, rands: Sequence[Rand]) -> None:
     """Resolve the church cards waiting, at random, through the state's methods."""
     record = s.history.append
-    s._church_next()
     while s.ph == PH_CHURCH:
         options = s._church_legal()
         a = options[floor(rands[s.cur]() * len(options))]

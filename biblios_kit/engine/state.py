@@ -769,9 +769,7 @@ class GameState:
             self.q_keep = 0
             if self.rules.is_church[c]:  # resolved at once; the turn goes on afterwards
                 self.log.append((_KEPT, p, c, (), ALL))
-                self.church_q.append((p, c))
-                self.resume = _R_GIFT
-                self._church_next()
+                self._resolve_church(p, c, _R_GIFT)
                 return
             self.kept = c
             self.log.append(tables.kept[p][c])
@@ -813,12 +811,16 @@ class GameState:
         self.picks_left -= 1
         self.picker = (p + 1) % self.n
         if self.rules.is_church[c]:
-            self.church_q.append((p, c))
-            self.resume = _R_PICK
-            self._church_next()
+            self._resolve_church(p, c, _R_PICK)
             return
         self._add(p, c)
         self._pick_next()
+
+    def _resolve_church(self, p: int, c: int, resume: int) -> None:
+        """Player ``p`` acquired church card ``c``: it waits for resolution, then the game goes on with ``resume``."""
+        self.church_q.append((p, c))
+        self.resume = resume
+        self._church_next()
 
     def _church_next(self) -> None:
         self.ph = PH_CHURCH
@@ -985,9 +987,7 @@ class GameState:
         self.log.append((_TOOK, w, c, (), ALL))
         if self.rules.is_church[c]:
             self.auc_card = -1
-            self.church_q.append((w, c))
-            self.resume = _R_AUCTION
-            self._church_next()
+            self._resolve_church(w, c, _R_AUCTION)
             return
         self._add(w, c)
         self._next_auction_turn()
