@@ -377,7 +377,7 @@ def _auction(s: GameState, rands: Sequence[Rand]) -> None:
                 if logging:  # nobody may bid: what _open_bidding() does, the card is discarded
                     log_append((_NO_BIDDERS, -1, s.auc_card, (), ALL))
                 s.discard.append(s.auc_card)
-                _next_card(s)
+                _next_card(s, logging)
                 break
             s.out, s.high, s.high_bidder, s.cur = out, high, hb, p
             if exact or (funds[w] if funds else len(hands[w])) < high:
@@ -391,7 +391,7 @@ def _auction(s: GameState, rands: Sequence[Rand]) -> None:
                 if logging:
                     log_append((_WON, w, s.auc_card, high, ALL))
                 s.payer, s.pay_sum, s.pay_n, s.pay_min, s.ph, s.cur = w, 0, 0, _NO_MIN, PH_PAYMENT, w
-                _pay(s, w, high, rands[w], funds is not None, as_float)
+                _pay(s, w, high, rands[w], funds is not None, t, logging)
             break
         if s.ph == PH_CHURCH:  # a church card won at auction
             _resolve_church_cards(s, rands)
@@ -399,7 +399,7 @@ def _auction(s: GameState, rands: Sequence[Rand]) -> None:
             return
 
 
-def _pay(s: GameState, w: int, bid: int, rand: Rand, in_gold: bool, as_float: Sequence[float]) -> None:
+def _pay(s: GameState, w: int, bid: int, rand: Rand, in_gold: bool, t: PlayoutTables, logging: bool) -> None:
     """Player ``w`` pays ``bid`` (they can) at random, one card at a time, then takes the card.
 
     Gold: the options come from the state's ``_payment_legal()``. Cards: one option per
@@ -408,7 +408,7 @@ def _pay(s: GameState, w: int, bid: int, rand: Rand, in_gold: bool, as_float: Se
     """
     rules = s.rules
     hand, gold, gold_value, cls = s.hands[w], s.gold, rules.gold_value, rules.cls
-    log_append, record, logging = s.log.append, s.history.append, s.has_events
+    log_append, record, as_float = s.log.append, s.history.append, t.as_float
     if in_gold:
         while True:
             options = s._payment_legal()
@@ -432,7 +432,7 @@ def _pay(s: GameState, w: int, bid: int, rand: Rand, in_gold: bool, as_float: Se
                 break
     else:
         refuse, paid, bury = rules.refuse_to_pay, 0, s.buried.append
-        has_twin = playout_tables(rules, s.n).has_twin
+        has_twin = t.has_twin
         cards = _one_per_class(hand, cls)
         while True:
             if refuse and not paid:  # REFUSE sorts before every PAY action
@@ -469,10 +469,10 @@ def _pay(s: GameState, w: int, bid: int, rand: Rand, in_gold: bool, as_float: Se
     hand.append(c)
     if gold_value[c]:
         gold[w] += gold_value[c]
-    _next_card(s)
+    _next_card(s, logging)
 
 
-def _next_card(s: GameState) -> None:
+def _next_card(s: GameState, logging: bool) -> None:
     """The state's ``_next_auction_turn()``: the next player reveals the next card and bidding opens."""
     rules, n = s.rules, s.n
     s.active = active = s.active + 1 if s.active + 1 < n else 0
@@ -484,7 +484,7 @@ def _next_card(s: GameState) -> None:
     s.auc_cur = rules.currency[c]
     s.excluded = s.pen_once = s.out = s.high = 0
     s.high_bidder = -1
-    if s.has_events:
+    if logging:
         s.log.append((_REVEALED, active, c, (), ALL))
     s.cur = seat_tables(n)[0][active] if rules.bid_from_left else active  # nobody is excluded from a new card
     s.ph = PH_BIDDING
