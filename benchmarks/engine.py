@@ -176,38 +176,46 @@ def workers_scaling(games: int, repeat: int) -> dict[str, float]:
     return out
 
 
-def _spin(loops: int = 2_000_000) -> float:
+def _spin() -> float:
     """CPU seconds of a fixed pure-Python loop (no allocation, no engine code)."""
     began = time.process_time()
     x = 0
-    for i in range(loops):
+    for i in range(2_000_000):
         x += i * i % 7
     return time.process_time() - began
 
 
-def _spin_into(conn: Any) -> None:
-    conn.send(_spin())
+def _simulate_alone() -> float:
+    """CPU seconds of ``simulate``'s own work for 400 random four-player games, in this process only."""
+    began = time.process_time()
+    run_simulation(SimConfig("biblios", 4, 400, seed=2, workers=1))
+    return time.process_time() - began
 
 
-def two_process_ceiling(repeat: int) -> dict[str, float]:
-    """What two processes can gain on this machine, whatever the code: the same loop alone, then in two processes at once.
+def _run_into(conn: Any, work: Callable[[], float]) -> None:
+    conn.send(work())
 
-    ``ceiling`` is the combined speed of the two (this process and a forked one running the
-    loop at the same time) over the speed of one alone just before, median of ``repeat`` tries. Two
-    independent cores give 2.0; cores that slow each other down (shared caches, a shared
-    physical core, a host that lowers the clock when both are busy) give less, and the
-    ``simulate --workers 2`` speedup cannot exceed it.
+
+def two_process_ceiling(repeat: int, work: Callable[[], float] = _spin) -> dict[str, float]:
+    """What two processes can gain on this machine: ``work`` alone, then in two processes at once.
+
+    ``ceiling`` is the combined speed of the two (this process and a forked one doing the same
+    work at the same time) over the speed of one alone just before, median of ``repeat``
+    tries. Two independent cores give 2.0; cores that slow each other down (shared caches, a
+    shared physical core, a host that lowers the clock when both are busy) give less. With
+    ``work`` a plain loop it measures the cores; with ``simulate``'s own work (no worker
+    processes) it bounds what ``simulate --workers 2`` can reach, whatever its code does.
     """
     import multiprocessing
 
     context = multiprocessing.get_context("fork" if "fork" in multiprocessing.get_all_start_methods() else "spawn")
     ceilings, alone = [], float("inf")
     for _ in range(repeat):  # alone, then both at once, right after each other
-        by_itself = _spin()
+        by_itself = work()
         receiver, sender = context.Pipe(duplex=False)
-        child = context.Process(target=_spin_into, args=(sender,))
+        child = context.Process(target=_run_into, args=(sender, work))
         child.start()
-        mine = _spin()
+        mine = work()
         theirs = receiver.recv()
         child.join()
         ceilings.append(by_itself / mine + by_itself / theirs)
@@ -236,6 +244,7 @@ def main(argv: list[str] | None = None) -> dict[str, Any]:
     figures["load_before_workers"] = os.getloadavg()[0]
     figures["workers"] = workers_scaling(args.sim_games, args.sim_repeat)
     figures["two_process_ceiling"] = two_process_ceiling(args.sim_repeat)
+    figures["two_process_ceiling_simulate"] = two_process_ceiling(args.sim_repeat, _simulate_alone)
     figures["max_rss_mib"] = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
     if args.json:
         print(json.dumps(figures, indent=1))
@@ -277,8 +286,9 @@ def main(argv: list[str] | None = None) -> dict[str, Any]:
         f"{w['steady_pairs']:.0f} pairs at one machine speed (CPU per game within 10%): median {w['median_steady_speedup']:.2f}x"
     )
     print(
-        f"this machine's ceiling for two processes (a plain loop alone, then in two processes at once): "
-        f"{figures['two_process_ceiling']['ceiling']:.2f}x"
+        f"this machine's ceiling for two processes (the same work alone, then in two processes at once): "
+        f"a plain loop {figures['two_process_ceiling']['ceiling']:.2f}x, "
+        f"simulate's own work {figures['two_process_ceiling_simulate']['ceiling']:.2f}x"
     )
     print(f"max RSS {figures['max_rss_mib']:.0f} MiB")
     return figures
