@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import random
+import sys
 from pathlib import Path
 
 import pytest
@@ -81,6 +82,28 @@ def test_an_error_in_a_game_stops_the_run(monkeypatch: pytest.MonkeyPatch) -> No
 
     # Patched before the worker is forked, so both processes fail; this one stops at once.
     monkeypatch.setattr(runner, "_play_range", failing)
+    before = sys.getswitchinterval()
     with pytest.raises(RuntimeError, match="boom"):
         run_games(SimConfig("biblios", 2, 400, seed=1, bots=("random", "random"), workers=2))
     assert len(calls) == 1
+    assert sys.getswitchinterval() == before  # restored even when the run fails
+
+
+def test_the_thread_switch_interval_is_short_only_while_workers_run(monkeypatch: pytest.MonkeyPatch) -> None:
+    import biblios_kit.sim.runner as runner
+
+    seen = []
+    real = runner._play_range
+
+    def watching(config, ruleset, start, stop):  # noqa: ANN001, ANN202
+        seen.append(sys.getswitchinterval())
+        return real(config, ruleset, start, stop)
+
+    monkeypatch.setattr(runner, "_play_range", watching)
+    before = sys.getswitchinterval()
+    run_games(SimConfig("biblios", 2, 60, seed=1, bots=("random", "random"), workers=2))
+    assert seen and all(interval == runner._POOL_SWITCH_INTERVAL < before for interval in seen)
+    assert sys.getswitchinterval() == before
+    seen.clear()
+    run_games(SimConfig("biblios", 2, 60, seed=1, bots=("random", "random"), workers=1))
+    assert seen and all(interval == before for interval in seen)

