@@ -19,7 +19,7 @@ import random
 from collections import deque
 from itertools import repeat, starmap
 from math import floor
-from typing import TYPE_CHECKING, Callable, Iterable, Sequence
+from typing import TYPE_CHECKING, Iterable, Sequence
 
 from biblios_kit.engine import actions as A
 from biblios_kit.engine.actions import BID, CHURCH, DECLINE, KEEP, PASS, PAY, PICK, REFUSE, TO_AUCTION, TO_PUBLIC
