@@ -136,3 +136,16 @@ def snapshot(state: GameState) -> tuple[object, ...]:
         state.excluded, state.payer, state.pay_sum, state.pay_n, state.log[:], state.history[:],
         state.rng.getstate(),
     )  # fmt: skip
+
+
+SHIPPED_CHOICES: list[tuple[str, tuple[str, ...]]] = [
+    ("biblios", ()),
+    ("biblios", ("medieval-bluff",)),
+    ("biblios", ("refuse-to-pay",)),
+    ("biblios", ("medieval-bluff", "refuse-to-pay")),
+    ("scripts-and-scribes", ()),
+    ("second-place-dice", ()),
+    ("five-six-players", ()),
+    ("five-six-players", ("refuse-to-pay",)),
+]
+"""Every shipped ruleset, and each of its options alone and together: (ruleset, options)."""

@@ -17,17 +17,8 @@ from biblios_kit.engine import new_game
 from biblios_kit.engine.state import GameState
 from biblios_kit.rules import load_ruleset
 from biblios_kit.rules.model import Ruleset
-from test_engine_helpers import check_invariants, variant
+from test_engine_helpers import SHIPPED_CHOICES, check_invariants, variant
 
-SHIPPED = [
-    ("biblios", ()),
-    ("biblios", ("medieval-bluff",)),
-    ("biblios", ("refuse-to-pay",)),
-    ("biblios", ("medieval-bluff", "refuse-to-pay")),
-    ("scripts-and-scribes", ()),
-    ("second-place-dice", ()),
-    ("five-six-players", ("refuse-to-pay",)),
-]
 
 VARIANTS = {
     "overpay-forbidden": "auction: {overpay: forbidden}\n",
@@ -62,7 +53,7 @@ def _same_game(ruleset: Ruleset, players: int, seed: int, per_seat: bool) -> Non
     check_invariants(fast)
 
 
-@pytest.mark.parametrize("choice", SHIPPED, ids=lambda c: "+".join((c[0], *c[1])))
+@pytest.mark.parametrize("choice", SHIPPED_CHOICES, ids=lambda c: "+".join((c[0], *c[1])))
 def test_playout_matches_apply_for_shipped_rulesets(choice: tuple[str, tuple[str, ...]]) -> None:
     ruleset = load_ruleset(*choice)
     for players in ruleset.player_counts:

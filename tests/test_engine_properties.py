@@ -12,21 +12,12 @@ from biblios_kit.bots.random_bot import RandomBot
 from biblios_kit.engine import EventKind, Phase, new_game
 from biblios_kit.engine.records import from_json, record_of, replay
 from biblios_kit.rules import load_ruleset
-from test_engine_helpers import check_invariants, snapshot
+from test_engine_helpers import SHIPPED_CHOICES, check_invariants, snapshot
 
-CHOICES = [
-    ("biblios", ()),
-    ("biblios", ("medieval-bluff",)),
-    ("biblios", ("refuse-to-pay",)),
-    ("biblios", ("medieval-bluff", "refuse-to-pay")),
-    ("scripts-and-scribes", ()),
-    ("second-place-dice", ()),
-    ("five-six-players", ()),
-]
 MAX_DECISIONS = 20_000
 
 games = st.tuples(
-    st.sampled_from(CHOICES),
+    st.sampled_from(SHIPPED_CHOICES),
     st.integers(min_value=0, max_value=2**63 - 1),
     st.integers(min_value=0, max_value=10),
     st.integers(min_value=0, max_value=2**32),
