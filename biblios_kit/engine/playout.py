@@ -339,7 +339,8 @@ def _auction(s: GameState, rands: Sequence[Rand]) -> None:
                     continue
             # The round is over: the high bidder won it.
             w, high = hb, hi + 1 - k
-            if quick_penalty and (funds[w] if funds else len(hands[w])) < high:
+            short_of_bid = (funds[w] if funds is not None else len(hands[w])) < high
+            if quick_penalty and short_of_bid:
                 # The winner cannot pay: the state's _won(), _penalize() and _open_bidding()
                 # for this case (about 60 times per random 4-player game). Less Gold (or
                 # fewer cards) than the bid cannot pay under either overpay rule.
@@ -365,9 +366,8 @@ def _auction(s: GameState, rands: Sequence[Rand]) -> None:
                         gold[q] += gold_value[c]
                     if logging:
                         log_append(taken[c])
-                if short:
-                    if logging:
-                        log_append((_PENALTY_EMPTY, w, -1, (), ALL))  # the hand ran out: the last players get nothing
+                if short and logging:
+                    log_append((_PENALTY_EMPTY, w, -1, (), ALL))  # the hand ran out: the last players get nothing
                 if s.excluded != all_mask:  # a new round among the players not excluded
                     out, hb, k = s.excluded, -1, k_open
                     nxt, alone = after[out], alone_t[out]
@@ -380,7 +380,7 @@ def _auction(s: GameState, rands: Sequence[Rand]) -> None:
                 _next_card(s, logging)
                 break
             s.out, s.high, s.high_bidder, s.cur = out, high, hb, p
-            if exact or (funds[w] if funds else len(hands[w])) < high:
+            if exact or short_of_bid:
                 s._won(w)  # an exact payment, or a winner who cannot pay under another penalty: the state decides
                 while s.ph == PH_PAYMENT:
                     options = payment_legal()
