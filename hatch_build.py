@@ -28,6 +28,4 @@ class CompileCatalogs(BuildHookInterface):
             target = out_dir / lang / f"{po_path.stem}.mo"
             target.parent.mkdir(parents=True, exist_ok=True)
             target.write_bytes(buffer.getvalue())
-            build_data["force_include"][str(target)] = (
-                f"biblios_kit/_data/locales/{lang}/LC_MESSAGES/{po_path.stem}.mo"
-            )
+            build_data["force_include"][str(target)] = f"biblios_kit/_data/locales/{lang}/LC_MESSAGES/{po_path.stem}.mo"

@@ -31,8 +31,8 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from biblios_kit.sim.runner import game_seed  # noqa: E402
-from biblios_kit.sim.stats import wilson_interval  # noqa: E402
+from biblios_kit.sim.runner import game_seed
+from biblios_kit.sim.stats import wilson_interval
 
 DEFAULT_PAIRINGS = "medium/random,easy/random,medium/easy,hard:iterations=40/medium"
 DEFAULT_RULESETS = "biblios,scripts-and-scribes"
@@ -93,7 +93,9 @@ def paired_interval(shares: list[float]) -> tuple[float, float]:
     return max(0.0, mean - half), min(1.0, mean + half)
 
 
-def run_pairing(ruleset: str, a: str, b: str, games: int, workers: int, seed: int, paired: bool = False) -> dict[str, object]:
+def run_pairing(
+    ruleset: str, a: str, b: str, games: int, workers: int, seed: int, paired: bool = False
+) -> dict[str, object]:
     """Play one pairing and return its figures."""
     chunk = max(1, min(10, games // (workers * 4) or 1))
     batches = [list(range(start, min(games, start + chunk))) for start in range(0, games, chunk)]
@@ -141,7 +143,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--workers", type=int, default=2)
     parser.add_argument("--seed", type=int, default=2026)
     parser.add_argument("--json", type=Path, default=None, help="also write the figures to this file")
-    parser.add_argument("--paired", action="store_true", help="play each deal with both seatings (see the module docstring)")
+    parser.add_argument(
+        "--paired", action="store_true", help="play each deal with both seatings (see the module docstring)"
+    )
     args = parser.parse_args(argv)
     pairings = [tuple(item.split("/")) for item in args.pairings.split(",") if item]
     rows = []

@@ -21,14 +21,15 @@ import statistics
 import sys
 import time
 import tracemalloc
+from collections.abc import Callable
 from pathlib import Path
-from typing import Any, Callable
+from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from biblios_kit.engine import new_game  # noqa: E402
-from biblios_kit.rules import load_ruleset  # noqa: E402
-from biblios_kit.sim import SimConfig, run_simulation  # noqa: E402
+from biblios_kit.engine import new_game
+from biblios_kit.rules import load_ruleset
+from biblios_kit.sim import SimConfig, run_simulation
 
 EDITIONS = ("biblios", "scripts-and-scribes")
 
@@ -58,7 +59,7 @@ def random_games(ruleset_name: str, players: int, games: int, repeat: int) -> di
     figures: dict[str, float] = {}
     for label, events in (("", True), ("no_events_", False)):
 
-        def run() -> int:
+        def run(events: bool = events) -> int:
             decisions = 0
             for i in range(games):
                 state = new_game(ruleset, players, i, events=events)
@@ -90,7 +91,11 @@ def api_games(ruleset_name: str, players: int, games: int, repeat: int) -> dict[
         return decisions
 
     seconds, decisions, cpu = best_of(repeat, run)
-    return {"games_per_sec": games / seconds, "games_per_cpu_sec": games / cpu, "decisions_per_sec": decisions / seconds}
+    return {
+        "games_per_sec": games / seconds,
+        "games_per_cpu_sec": games / cpu,
+        "decisions_per_sec": decisions / seconds,
+    }
 
 
 def clone_playouts(ruleset_name: str, players: int, playouts: int, repeat: int) -> dict[str, float]:
@@ -229,10 +234,21 @@ def main(argv: list[str] | None = None) -> dict[str, Any]:
     parser.add_argument("--games", type=int, default=25, help="games per batch (default 25)")
     parser.add_argument("--repeat", type=int, default=20, help="batches per measurement, best kept (default 20)")
     parser.add_argument("--sim-games", type=int, default=2000, help="games for the worker comparison (default 2000)")
-    parser.add_argument("--sim-repeat", type=int, default=8, help="pairs of runs (1 worker, then 2) for the worker comparison (default 8)")
+    parser.add_argument(
+        "--sim-repeat",
+        type=int,
+        default=8,
+        help="pairs of runs (1 worker, then 2) for the worker comparison (default 8)",
+    )
     parser.add_argument("--json", action="store_true", help="print JSON")
     args = parser.parse_args(argv)
-    figures: dict[str, Any] = {"python": sys.version.split()[0], "random": {}, "api": {}, "clone_playout": {}, "memory": {}}
+    figures: dict[str, Any] = {
+        "python": sys.version.split()[0],
+        "random": {},
+        "api": {},
+        "clone_playout": {},
+        "memory": {},
+    }
     figures["load_at_start"] = os.getloadavg()[0]
     for edition in EDITIONS:
         for players in (2, 3, 4):
@@ -272,7 +288,9 @@ def main(argv: list[str] | None = None) -> dict[str, Any]:
             f"resample {row['resample_ms']:.2f} ms; observation {row['observation_ms']:.2f} ms"
         )
     for key, row in figures["memory"].items():
-        print(f"{key:24} peak {row['game_peak_kib']:.0f} KiB per game; finished state {row['finished_state_kib']:.0f} KiB")
+        print(
+            f"{key:24} peak {row['game_peak_kib']:.0f} KiB per game; finished state {row['finished_state_kib']:.0f} KiB"
+        )
     w = figures["workers"]
     print(
         f"simulate, {args.sim_games} games (best of {args.sim_repeat} runs each): 1 worker {w['workers_1_games_per_sec']:.0f} games/s, "

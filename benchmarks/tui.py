@@ -190,9 +190,11 @@ def main(argv: list[str] | None = None) -> int:
         complete = [run.complete for run in measured]
         cpu = [run.cpu for run in measured]
         keys = [measure_key(data_dir, seed) for seed in plain_seeds(args.runs)]
-    print(f"python {sys.version.split()[0]}, {os.cpu_count()} cores, terminal {SIZE[0]}x{SIZE[1]}, {args.runs} runs, "
-          f"bytecode cache {'on' if BYTECODE_CACHE else 'off'}, "
-          f"load average {load_before:.2f} before, {os.getloadavg()[0]:.2f} after")
+    print(
+        f"python {sys.version.split()[0]}, {os.cpu_count()} cores, terminal {SIZE[0]}x{SIZE[1]}, {args.runs} runs, "
+        f"bytecode cache {'on' if BYTECODE_CACHE else 'off'}, "
+        f"load average {load_before:.2f} before, {os.getloadavg()[0]:.2f} after"
+    )
     for name, values, target in (
         ("start-up to setup screen", startups, 1.0),
         ("key press to updated table", keys, 0.1),

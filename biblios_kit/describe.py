@@ -10,7 +10,7 @@ language without touching the process-wide choice; by default the active languag
 from __future__ import annotations
 
 import contextlib
-from typing import Iterator, Sequence
+from collections.abc import Iterator, Sequence
 
 from biblios_kit.engine.actions import (
     BID,
@@ -202,7 +202,7 @@ class EventDescriber:
         with _language(self.lang) as code:
             return self._sentence(event, code)
 
-    def _sentence(self, event: Event, code: str) -> str | None:  # noqa: C901 - one branch per event kind
+    def _sentence(self, event: Event, code: str) -> str | None:
         rs = self.ruleset
         kind, card, args = event.kind, event.card, event.args
         who = _name(self.names, event.player)
@@ -253,9 +253,9 @@ class EventDescriber:
                 args[0],
             ).format(count=args[0], **terms)
         if kind == E.AUCTION_PHASE:
-            return ngettext(
-                "{phase}: {count} card to auction.", "{phase}: {count} cards to auction.", args[0]
-            ).format(phase=capitalize(rs.term("auction_phase", code)), count=args[0])
+            return ngettext("{phase}: {count} card to auction.", "{phase}: {count} cards to auction.", args[0]).format(
+                phase=capitalize(rs.term("auction_phase", code)), count=args[0]
+            )
         if kind == E.REVEALED:
             if card is not None:
                 self.currency = card_currency(rs, card)
@@ -309,7 +309,6 @@ class EventDescriber:
         if kind == E.GAME_OVER:
             return _("The game is over.")
         return None  # pragma: no cover - every kind is handled above
-
 
 
 def describe_events(

@@ -19,10 +19,11 @@ import gettext as _gettext
 import io
 import os
 import sys
+from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 from functools import cache
 from pathlib import Path
-from typing import Iterable, Iterator, Literal
+from typing import Literal
 
 SUPPORTED: tuple[str, ...] = ("en", "fr", "es")
 """Languages with a complete catalog."""

@@ -14,9 +14,9 @@ import io
 import string
 import sys
 import tempfile
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Iterable, Sequence
 
 PROJECT_ROOT = Path(__file__).resolve().parent.parent
 """The repository root (the catalogs are maintained from a source checkout)."""
@@ -99,7 +99,9 @@ def extract(output: Path) -> None:
 def update() -> None:
     """Re-extract the template and merge it into every language catalog (new entries come untranslated)."""
     extract(TEMPLATE)
-    _pybabel("update", "--no-fuzzy-matching", "--ignore-obsolete", "-i", str(TEMPLATE), "-d", str(LOCALES), "-D", DOMAIN)
+    _pybabel(
+        "update", "--no-fuzzy-matching", "--ignore-obsolete", "-i", str(TEMPLATE), "-d", str(LOCALES), "-D", DOMAIN
+    )
 
 
 def read_catalog(path: Path, lang: str | None = None):  # type: ignore[no-untyped-def]
@@ -165,7 +167,9 @@ def check_catalog(lang: str, template, path: Path | None = None) -> list[Catalog
     header = catalog.mime_headers
     plural_header = dict(header).get("Plural-Forms", "")
     if wanted_forms and plural_header.replace(" ", "") != wanted_forms.replace(" ", ""):
-        problems.append(CatalogProblem(lang, "header", "Plural-Forms", f"is {plural_header!r}, expected {wanted_forms!r}"))
+        problems.append(
+            CatalogProblem(lang, "header", "Plural-Forms", f"is {plural_header!r}, expected {wanted_forms!r}")
+        )
     source = {_key(m): m for m in template if m.id}
     present = {_key(m): m for m in catalog if m.id}
     for key in sorted(set(source) - set(present), key=lambda k: k[0]):
@@ -180,7 +184,11 @@ def check_catalog(lang: str, template, path: Path | None = None) -> list[Catalog
             continue
         strings = message.string if isinstance(message.string, (tuple, list)) else (message.string,)
         if message.pluralizable and len(strings) != catalog.num_plurals:
-            problems.append(CatalogProblem(lang, "untranslated", key[0], f"{len(strings)} plural forms, expected {catalog.num_plurals}"))
+            problems.append(
+                CatalogProblem(
+                    lang, "untranslated", key[0], f"{len(strings)} plural forms, expected {catalog.num_plurals}"
+                )
+            )
         elif not all(strings):
             problems.append(CatalogProblem(lang, "untranslated", key[0]))
         if message.fuzzy:
@@ -219,7 +227,8 @@ def summary(problems: Sequence[CatalogProblem]) -> str:
         per_lang = counts.setdefault(problem.lang, {})
         per_lang[problem.kind] = per_lang.get(problem.kind, 0) + 1
     return "\n".join(
-        f"{lang}: " + ", ".join(f"{n} {kind}" for kind, n in sorted(kinds.items())) for lang, kinds in sorted(counts.items())
+        f"{lang}: " + ", ".join(f"{n} {kind}" for kind, n in sorted(kinds.items()))
+        for lang, kinds in sorted(counts.items())
     )
 
 

@@ -17,16 +17,17 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from biblios_kit.atomic import write_text_atomic
 from biblios_kit.engine.records import GameRecord, from_json, read_record_document, record_of, replay
 from biblios_kit.engine.state import GameState
-from biblios_kit.atomic import write_text_atomic
 from biblios_kit.errors import BibliosError, RecordError
 from biblios_kit.i18n import _, ngettext
-from biblios_kit.resources import saved_game_path as save_path  # noqa: F401  (the saves API, defined once)
-from biblios_kit.resources import saves_dir
+from biblios_kit.resources import saved_game_path as save_path
+from biblios_kit.resources import saves_dir as saves_dir
 
 HUMAN = "human"
 """The seat spec of a person (any other spec names a bot)."""
+
 
 @dataclass(frozen=True)
 class SavedGame:
@@ -91,7 +92,11 @@ def load_game(path: Path | None = None) -> SavedGame:
     lang: str | None = None
     if isinstance(table, dict):
         raw_names = table.get("names")
-        if isinstance(raw_names, list) and len(raw_names) == record.players and all(isinstance(n, str) for n in raw_names):
+        if (
+            isinstance(raw_names, list)
+            and len(raw_names) == record.players
+            and all(isinstance(n, str) for n in raw_names)
+        ):
             names = tuple(raw_names)
         if isinstance(table.get("lang"), str):
             lang = table["lang"]

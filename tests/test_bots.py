@@ -98,7 +98,17 @@ def test_specs_and_parameters() -> None:
     assert make_bot("medium:bluff=0", 1).name == "medium:bluff=0"
     tuned = make_bot("medium:deny=0.3:futures=4", 1)
     assert isinstance(tuned, HeuristicBot) and tuned.style.deny == 0.3 and tuned.style.futures == 4
-    for bad in ("hard:iterations=0", "hard:width=3", "hard:depth=-1", "medium:noise=loud", "easy:mistakes=2", "hard:iterations=2.5", "hard:model=3", "medium:deny=-1", "medium:colour=2"):
+    for bad in (
+        "hard:iterations=0",
+        "hard:width=3",
+        "hard:depth=-1",
+        "medium:noise=loud",
+        "easy:mistakes=2",
+        "hard:iterations=2.5",
+        "hard:model=3",
+        "medium:deny=-1",
+        "medium:colour=2",
+    ):
         with pytest.raises(BotSpecError):
             make_bot(bad, 1)
 

@@ -53,11 +53,13 @@ def test_observation_holds_plain_values_and_no_state() -> None:
     for player in range(3):
         observation = state.observation(player)
         for leaf in _walk(observation):
-            assert isinstance(leaf, PLAIN) or isinstance(leaf, enum.Enum), type(leaf)
+            assert isinstance(leaf, (PLAIN, enum.Enum)), type(leaf)
         assert not any(isinstance(v, GameState) for v in vars(type(observation)).values())
 
 
-@pytest.mark.parametrize("name,options,players", [("biblios", [], 2), ("biblios", ["medieval-bluff"], 3), ("scripts-and-scribes", [], 4)])
+@pytest.mark.parametrize(
+    "name,options,players", [("biblios", [], 2), ("biblios", ["medieval-bluff"], 3), ("scripts-and-scribes", [], 4)]
+)
 def test_observation_never_names_a_card_hidden_from_its_player(name: str, options: list[str], players: int) -> None:
     ruleset = load_ruleset(name, options)
     state = new_game(ruleset, players, 21)
@@ -69,7 +71,9 @@ def test_observation_never_names_a_card_hidden_from_its_player(name: str, option
             seen[p] |= {c for _, c in observation.acquired}
             hidden = {c for q in range(players) if q != p for c in state.hands[q]} - seen[p]
             hidden |= set(state.draw)
-            cards = set(observation.hand) | set(observation.public) | set(observation.discard) | set(observation.revealed)
+            cards = (
+                set(observation.hand) | set(observation.public) | set(observation.discard) | set(observation.revealed)
+            )
             cards |= {c for _, c in observation.acquired} | {c for _, c in observation.gold_paid}
             cards |= set(observation.my_auction_cards) | set(observation.my_kept) | set(observation.my_buried)
             cards |= {x for x in (observation.drawn, observation.kept) if x is not None}
@@ -145,7 +149,9 @@ def test_determinizations_vary() -> None:
     assert len(hands) > 1
 
 
-@pytest.mark.parametrize("name,options", [("biblios", []), ("biblios", ["medieval-bluff"]), ("scripts-and-scribes", [])])
+@pytest.mark.parametrize(
+    "name,options", [("biblios", []), ("biblios", ["medieval-bluff"]), ("scripts-and-scribes", [])]
+)
 def test_rivals_in_a_world_remember_the_public_history(name: str, options: list[str]) -> None:
     """A rival deciding inside a determinization knows what it openly saw us take and what was revealed."""
     ruleset = load_ruleset(name, options)
@@ -164,7 +170,9 @@ def test_rivals_in_a_world_remember_the_public_history(name: str, options: list[
                 world = Determinizer(rules, state.observation(p)).sample(rng)
                 real, imagined = state.observation(r), world.observation(r)
                 assert imagined.revealed == real.revealed
-                assert sorted(c for q, c in imagined.acquired if q == p) == sorted(c for q, c in real.acquired if q == p)
+                assert sorted(c for q, c in imagined.acquired if q == p) == sorted(
+                    c for q, c in real.acquired if q == p
+                )
                 checked += 1
             state.apply(state.random_action(rng))
     assert checked > 50

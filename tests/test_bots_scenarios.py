@@ -9,7 +9,21 @@ import pytest
 
 from biblios_kit.bots.heuristic import HeuristicBot
 from biblios_kit.bots.registry import make_bot
-from biblios_kit.engine import BID, DECLINE, KEEP, PASS, PAY, TO_AUCTION, TO_PUBLIC, AuctionView, Observation, PaymentView, church, compile_rules, new_game
+from biblios_kit.engine import (
+    BID,
+    DECLINE,
+    KEEP,
+    PASS,
+    PAY,
+    TO_AUCTION,
+    TO_PUBLIC,
+    AuctionView,
+    Observation,
+    PaymentView,
+    church,
+    compile_rules,
+    new_game,
+)
 from biblios_kit.engine.state import Phase
 from biblios_kit.rules import load_ruleset
 from biblios_kit.rules.model import CardKind, Ruleset
@@ -19,7 +33,13 @@ RULES = compile_rules(RULESET)
 SEEDS = range(6)
 
 
-def card(category: str | None = None, value: int | None = None, kind: CardKind = CardKind.CATEGORY, nth: int = 0, effect: str | None = None) -> int:
+def card(
+    category: str | None = None,
+    value: int | None = None,
+    kind: CardKind = CardKind.CATEGORY,
+    nth: int = 0,
+    effect: str | None = None,
+) -> int:
     """The id of the ``nth`` card matching the description."""
     matches = [
         c.id
@@ -108,7 +128,17 @@ def test_picks_the_card_that_decides_a_category() -> None:
 
 def test_does_not_bid_beyond_its_gold_when_the_penalty_would_cost_a_category() -> None:
     gold1, gold2 = card(kind=CardKind.GOLD, value=1), card(kind=CardKind.GOLD, value=2)
-    auction = AuctionView(card=MONKS[8], currency="gold", high_bid=3, high_bidder=1, bids=((1, 3),), out=(), excluded=(), min_bid=4, max_bid=66)
+    auction = AuctionView(
+        card=MONKS[8],
+        currency="gold",
+        high_bid=3,
+        high_bidder=1,
+        bids=((1, 3),),
+        out=(),
+        excluded=(),
+        min_bid=4,
+        max_bid=66,
+    )
     legal = (PASS, *range(BID + 4, BID + 67))
     poor = auction_observation(
         hand=(MONKS[0], MONKS[4], gold1, gold2),
@@ -128,7 +158,17 @@ def test_does_not_bid_beyond_its_gold_when_the_penalty_would_cost_a_category() -
 def test_lets_a_worthless_card_go() -> None:
     # The rival leads Monks by far: one more small Monks card changes nothing for anyone.
     gold3 = [card(kind=CardKind.GOLD, value=3, nth=i) for i in range(4)]
-    auction = AuctionView(card=MONKS[0], currency="gold", high_bid=0, high_bidder=None, bids=(), out=(), excluded=(), min_bid=1, max_bid=66)
+    auction = AuctionView(
+        card=MONKS[0],
+        currency="gold",
+        high_bid=0,
+        high_bidder=None,
+        bids=(),
+        out=(),
+        excluded=(),
+        min_bid=1,
+        max_bid=66,
+    )
     observation = auction_observation(
         hand=tuple(gold3),
         hand_sizes=(4, 6),
@@ -156,7 +196,7 @@ def _church_observation(effect: str) -> Observation:
         acquired=tuple((1, c) for c in pigments),
         church=(0, church_card),
         drawn=None,
-        legal_actions=tuple([DECLINE, *sorted(legal)]),
+        legal_actions=(DECLINE, *sorted(legal)),
     )
 
 
@@ -171,8 +211,22 @@ def test_church_lowers_the_die_of_a_category_it_trails() -> None:
 
 
 def test_pays_with_the_least_waste() -> None:
-    gold = [card(kind=CardKind.GOLD, value=2, nth=0), card(kind=CardKind.GOLD, value=2, nth=1), card(kind=CardKind.GOLD, value=3)]
-    auction = AuctionView(card=MONKS[8], currency="gold", high_bid=4, high_bidder=0, bids=((0, 4),), out=(1,), excluded=(), min_bid=5, max_bid=66)
+    gold = [
+        card(kind=CardKind.GOLD, value=2, nth=0),
+        card(kind=CardKind.GOLD, value=2, nth=1),
+        card(kind=CardKind.GOLD, value=3),
+    ]
+    auction = AuctionView(
+        card=MONKS[8],
+        currency="gold",
+        high_bid=4,
+        high_bidder=0,
+        bids=((0, 4),),
+        out=(1,),
+        excluded=(),
+        min_bid=5,
+        max_bid=66,
+    )
     observation = auction_observation(
         phase=Phase.PAYMENT,
         hand=tuple(gold),

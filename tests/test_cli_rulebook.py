@@ -45,7 +45,9 @@ def run_process(*args: str) -> subprocess.CompletedProcess[str]:
 
 
 def test_done_when_medieval_bluff_penalty_in_spanish() -> None:
-    result = run_process("rules", "show", "penalty", "--ruleset", "biblios", "--option", "medieval-bluff", "--lang", "es")
+    result = run_process(
+        "rules", "show", "penalty", "--ruleset", "biblios", "--option", "medieval-bluff", "--lang", "es"
+    )
     assert result.returncode == 0, result.stderr
     assert "Penalizaciones" in result.stdout and "Farol medieval" in result.stdout
     assert "se retira del juego" in result.stdout
@@ -57,7 +59,14 @@ def test_done_when_diff_of_the_editions_in_french() -> None:
     assert result.returncode == 0, result.stderr
     out = result.stdout
     assert out.startswith("Règles qui diffèrent entre biblios et scripts-and-scribes :")
-    for phrase in ("Nom du plateau", "plateau de valeur", "Départage final", "Bluff médiéval", "non disponible", "différences."):
+    for phrase in (
+        "Nom du plateau",
+        "plateau de valeur",
+        "Départage final",
+        "Bluff médiéval",
+        "non disponible",
+        "différences.",
+    ):
         assert phrase in out
 
 
@@ -76,7 +85,9 @@ def test_show_whole_rulebook_as_markdown(capsys: pytest.CaptureFixture[str]) -> 
     assert "## Etapa de Donación" in out and "## Carta de Obispo" in out
 
 
-@pytest.mark.parametrize(("name", "title"), [("enchères", "Phase d'Enchères"), ("subasta", "Phase d'Enchères"), ("penalite", "Pénalités")])
+@pytest.mark.parametrize(
+    ("name", "title"), [("enchères", "Phase d'Enchères"), ("subasta", "Phase d'Enchères"), ("penalite", "Pénalités")]
+)
 def test_show_accepts_section_names_in_any_language(capsys: pytest.CaptureFixture[str], name: str, title: str) -> None:
     code, out, _err = run(capsys, "rules", "show", name, "--lang", "fr")
     assert code == 0
@@ -84,7 +95,9 @@ def test_show_accepts_section_names_in_any_language(capsys: pytest.CaptureFixtur
 
 
 def test_show_a_variant_by_path(capsys: pytest.CaptureFixture[str]) -> None:
-    code, out, _err = run(capsys, "rules", "show", "setup", "--ruleset", str(ROOT / "rulesets" / "variants" / "five-six-players.yaml"))
+    code, out, _err = run(
+        capsys, "rules", "show", "setup", "--ruleset", str(ROOT / "rulesets" / "variants" / "five-six-players.yaml")
+    )
     assert code == 0
     assert "\n6 " in out
 
@@ -104,7 +117,9 @@ def test_show_a_variant_by_path(capsys: pytest.CaptureFixture[str]) -> None:
         (("rules", "diff", "biblios", "nope"), ["unknown ruleset 'nope'"]),
     ],
 )
-def test_bad_input_is_a_clear_error_with_status_2(capsys: pytest.CaptureFixture[str], args: tuple[str, ...], needles: list[str]) -> None:
+def test_bad_input_is_a_clear_error_with_status_2(
+    capsys: pytest.CaptureFixture[str], args: tuple[str, ...], needles: list[str]
+) -> None:
     code, out, err = run(capsys, *args)
     assert code == 2
     assert out == ""
@@ -128,7 +143,9 @@ def test_search_without_a_match_is_helpful(capsys: pytest.CaptureFixture[str]) -
         ("fr", "évêque", "Carte Évêque (church)", "[Évêque]"),
     ],
 )
-def test_search_highlights_without_a_terminal(capsys: pytest.CaptureFixture[str], lang: str, query: str, heading: str, marked: str) -> None:
+def test_search_highlights_without_a_terminal(
+    capsys: pytest.CaptureFixture[str], lang: str, query: str, heading: str, marked: str
+) -> None:
     ruleset = "sns" if query == "évêque" else "biblios"
     code, out, _err = run(capsys, "rules", "search", query, "--ruleset", ruleset, "--lang", lang)
     assert code == 0

@@ -18,7 +18,9 @@ from biblios_kit.rules.loader import check_file
 from biblios_kit.rules.schema import SCHEMA_PATH
 
 ROOT = Path(__file__).resolve().parent.parent
-SHIPPED = sorted(str(p.relative_to(ROOT)) for p in [*ROOT.glob("rulesets/*.yaml"), *ROOT.glob("rulesets/variants/*.yaml")])
+SHIPPED = sorted(
+    str(p.relative_to(ROOT)) for p in [*ROOT.glob("rulesets/*.yaml"), *ROOT.glob("rulesets/variants/*.yaml")]
+)
 
 
 @pytest.fixture(autouse=True)
@@ -77,7 +79,11 @@ def test_list_shows_editions_variants_options_and_user_folder(_config: Path) -> 
     assert f"  folder: {folder}" in output
     assert "  house  Biblios (house rules: house)  (extends biblios)" in output
     assert f"[unreadable: run 'biblios-kit rules validate {folder / 'broken.yaml'}']" in output
-    editions, variants, users = output.index("Editions:"), output.index("Shipped variants:"), output.index("Your rulesets:")
+    editions, variants, users = (
+        output.index("Editions:"),
+        output.index("Shipped variants:"),
+        output.index("Your rulesets:"),
+    )
     assert editions < output.index("scripts-and-scribes") < variants < output.index("second-place-dice") < users
 
 
@@ -88,7 +94,7 @@ def test_variant_new_writes_a_valid_commented_file(_config: Path) -> None:
     assert output.strip() == f"wrote {target}"
     text = target.read_text(encoding="utf-8")
     assert text.splitlines()[0] == f"# yaml-language-server: $schema={SCHEMA_PATH.as_uri()}"
-    assert "extends: \"scripts-and-scribes\"" in text and "id: quiet-auction" in text
+    assert 'extends: "scripts-and-scribes"' in text and "id: quiet-auction" in text
     assert check_file(target) == []
     ruleset = load_ruleset("quiet-auction")
     assert ruleset.extends == ("scripts-and-scribes",)
@@ -120,7 +126,13 @@ def test_variant_new_refuses_overwrite_bad_names_and_taken_ids(_config: Path, tm
 def test_variant_new_with_a_path_extends_by_relative_path(tmp_path: Path) -> None:
     base = tmp_path / "a" / "base.yaml"
     base.parent.mkdir()
-    base.write_text((ROOT / "rulesets" / "biblios.yaml").read_text(encoding="utf-8").replace("id: biblios", "id: my-base").replace("aliases: [bib]", "aliases: []"), encoding="utf-8")
+    base.write_text(
+        (ROOT / "rulesets" / "biblios.yaml")
+        .read_text(encoding="utf-8")
+        .replace("id: biblios", "id: my-base")
+        .replace("aliases: [bib]", "aliases: []"),
+        encoding="utf-8",
+    )
     (tmp_path / "b").mkdir()
     code, output = run("variant", "new", "on-top", "--from", str(base), "--path", str(tmp_path / "b"))
     assert code == 0, output
@@ -133,12 +145,20 @@ def test_help_imports_no_heavy_module() -> None:
     env = dict(os.environ, PYTHONDONTWRITEBYTECODE="1")
     proc = subprocess.run(
         [sys.executable, "-X", "importtime", "-m", "biblios_kit", "--help"],
-        capture_output=True, text=True, cwd=ROOT, env=env, timeout=60,
+        capture_output=True,
+        text=True,
+        cwd=ROOT,
+        env=env,
+        timeout=60,
     )
     assert proc.returncode == 0
     imported = {line.split("|")[-1].strip() for line in proc.stderr.splitlines() if line.startswith("import time:")}
     assert "biblios_kit.cli.app" in imported  # the measurement really ran
-    heavy = sorted(name for name in imported if name.split(".")[0] in ("jsonschema", "textual") or name.startswith("biblios_kit.engine"))
+    heavy = sorted(
+        name
+        for name in imported
+        if name.split(".")[0] in ("jsonschema", "textual") or name.startswith("biblios_kit.engine")
+    )
     assert heavy == []
 
 

@@ -57,7 +57,9 @@ def test_card_names_use_the_edition_and_language() -> None:
 
 @pytest.mark.parametrize("ruleset_id, options", [("biblios", ("medieval-bluff",)), ("scripts-and-scribes", ())])
 @pytest.mark.parametrize("lang", ["en", "fr", "es"])
-def test_every_event_of_random_games_has_a_complete_sentence(ruleset_id: str, options: tuple[str, ...], lang: str) -> None:
+def test_every_event_of_random_games_has_a_complete_sentence(
+    ruleset_id: str, options: tuple[str, ...], lang: str
+) -> None:
     ruleset = load_ruleset(ruleset_id, options)
     kinds_seen = set()
     for state in finished_games(ruleset_id, options, count=6):
@@ -70,7 +72,14 @@ def test_every_event_of_random_games_has_a_complete_sentence(ruleset_id: str, op
                 continue
             assert line, event
             assert "{" not in line and "}" not in line, line
-    assert {EventKind.GIFT_TURN, EventKind.KEPT, EventKind.PICKED, EventKind.BID, EventKind.WON, EventKind.GAME_OVER} <= kinds_seen
+    assert {
+        EventKind.GIFT_TURN,
+        EventKind.KEPT,
+        EventKind.PICKED,
+        EventKind.BID,
+        EventKind.WON,
+        EventKind.GAME_OVER,
+    } <= kinds_seen
 
 
 def test_redacted_logs_never_name_a_hidden_card() -> None:

@@ -5,6 +5,7 @@ from __future__ import annotations
 import random
 
 import pytest
+from test_engine_helpers import check_invariants, snapshot
 
 from biblios_kit.engine import (
     KEEP,
@@ -18,7 +19,6 @@ from biblios_kit.engine import (
 )
 from biblios_kit.errors import IllegalActionError, InvalidActionError
 from biblios_kit.rules import load_ruleset
-from test_engine_helpers import check_invariants, snapshot
 
 BIBLIOS = load_ruleset("biblios")
 SNS = load_ruleset("scripts-and-scribes")

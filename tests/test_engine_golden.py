@@ -17,7 +17,9 @@ def test_golden_transcript(case) -> None:
     expected = (GOLDEN / file_name(*case)).read_text(encoding="utf-8")
     actual = transcript(*case)
     if actual != expected:
-        diff = "".join(list(difflib.unified_diff(expected.splitlines(True), actual.splitlines(True), "golden", "now"))[:40])
+        diff = "".join(
+            list(difflib.unified_diff(expected.splitlines(True), actual.splitlines(True), "golden", "now"))[:40]
+        )
         pytest.fail(
             "transcript changed; if the change is intended, run "
             "`python -m biblios_kit.engine.golden` and review the diff:\n" + diff

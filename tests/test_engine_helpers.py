@@ -14,8 +14,15 @@ from biblios_kit.rules.model import CardKind, Ruleset
 _counter = itertools.count()
 
 
-def cards_of(ruleset: Ruleset, kind: str, *, category: str | None = None, value: int | None = None,
-             letter: str | None = None, effect: str | None = None) -> list[int]:
+def cards_of(
+    ruleset: Ruleset,
+    kind: str,
+    *,
+    category: str | None = None,
+    value: int | None = None,
+    letter: str | None = None,
+    effect: str | None = None,
+) -> list[int]:
     """Ids of the deck's cards matching the description, ascending."""
     out = []
     for card in ruleset.deck:

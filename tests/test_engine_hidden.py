@@ -6,11 +6,11 @@ import dataclasses
 import random
 
 import pytest
+from test_engine_helpers import check_invariants
 
 from biblios_kit.engine import EventKind, GameState, Observation, new_game
 from biblios_kit.engine.actions import PAY, PICK
 from biblios_kit.rules import load_ruleset
-from test_engine_helpers import check_invariants
 
 E = EventKind
 _PUBLIC = {
@@ -55,7 +55,9 @@ def observation_cards(obs: Observation) -> set[int]:
         cards.add(obs.auction.card)
     if obs.payment:
         cards |= set(obs.payment.paid_gold)
-    cards |= {a - PICK for a in obs.legal_actions if PICK <= a < PAY} | {a - PAY for a in obs.legal_actions if PAY <= a < PAY + 1000}
+    cards |= {a - PICK for a in obs.legal_actions if PICK <= a < PAY} | {
+        a - PAY for a in obs.legal_actions if PAY <= a < PAY + 1000
+    }
     return cards
 
 

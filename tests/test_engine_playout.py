@@ -12,13 +12,12 @@ import random
 from pathlib import Path
 
 import pytest
+from test_engine_helpers import SHIPPED_CHOICES, check_invariants, variant
 
 from biblios_kit.engine import new_game
 from biblios_kit.engine.state import GameState
 from biblios_kit.rules import load_ruleset
 from biblios_kit.rules.model import Ruleset
-from test_engine_helpers import SHIPPED_CHOICES, check_invariants, variant
-
 
 VARIANTS = {
     "overpay-forbidden": "auction: {overpay: forbidden}\n",
@@ -69,7 +68,9 @@ def test_playout_matches_apply_for_auction_variants(tmp_path: Path, name: str) -
             _same_game(ruleset, players, seed, per_seat=seed == 2)
 
 
-@pytest.mark.parametrize("choice", [("biblios", ("refuse-to-pay",)), ("biblios", ("medieval-bluff",)), ("scripts-and-scribes", ())])
+@pytest.mark.parametrize(
+    "choice", [("biblios", ("refuse-to-pay",)), ("biblios", ("medieval-bluff",)), ("scripts-and-scribes", ())]
+)
 def test_playout_from_any_point_of_a_game_matches_apply(choice: tuple[str, tuple[str, ...]]) -> None:
     """Start the playout at every kind of decision: a placement, a pick, a church card, a bid, a payment."""
     ruleset = load_ruleset(*choice)

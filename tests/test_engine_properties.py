@@ -7,12 +7,12 @@ import random
 
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
+from test_engine_helpers import SHIPPED_CHOICES, check_invariants, snapshot
 
 from biblios_kit.bots.random_bot import RandomBot
 from biblios_kit.engine import EventKind, Phase, new_game
 from biblios_kit.engine.records import from_json, record_of, replay
 from biblios_kit.rules import load_ruleset
-from test_engine_helpers import SHIPPED_CHOICES, check_invariants, snapshot
 
 MAX_DECISIONS = 20_000
 
@@ -35,7 +35,7 @@ def _setup(choice, seed: int, count_index: int):
 @given(games)
 def test_random_games_keep_every_invariant(game) -> None:
     choice, seed, count_index, play_seed = game
-    ruleset, state = _setup(choice, seed, count_index)
+    _ruleset, state = _setup(choice, seed, count_index)
     rng = random.Random(play_seed)
     check_invariants(state)
     clone_at = {int(rng.random() * 300) for _ in range(3)}
@@ -64,7 +64,7 @@ def test_random_games_keep_every_invariant(game) -> None:
 @given(games)
 def test_replaying_a_record_reproduces_the_final_state(game) -> None:
     choice, seed, count_index, play_seed = game
-    ruleset, state = _setup(choice, seed, count_index)
+    _ruleset, state = _setup(choice, seed, count_index)
     state.playout(random.Random(play_seed))
     record = from_json(json.loads(json.dumps(record_of(state).to_json())))
     again = replay(record)
@@ -76,7 +76,7 @@ def test_replaying_a_record_reproduces_the_final_state(game) -> None:
 @given(games)
 def test_random_bot_only_picks_legal_actions(game) -> None:
     choice, seed, count_index, play_seed = game
-    ruleset, state = _setup(choice, seed, count_index)
+    _ruleset, state = _setup(choice, seed, count_index)
     bots = [RandomBot(play_seed + p) for p in range(state.players)]
     while not state.is_terminal():
         p = state.current_player

@@ -5,6 +5,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
+from test_engine_helpers import cat, check_invariants, church_card, die, gold, position, variant
 
 from biblios_kit.engine import (
     DECLINE,
@@ -22,11 +23,10 @@ from biblios_kit.engine import (
     pay,
     pick,
 )
-from biblios_kit.engine.scoring import WonBy, score_hands
 from biblios_kit.engine.compiled import compile_rules
+from biblios_kit.engine.scoring import WonBy, score_hands
 from biblios_kit.rules import load_ruleset
 from biblios_kit.rules.model import TieBreakBy
-from test_engine_helpers import cat, check_invariants, church_card, die, gold, position, variant
 
 BIBLIOS = load_ruleset("biblios")
 SNS = load_ruleset("scripts-and-scribes")
@@ -169,7 +169,7 @@ def test_church_at_die_bounds() -> None:
 
 def test_two_dice_card_with_one_movable_die_can_only_be_declined() -> None:
     r = BIBLIOS
-    dice = {name: 6 for name in compile_rules(r).die_names}
+    dice = dict.fromkeys(compile_rules(r).die_names, 6)
     dice["manuscripts"] = 4
     s = position(r, 2, draw=[church_card(r, "raise-two"), cat(r, "monks", "A"), cat(r, "monks", "B")], dice=dice)
     s.apply(KEEP)
@@ -444,7 +444,14 @@ def _dice(r, faces: dict[str, int]) -> list[int]:
 def test_example_scoring_letter_and_gold() -> None:
     r = BIBLIOS
     a = [("monks", "B"), ("monks", "E"), ("monks", "H"), ("pigments", "A")]
-    b = [("monks", "C"), ("monks", "F"), ("monks", "I"), ("holy-books", "A"), ("manuscripts", "A"), ("forbidden-tomes", "A")]
+    b = [
+        ("monks", "C"),
+        ("monks", "F"),
+        ("monks", "I"),
+        ("holy-books", "A"),
+        ("manuscripts", "A"),
+        ("forbidden-tomes", "A"),
+    ]
     hands = _hands(r, [a, b], [[1], [3]])
     dice = _dice(r, {"monks": 5, "pigments": 3, "holy-books": 2, "manuscripts": 2, "forbidden-tomes": 4})
     result = score_hands(compile_rules(r), hands, dice)
@@ -459,18 +466,28 @@ def test_example_scoring_letter_and_gold() -> None:
 
 def test_category_nobody_holds_is_won_by_nobody() -> None:
     r = BIBLIOS
-    result = score_hands(compile_rules(r), _hands(r, [[("monks", "A")], []], [[], []]), list(compile_rules(r).die_start))
+    result = score_hands(
+        compile_rules(r), _hands(r, [[("monks", "A")], []], [[], []]), list(compile_rules(r).die_start)
+    )
     assert result.categories[1].awards[0].winner is None and result.categories[1].awards[0].by is WonBy.NOBODY
 
 
 @pytest.mark.parametrize("ruleset", [BIBLIOS, SNS], ids=["biblios", "sns"])
 def test_refined_chain_category_total_then_letter_then_shared(ruleset) -> None:
     r = ruleset
-    first, second = r.categories[0].id, r.categories[1].id
+    first, _second = r.categories[0].id, r.categories[1].id
     small = r.categories[2].id
     # Same victory points (each wins one small category worth 3), same Gold; the first
     # category's totals differ below the winner: decided by the first category's total.
-    hands = _hands(r, [[(small, "A"), (first, "A"), (first, "E")], [(r.categories[3].id, "A"), (first, "B")], [(first, "H"), (first, "I")]], [[1], [1], []])
+    hands = _hands(
+        r,
+        [
+            [(small, "A"), (first, "A"), (first, "E")],
+            [(r.categories[3].id, "A"), (first, "B")],
+            [(first, "H"), (first, "I")],
+        ],
+        [[1], [1], []],
+    )
     dice = _dice(r, {first: 1, r.categories[3].id: 3, small: 2})
     result = score_hands(compile_rules(r), hands, dice)
     # p2 wins first (8) -> 1 VP; p0 wins small -> 2; p1 wins the 4th category -> 3.
@@ -490,7 +507,9 @@ def test_refined_chain_category_total_then_letter_then_shared(ruleset) -> None:
 
 def test_letter_decides_after_equal_totals_in_chain() -> None:
     r = BIBLIOS
-    hands = _hands(r, [[("monks", "B"), ("pigments", "A")], [("monks", "A"), ("holy-books", "A"), ("holy-books", "B")]], [[], []])
+    hands = _hands(
+        r, [[("monks", "B"), ("pigments", "A")], [("monks", "A"), ("holy-books", "A"), ("holy-books", "B")]], [[], []]
+    )
     dice = _dice(r, {"monks": 1, "pigments": 2, "holy-books": 3})
     result = score_hands(compile_rules(r), hands, dice)
     # Monks tie 2-2, letter A beats B: p1 wins Monks (1) + Holy Books (3) = 4; p0 Pigments 2.

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import threading
-from typing import Iterator
+from collections.abc import Iterator
 
 import pytest
 
@@ -163,7 +163,11 @@ def test_translator_for_an_explicit_language() -> None:
 
 
 def test_format_list_per_language() -> None:
-    items = {"en": ["Monks", "Pigments", "Holy Books"], "fr": ["Moines", "Pigments", "Livres Sacrés"], "es": ["Monjes", "Pigmentos", "Libros Sagrados"]}
+    items = {
+        "en": ["Monks", "Pigments", "Holy Books"],
+        "fr": ["Moines", "Pigments", "Livres Sacrés"],
+        "es": ["Monjes", "Pigmentos", "Libros Sagrados"],
+    }
     expected = {
         "en": "Monks, Pigments, and Holy Books",
         "fr": "Moines, Pigments et Livres Sacrés",
@@ -232,5 +236,7 @@ def test_starting_the_cli_does_not_import_babel(tmp_path, lang: str) -> None:
     command = [sys.executable, "-X", "importtime", "-m", "biblios_kit", "--help"]
     subprocess.run(command, capture_output=True, env=env, check=True, timeout=60)  # warms the cache
     result = subprocess.run(command, capture_output=True, text=True, env=env, check=True, timeout=60)
-    imported = {line.rsplit("|", 1)[-1].strip() for line in result.stderr.splitlines() if line.startswith("import time:")}
+    imported = {
+        line.rsplit("|", 1)[-1].strip() for line in result.stderr.splitlines() if line.startswith("import time:")
+    }
     assert not {name for name in imported if name.split(".")[0] == "babel"}

@@ -7,6 +7,7 @@ import random
 from pathlib import Path
 
 import pytest
+from test_engine_helpers import snapshot
 from typer.testing import CliRunner
 
 from biblios_kit.cli.app import build_app
@@ -15,7 +16,6 @@ from biblios_kit.engine.records import FORMAT, VERSION, GameRecord, load_record,
 from biblios_kit.errors import RecordError
 from biblios_kit.i18n import use_language
 from biblios_kit.rules import load_ruleset
-from test_engine_helpers import snapshot
 
 
 @pytest.fixture(autouse=True)
@@ -37,7 +37,11 @@ def test_save_load_replay_round_trip(tmp_path: Path) -> None:
     assert sorted(p.name for p in path.parent.iterdir()) == ["one.json"]  # no temporary file left
     document = json.loads(path.read_text(encoding="utf-8"))
     assert document["format"] == FORMAT and document["version"] == VERSION
-    assert document["ruleset"] == {"id": "biblios", "content_hash": state.ruleset.content_hash, "options": ["medieval-bluff"]}
+    assert document["ruleset"] == {
+        "id": "biblios",
+        "content_hash": state.ruleset.content_hash,
+        "options": ["medieval-bluff"],
+    }
     assert document["actions"][0] in ("keep", "auction", "public")
     assert document["result"]["winners"] == list(state.result().winners)
     loaded = load_record(path)
@@ -75,7 +79,7 @@ def _good() -> dict:
 @pytest.mark.parametrize(
     "mutate,message",
     [
-        (lambda d: "{\"format\": \"biblios-kit-game\", \"vers", "invalid or truncated JSON"),
+        (lambda d: '{"format": "biblios-kit-game", "vers', "invalid or truncated JSON"),
         (lambda d: [1, 2], "expected a JSON object"),
         (lambda d: {**d, "format": "chess"}, "not a game record"),
         (lambda d: {**d, "version": 99}, "unsupported record version 99"),

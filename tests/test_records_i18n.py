@@ -4,8 +4,9 @@ from __future__ import annotations
 
 import json
 import random
+from collections.abc import Callable, Iterator
 from pathlib import Path
-from typing import Any, Callable, Iterator
+from typing import Any
 
 import pytest
 from typer.testing import CliRunner
@@ -152,7 +153,9 @@ def test_illegal_action_in_french() -> None:
     assert "pass" not in {format_action(state.rules, a) for a in state.legal_actions()}  # the game opens with a gift
     broken = {**_document(), "actions": ["pass"]}
     use_language("fr")
-    with pytest.raises(RecordError, match=r"^enregistrement de partie: l'action 1 \('pass'\) n'est pas permise à ce moment"):
+    with pytest.raises(
+        RecordError, match=r"^enregistrement de partie: l'action 1 \('pass'\) n'est pas permise à ce moment"
+    ):
         replay(from_json(broken))
 
 
@@ -240,7 +243,9 @@ SAVE_ERRORS: list[tuple[Callable[[], None], dict[str, str]]] = [
 
 
 @pytest.mark.parametrize("lang", ["fr", "es"])
-@pytest.mark.parametrize(("prepare", "expected"), SAVE_ERRORS, ids=[case[0].__name__.strip("_") for case in SAVE_ERRORS])
+@pytest.mark.parametrize(
+    ("prepare", "expected"), SAVE_ERRORS, ids=[case[0].__name__.strip("_") for case in SAVE_ERRORS]
+)
 def test_save_errors_in_french_and_spanish(lang: str, prepare: Callable[[], None], expected: dict[str, str]) -> None:
     prepare()
     use_language(lang)

@@ -23,7 +23,7 @@ from biblios_kit.rulebook import (
 from biblios_kit.rulebook.generate import expected_files
 from biblios_kit.rulebook.model import block_lines
 from biblios_kit.rules import load_ruleset
-from biblios_kit.rules.model import Ruleset, TERM_KEYS
+from biblios_kit.rules.model import TERM_KEYS, Ruleset
 
 EDITIONS = ("biblios", "scripts-and-scribes")
 DOCS = Path(__file__).resolve().parent.parent / "docs" / "rules"
@@ -90,7 +90,9 @@ def test_gift_section_gives_cards_per_turn(edition: str, lang: str) -> None:
     tr = translator(lang)
     items = lists(section)[0].items
     for players, cards in ((2, 3), (3, 4), (4, 5)):
-        line = tr.ngettext("{players} players: {cards} card per turn", "{players} players: {cards} cards per turn", cards)
+        line = tr.ngettext(
+            "{players} players: {cards} card per turn", "{players} players: {cards} cards per turn", cards
+        )
         assert line.format(players=players, cards=cards) in items
     assert section.title == ruleset.term("gift_phase", lang)[:1].upper() + ruleset.term("gift_phase", lang)[1:]
 
@@ -131,7 +133,11 @@ def test_deck_table_lists_values_letters_and_counts(lang: str) -> None:
     section = render_rulebook(ruleset, lang).section("components")
     category_table = next(t for t in tables(section) if len(t.headers) == 6)
     monks = [row for row in category_table.rows if row[0] == ruleset.categories[0].name.get(lang)]
-    assert [(row[3], row[4], row[5]) for row in monks] == [("2", "A B C D", "4"), ("3", "E F G", "3"), ("4", "H I", "2")]
+    assert [(row[3], row[4], row[5]) for row in monks] == [
+        ("2", "A B C D", "4"),
+        ("3", "E F G", "3"),
+        ("4", "H I", "2"),
+    ]
     assert len(category_table.rows) == 2 * 3 + 3 * 2
     gold_table = next(t for t in tables(section) if [r[0] for r in t.rows] == ["1", "2", "3"])
     assert [r[1] for r in gold_table.rows] == ["11", "11", "11"]
@@ -161,7 +167,9 @@ def test_refuse_to_pay_option_is_explained() -> None:
     book = render_rulebook(load_ruleset("biblios", ["refuse-to-pay"]), "en")
     assert "may also refuse to pay" in text_of(book.section("auction"))
     assert "whether they cannot or they refuse" in text_of(book.section("penalty"))
-    assert "A winner who can pay must pay." in text_of(render_rulebook(load_ruleset("biblios"), "en").section("auction"))
+    assert "A winner who can pay must pay." in text_of(
+        render_rulebook(load_ruleset("biblios"), "en").section("auction")
+    )
 
 
 @pytest.mark.parametrize("lang", SUPPORTED)
@@ -236,7 +244,10 @@ def test_house_rules_variant_is_explained_in_english(house_rules: Ruleset) -> No
     book = render_rulebook(house_rules, "en")
     setup = text_of(book.section("setup"))
     assert "With 3 players the cards do not divide evenly: the last 3 cards are removed from the game" in setup
-    assert "With 4 players the cards do not divide evenly: the last turn is played with the 1 card left, which the active player keeps." in setup
+    assert (
+        "With 4 players the cards do not divide evenly: the last turn is played with the 1 card left, which the active player keeps."
+        in setup
+    )
     (table,) = tables(book.section("setup"))
     rows = {row[0]: row for row in table.rows}
     assert rows["3"][2:] == ("13", "71", "4", "17")
@@ -266,8 +277,26 @@ def test_house_rules_variant_is_explained_in_english(house_rules: Ruleset) -> No
 @pytest.mark.parametrize(
     ("lang", "phrases"),
     [
-        ("fr", ["Bluff médiéval (medieval-bluff)", "Aucune pénalité", "Le joueur actif enchérit en premier", "A remporté la catégorie Moines", "il reste 3 cartes, qui sont retirées du jeu"]),
-        ("es", ["Farol medieval (medieval-bluff)", "Sin penalización", "El jugador activo puja primero", "Ha ganado la categoría Monjes", "quedan 3 cartas, que se retiran del juego"]),
+        (
+            "fr",
+            [
+                "Bluff médiéval (medieval-bluff)",
+                "Aucune pénalité",
+                "Le joueur actif enchérit en premier",
+                "A remporté la catégorie Moines",
+                "il reste 3 cartes, qui sont retirées du jeu",
+            ],
+        ),
+        (
+            "es",
+            [
+                "Farol medieval (medieval-bluff)",
+                "Sin penalización",
+                "El jugador activo puja primero",
+                "Ha ganado la categoría Monjes",
+                "quedan 3 cartas, que se retiran del juego",
+            ],
+        ),
     ],
 )
 def test_house_rules_variant_in_french_and_spanish(house_rules: Ruleset, lang: str, phrases: list[str]) -> None:
@@ -311,7 +340,11 @@ def test_docs_rules_are_current() -> None:
     """docs/rules/ holds the six generated rulebooks; regenerate with `make rulebooks`."""
     expected = expected_files()
     assert sorted(expected) == sorted(f"{e}.{lang}.md" for e in EDITIONS for lang in SUPPORTED)
-    stale = [name for name, content in expected.items() if not (DOCS / name).is_file() or (DOCS / name).read_text(encoding="utf-8") != content]
+    stale = [
+        name
+        for name, content in expected.items()
+        if not (DOCS / name).is_file() or (DOCS / name).read_text(encoding="utf-8") != content
+    ]
     assert not stale, f"stale rulebooks in docs/rules: {stale}; run: python -m biblios_kit.rulebook.generate docs/rules"
 
 

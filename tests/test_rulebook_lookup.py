@@ -116,14 +116,42 @@ def test_spans_map_back_through_accents() -> None:
     ("lang", "phrases"),
     [
         ("en", ["Scriptorium", "Value Board", "Medieval Bluff", "Monks total", "Illuminators total"]),
-        ("fr", ["Scriptorium", "plateau de valeur", "Bluff médiéval", "total en Moines", "total en Enlumineurs", "non disponible"]),
-        ("es", ["Scriptorium", "tablero de valores", "Farol medieval", "total en Monjes", "total en Iluminadores", "no disponible"]),
+        (
+            "fr",
+            [
+                "Scriptorium",
+                "plateau de valeur",
+                "Bluff médiéval",
+                "total en Moines",
+                "total en Enlumineurs",
+                "non disponible",
+            ],
+        ),
+        (
+            "es",
+            [
+                "Scriptorium",
+                "tablero de valores",
+                "Farol medieval",
+                "total en Monjes",
+                "total en Iluminadores",
+                "no disponible",
+            ],
+        ),
     ],
 )
 def test_diff_between_the_editions(lang: str, phrases: list[str]) -> None:
     differences = diff_rulesets(load_ruleset("biblios"), load_ruleset("scripts-and-scribes"), lang)
     keys = {d.key for d in differences}
-    assert {"title", "term:board", "term:church", "term:gift_phase", "categories", "scoring:tiebreak", "option:medieval-bluff"} <= keys
+    assert {
+        "title",
+        "term:board",
+        "term:church",
+        "term:gift_phase",
+        "categories",
+        "scoring:tiebreak",
+        "option:medieval-bluff",
+    } <= keys
     # Same rules under different names are not differences.
     assert not {"penalty:kind", "auction:overpay", "players"} & keys
     assert not any(key.startswith(("setup:", "deck:", "dice:")) for key in keys)

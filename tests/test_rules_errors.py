@@ -31,15 +31,37 @@ def _in_repo(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
 def expected_lines(name: str) -> list[str]:
     """The ``# expect:`` lines of a fixture, as full ``file:line:column: ...`` lines."""
     raw = (ROOT / FIXTURES / name).read_bytes().decode("utf-8", errors="replace")
-    return [f"{FIXTURES / name}:{line.removeprefix('# expect: ')}" for line in raw.splitlines() if line.startswith("# expect: ")]
+    return [
+        f"{FIXTURES / name}:{line.removeprefix('# expect: ')}"
+        for line in raw.splitlines()
+        if line.startswith("# expect: ")
+    ]
 
 
 def test_every_bad_input_class_has_a_fixture() -> None:
     classes = {
-        "syntax-error", "duplicate-key", "unknown-field", "wrong-type", "out-of-range", "unknown-extends",
-        "cycle-a", "not-utf8", "alias-bomb", "recursive-alias", "removal-exceeds", "removal-unknown-card",
-        "setup-does-not-fit", "gift-too-small", "tiebreak-unknown-category", "die-bounds", "duplicate-letters",
-        "award-places", "ceiling-below-bid", "church-no-signs", "option-breaks-schema", "unknown-option",
+        "syntax-error",
+        "duplicate-key",
+        "unknown-field",
+        "wrong-type",
+        "out-of-range",
+        "unknown-extends",
+        "cycle-a",
+        "not-utf8",
+        "alias-bomb",
+        "recursive-alias",
+        "removal-exceeds",
+        "removal-unknown-card",
+        "setup-does-not-fit",
+        "gift-too-small",
+        "tiebreak-unknown-category",
+        "die-bounds",
+        "duplicate-letters",
+        "award-places",
+        "ceiling-below-bid",
+        "church-no-signs",
+        "option-breaks-schema",
+        "unknown-option",
         "missing-own-id",
     }
     assert classes <= {name.removesuffix(".yaml") for name in CASES}
@@ -121,12 +143,24 @@ def test_problem_in_an_edition_is_reported_in_the_edition_file(tmp_path: Path) -
     line = broken.splitlines().index("    remove_random: 90") + 1
     problems = check_file(tmp_path / "child.yaml", "child.yaml")
     assert len(problems) == 1
-    assert problems[0].file.endswith("base.yaml") and problems[0].line == line and problems[0].path == "setup.4.remove_random"
+    assert (
+        problems[0].file.endswith("base.yaml")
+        and problems[0].line == line
+        and problems[0].path == "setup.4.remove_random"
+    )
 
 
 def test_cli_subprocess_exit_status_and_stderr() -> None:
     proc = subprocess.run(
-        [sys.executable, "-m", "biblios_kit", "rules", "validate", str(FIXTURES / "alias-bomb.yaml"), "rulesets/biblios.yaml"],
+        [
+            sys.executable,
+            "-m",
+            "biblios_kit",
+            "rules",
+            "validate",
+            str(FIXTURES / "alias-bomb.yaml"),
+            "rulesets/biblios.yaml",
+        ],
         capture_output=True,
         text=True,
         cwd=ROOT,

@@ -48,7 +48,9 @@ values = st.recursive(
     scalars,
     lambda children: st.one_of(
         st.lists(children, max_size=3),
-        st.dictionaries(st.sampled_from(["place", "start", "min", "max", "by", "kind", "count", "2", "x"]), children, max_size=3),
+        st.dictionaries(
+            st.sampled_from(["place", "start", "min", "max", "by", "kind", "count", "2", "x"]), children, max_size=3
+        ),
     ),
     max_leaves=6,
 )
@@ -93,7 +95,12 @@ def test_random_overrides_validate_or_fail_located(
     tmp_path_factory: Any, changes: list[tuple[tuple[Any, ...], Any]], extra_key: str | None, options: list[str]
 ) -> None:
     use_language("en")
-    patch: dict[str, Any] = {"extends": "biblios", "id": "fuzz", "title": BASE["title"], "description": BASE["description"]}
+    patch: dict[str, Any] = {
+        "extends": "biblios",
+        "id": "fuzz",
+        "title": BASE["title"],
+        "description": BASE["description"],
+    }
     for path, value in changes:
         if path[0] in ("id", "title", "description"):
             continue

@@ -57,7 +57,9 @@ def test_variant_adds_replaces_and_removes(tmp_path: Path) -> None:
 def test_variant_chain_by_relative_path_and_option_default(tmp_path: Path) -> None:
     first = variant(tmp_path, "first", "penalty: {kind: none}\n")
     (tmp_path / "sub").mkdir()
-    second = variant(tmp_path / "sub", "second", "options:\n  medieval-bluff: {default: true}\n", extends="../first.yaml")
+    second = variant(
+        tmp_path / "sub", "second", "options:\n  medieval-bluff: {default: true}\n", extends="../first.yaml"
+    )
     ruleset = load_ruleset(second)
     assert ruleset.extends == ("first", "biblios")
     assert ruleset.active_options == {"medieval-bluff"}
@@ -107,7 +109,10 @@ def test_content_hash_ignores_key_order_comments_and_location(tmp_path: Path) ->
 def test_content_hash_changes_with_any_rule_and_with_options(tmp_path: Path) -> None:
     plain = load_ruleset("biblios").content_hash
     assert load_ruleset("biblios", ["refuse-to-pay"]).content_hash != plain
-    assert load_ruleset("biblios", ["refuse-to-pay"]).content_hash != load_ruleset("biblios", ["medieval-bluff"]).content_hash
+    assert (
+        load_ruleset("biblios", ["refuse-to-pay"]).content_hash
+        != load_ruleset("biblios", ["medieval-bluff"]).content_hash
+    )
     text = BIBLIOS.read_text(encoding="utf-8")
     for old, new in [("opening_bid: 1", "opening_bid: 2"), ("HI}", "IH}"), ("gift_cards: 5", "gift_cards: 6")]:
         changed = tmp_path / f"changed-{len(old)}-{new[-2:]}.yaml"
@@ -123,10 +128,14 @@ def test_cache_follows_file_changes_including_the_base(tmp_path: Path) -> None:
     assert load_ruleset(child) is first  # cached while nothing changes
     assert first.auction.opening_bid == 2 and first.penalty.exclude_from_reauction is True
     # Same size, same second: only a digest of the bytes can tell.
-    base.write_text(base.read_text(encoding="utf-8").replace("exclude_from_reauction: true", "exclude_from_reauction: fals"))
+    base.write_text(
+        base.read_text(encoding="utf-8").replace("exclude_from_reauction: true", "exclude_from_reauction: fals")
+    )
     with pytest.raises(RulesetError):
         load_ruleset(child)
-    base.write_text(base.read_text(encoding="utf-8").replace("exclude_from_reauction: fals", "exclude_from_reauction: false"))
+    base.write_text(
+        base.read_text(encoding="utf-8").replace("exclude_from_reauction: fals", "exclude_from_reauction: false")
+    )
     assert load_ruleset(child).penalty.exclude_from_reauction is False
     child.write_text(child.read_text(encoding="utf-8").replace("opening_bid: 2", "opening_bid: 3"))
     assert load_ruleset(child).auction.opening_bid == 3
@@ -171,4 +180,6 @@ def test_problem_messages_follow_the_language(tmp_path: Path) -> None:
         use_language("en")
     assert english == f"{path}:6:3: penalty.knd: unknown field 'knd'; did you mean 'kind'?"
     assert str(french).startswith(f"{path}:6:3: penalty.knd: ")
-    assert french.message != caught.value.problems[0].message and "'knd'" in french.message and "'kind'" in french.message
+    assert (
+        french.message != caught.value.problems[0].message and "'knd'" in french.message and "'kind'" in french.message
+    )

@@ -4,8 +4,9 @@ from __future__ import annotations
 
 import json
 import re
+from collections.abc import Iterator
 from pathlib import Path
-from typing import Any, Iterator
+from typing import Any
 
 import jsonschema
 import pytest
@@ -107,4 +108,6 @@ def test_integers_are_not_floats() -> None:
     document = read_file(ROOT / "rulesets" / "biblios.yaml").data
     document["gold"]["1"] = 11.0
     issues = schema_issues(document)
-    assert [(i.path, i.message) for i in issues] == [(("gold", "1"), "11.0 is a decimal number; expected a whole number from 0 to 200")]
+    assert [(i.path, i.message) for i in issues] == [
+        (("gold", "1"), "11.0 is a decimal number; expected a whole number from 0 to 200")
+    ]

@@ -71,7 +71,9 @@ def test_board_order_terms_and_tiebreak_chain(name: str) -> None:
     chain = [(step.by.value, step.category) for step in ruleset.scoring.final_tiebreak]
     assert chain[0] == ("gold", None)
     assert chain[1:] == [(by, c) for c in expected for by in ("category-total", "category-letter")]
-    assert ruleset.term("church", "es") == {"biblios": "carta de Iglesia", "scripts-and-scribes": "carta de Obispo"}[name]
+    assert (
+        ruleset.term("church", "es") == {"biblios": "carta de Iglesia", "scripts-and-scribes": "carta de Obispo"}[name]
+    )
 
 
 def test_second_place_dice_variant() -> None:

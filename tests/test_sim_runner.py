@@ -149,7 +149,9 @@ def test_cli_simulate_bad_input_exits_2(args: list[str], message: str) -> None:
 )
 def test_cli_simulate_bad_bot_spec_in_the_chosen_language(lang: str, bots: str, message: str) -> None:
     try:
-        result = CliRunner().invoke(build_app(), ["simulate", "--games", "2", "--players", "2", "--bots", bots, "--lang", lang])
+        result = CliRunner().invoke(
+            build_app(), ["simulate", "--games", "2", "--players", "2", "--bots", bots, "--lang", lang]
+        )
     finally:
         use_language("en")
     assert result.exit_code == 2, result.output

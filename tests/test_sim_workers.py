@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import itertools
 import random
 import sys
 from pathlib import Path
@@ -38,10 +39,10 @@ def test_chunks_cover_every_game_once_and_shrink() -> None:
         for workers in (1, 2, 3, 8):
             chunks = _chunks(games, workers)
             assert chunks[0][0] == 0 and chunks[-1][1] == games
-            assert all(a[1] == b[0] for a, b in zip(chunks, chunks[1:]))
+            assert all(a[1] == b[0] for a, b in itertools.pairwise(chunks))
             sizes = [stop - start for start, stop in chunks]
             assert all(0 < size <= 100 for size in sizes)
-            assert all(x >= y for x, y in zip(sizes, sizes[1:]))
+            assert all(x >= y for x, y in itertools.pairwise(sizes))
     assert 40 < len(_chunks(2000, 2)) < 100
 
 
@@ -51,7 +52,13 @@ def test_this_process_and_workers_give_the_same_games(tmp_path: Path) -> None:
     for workers in (1, 2, 3):
         folder = tmp_path / f"w{workers}"
         config = SimConfig(
-            "scripts-and-scribes", 3, 14, seed=2, bots=("random", "easy", "random"), workers=workers, records=str(folder)
+            "scripts-and-scribes",
+            3,
+            14,
+            seed=2,
+            bots=("random", "easy", "random"),
+            workers=workers,
+            records=str(folder),
         )
         summaries, _ = run_games(config)
         assert [s.index for s in summaries] == list(range(14))
@@ -76,7 +83,7 @@ def test_an_error_in_a_game_stops_the_run(monkeypatch: pytest.MonkeyPatch) -> No
 
     calls = []
 
-    def failing(config, ruleset, start, stop):  # noqa: ANN001, ANN202
+    def failing(config, ruleset, start, stop):
         calls.append(start)
         raise RuntimeError("boom")
 
@@ -95,7 +102,7 @@ def test_the_thread_switch_interval_is_short_only_while_workers_run(monkeypatch:
     seen = []
     real = runner._play_range
 
-    def watching(config, ruleset, start, stop):  # noqa: ANN001, ANN202
+    def watching(config, ruleset, start, stop):
         seen.append(sys.getswitchinterval())
         return real(config, ruleset, start, stop)
 

@@ -9,24 +9,24 @@ import asyncio
 import html
 import random
 import re
+from collections.abc import Callable
 from pathlib import Path
-from typing import Callable
 
 import pytest
 from textual.pilot import Pilot
 
 from biblios_kit.engine.actions import BID, KEEP, PASS, PICK, TO_AUCTION, TO_PUBLIC
 from biblios_kit.engine.state import GameState, Phase, new_game
+from biblios_kit.i18n import set_language
 from biblios_kit.rules import load_ruleset
 from biblios_kit.saves import save_game
-from biblios_kit.i18n import set_language
 from biblios_kit.tui.app import BibliosApp, make_app
+from biblios_kit.tui.config import GameConfig
 from biblios_kit.tui.dialogs.church import ChurchDialog
 from biblios_kit.tui.dialogs.payment import PaymentDialog
 from biblios_kit.tui.screens.curtain import CurtainScreen
 from biblios_kit.tui.screens.end import EndScreen
 from biblios_kit.tui.screens.table import TableScreen
-from biblios_kit.tui.config import GameConfig
 
 GIFT_KEYS = {KEEP: "k", TO_AUCTION: "a", TO_PUBLIC: "p"}
 FULL = frozenset({"ruleset", "players", "seats"})

@@ -7,6 +7,17 @@ import json
 import random
 from pathlib import Path
 
+from test_tui_driver import (  # noqa: F401 - _data_dir is an autouse fixture
+    _data_dir,
+    game_config,
+    human_in,
+    play_turn,
+    prepare_save,
+    press,
+    run_until,
+    visible_text,
+    waiting_for_person,
+)
 from textual.widgets import OptionList, RichLog, Static
 
 from biblios_kit.describe import card_name
@@ -24,18 +35,6 @@ from biblios_kit.tui.screens.curtain import CurtainScreen
 from biblios_kit.tui.screens.help import HelpScreen
 from biblios_kit.tui.screens.setup import SetupScreen
 from biblios_kit.tui.screens.table import TableScreen
-from test_tui_driver import (  # noqa: F401 - _data_dir is an autouse fixture
-    _data_dir,
-    game_config,
-    human_in,
-    play_turn,
-    prepare_save,
-    press,
-    run_until,
-    visible_text,
-    waiting_for_person,
-)
-
 
 
 def setup_text_after_resume() -> str:
@@ -51,6 +50,7 @@ def setup_text_after_resume() -> str:
 
     asyncio.run(scenario())
     return shown[0]
+
 
 def test_hot_seat_hand_over_shows_the_curtain_and_hides_the_previous_hand() -> None:
     ruleset = load_ruleset("biblios")
@@ -83,7 +83,7 @@ def test_hot_seat_hand_over_shows_the_curtain_and_hides_the_previous_hand() -> N
                 current = table.my_legal()
                 press(app, {1: "a", 2: "p", 0: "k"}[current[0]] if table.session.phase is Phase.GIFT else "1")
                 before = table.session.state.decision_count
-                await run_until(pilot, lambda: table.session.state.decision_count > before or
+                await run_until(pilot, lambda before=before: table.session.state.decision_count > before or
                                 isinstance(app.screen, CurtainScreen))  # fmt: skip
             await pilot.pause()
             screen_text = visible_text(app)
@@ -137,7 +137,9 @@ def test_church_dialog_offers_only_legal_choices() -> None:
             await pilot.pause()
             assert app.screen is dialog
             press(app, "enter")  # the first choice
-            await run_until(pilot, lambda: app.session is not None and app.session.state.decision_count > state.decision_count)
+            await run_until(
+                pilot, lambda: app.session is not None and app.session.state.decision_count > state.decision_count
+            )
             assert app.session.state.history[state.decision_count] in legal
 
     asyncio.run(scenario())
@@ -170,7 +172,9 @@ def test_switching_language_rerenders_everything() -> None:
 
 
 def test_resume_a_saved_game_and_keep_saving() -> None:
-    state = prepare_save("scripts-and-scribes", ("random", "human"), 9, human_in(Phase.BIDDING, 1), names=("Eve", "Max"))
+    state = prepare_save(
+        "scripts-and-scribes", ("random", "human"), 9, human_in(Phase.BIDDING, 1), names=("Eve", "Max")
+    )
 
     async def scenario() -> None:
         app = make_app(resume=True, bot_delay=0)
@@ -183,7 +187,10 @@ def test_resume_a_saved_game_and_keep_saving() -> None:
             press(app, "x")  # pass
             await run_until(pilot, lambda: table.session.state.decision_count > state.decision_count)
             saved = load_game()
-            assert saved.state.actions[: state.decision_count + 1] == table.session.state.actions[: state.decision_count + 1]
+            assert (
+                saved.state.actions[: state.decision_count + 1]
+                == table.session.state.actions[: state.decision_count + 1]
+            )
 
     asyncio.run(scenario())
 

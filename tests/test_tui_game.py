@@ -7,11 +7,11 @@ import random
 import time
 
 import pytest
+from test_tui_driver import _data_dir, game_config, play_turn, visible_text  # noqa: F401 - the fixture is autouse
 
 from biblios_kit.saves import load_game
 from biblios_kit.tui.app import make_app
 from biblios_kit.tui.screens.end import EndScreen
-from test_tui_driver import _data_dir, game_config, play_turn, visible_text  # noqa: F401 - the fixture is autouse
 
 EDITIONS = [
     ("biblios", ("human", "random", "random"), ("medieval-bluff",)),

@@ -12,21 +12,21 @@ import asyncio
 import difflib
 import os
 import re
+from collections.abc import Callable
 from pathlib import Path
-from typing import Callable
 
 import pytest
+from test_tui_driver import _data_dir, human_in, prepare_save, run_until, waiting_for_person  # noqa: F401
 
 from biblios_kit.engine.state import GameState, Phase
 from biblios_kit.i18n import set_language
 from biblios_kit.rules import load_ruleset
 from biblios_kit.tui.app import BibliosApp, make_app
+from biblios_kit.tui.config import GameConfig
 from biblios_kit.tui.dialogs.church import ChurchDialog
 from biblios_kit.tui.screens.end import EndScreen
 from biblios_kit.tui.screens.setup import SetupScreen
 from biblios_kit.tui.screens.table import TableScreen
-from biblios_kit.tui.config import GameConfig
-from test_tui_driver import _data_dir, human_in, prepare_save, run_until, waiting_for_person  # noqa: F401
 
 SNAPSHOTS = Path(__file__).parent / "snapshots"
 SIZE = (80, 24)
@@ -54,7 +54,9 @@ def _setup(lang: str) -> tuple[BibliosApp, Callable[[BibliosApp], bool]]:
 
 
 def _table(lang: str) -> tuple[BibliosApp, Callable[[BibliosApp], bool]]:
-    prepare_save("biblios", SEATS, 4, lambda s: s.decision_count >= 40 and human_in(Phase.GIFT)(s), names=NAMES, lang=lang)
+    prepare_save(
+        "biblios", SEATS, 4, lambda s: s.decision_count >= 40 and human_in(Phase.GIFT)(s), names=NAMES, lang=lang
+    )
     return make_app(resume=True, bot_delay=0), lambda a: isinstance(a.screen, TableScreen) and waiting_for_person(a)
 
 

@@ -75,7 +75,9 @@ def test_play_in_a_pseudo_terminal(tmp_path: Path) -> None:
         terminal.wait_for(lambda: b"Keep it" in terminal.output)
         assert json.loads(save.read_text(encoding="utf-8"))["actions"] == []
         terminal.send(b"k")  # keep the first card drawn
-        terminal.wait_for(lambda: save.is_file() and json.loads(save.read_text(encoding="utf-8"))["actions"][:1] == ["keep"])
+        terminal.wait_for(
+            lambda: save.is_file() and json.loads(save.read_text(encoding="utf-8"))["actions"][:1] == ["keep"]
+        )
         terminal.send(b"q")  # save and quit
         assert terminal.process.wait(20) == 0
         terminal.read(0.2)

@@ -42,7 +42,7 @@ async def _session(port: int) -> bytes:
                 while marker not in received:
                     try:
                         message = await asyncio.wait_for(ws.receive(), 30)
-                    except asyncio.TimeoutError:
+                    except TimeoutError:
                         raise AssertionError(f"no {marker!r} after 30 s; last output: {received[-600:]!r}") from None
                     if message.type == aiohttp.WSMsgType.BINARY:
                         received += message.data

@@ -84,5 +84,9 @@ def test_wheel_installs_and_loads_from_its_own_data(tmp_path: Path) -> None:
     assert info["error_fr"] == message.string
 
     installed = venv / "bin" / "biblios-kit"
-    proc = _run([str(installed), "rules", "validate", info["sources"]["biblios"], info["sources"]["five-six-players"]], outside, env)
+    proc = _run(
+        [str(installed), "rules", "validate", info["sources"]["biblios"], info["sources"]["five-six-players"]],
+        outside,
+        env,
+    )
     assert proc.stdout.count(": OK") == 2

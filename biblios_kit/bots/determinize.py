@@ -151,13 +151,19 @@ class Determinizer:
         s.kept = -1 if obs.kept is None else obs.kept
         s.q_keep, s.q_auction, s.q_public = obs.owed
         owed = sum(obs.owed)
-        s.to_draw = owed - 1 if s.ph == PH_GIFT else (owed if obs.church is not None and obs.church[0] == obs.active_player and not obs.revealed else 0)
+        s.to_draw = (
+            owed - 1
+            if s.ph == PH_GIFT
+            else (owed if obs.church is not None and obs.church[0] == obs.active_player and not obs.revealed else 0)
+        )
         s.picker = s.cur if s.ph == PH_PICK else (obs.church[0] + 1) % n if obs.church is not None else 0
         s.picks_left = (obs.active_player - s.picker) % n if s.ph in (PH_PICK, PH_CHURCH) else 0
         s.church_q = [obs.church] if obs.church is not None else []
         s.resume = _R_GIFT
         if obs.church is not None:
-            initial_draw = rules.n_cards - sum(c for c, _ in setup.named) - setup.remove_random - setup.starting_hand * n
+            initial_draw = (
+                rules.n_cards - sum(c for c, _ in setup.named) - setup.remove_random - setup.starting_hand * n
+            )
             if obs.revealed:
                 s.resume = _R_AUCTION
             elif obs.draw_pile == initial_draw and not obs.public and obs.owed == (0, 0, 0):

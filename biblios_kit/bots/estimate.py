@@ -18,9 +18,10 @@ currencies and penalties all come from the rules.
 from __future__ import annotations
 
 import math
-from typing import Sequence
+from collections.abc import Sequence
 
 from biblios_kit.bots.context import identified_cards
+from biblios_kit.bots.style import MEDIUM, Style
 from biblios_kit.engine.compiled import (
     CUR_GOLD,
     KIND_CATEGORY,
@@ -31,8 +32,6 @@ from biblios_kit.engine.compiled import (
     CompiledRules,
 )
 from biblios_kit.engine.observation import Observation
-from biblios_kit.bots.style import MEDIUM, Style
-
 
 
 def _place_probs(totals: Sequence[float], temperature: float, places: int) -> list[list[float]]:
@@ -143,7 +142,9 @@ class Estimate:
     def _category_probs(self, k: int, totals_k: list[float]) -> list[list[float]]:
         return _place_probs(totals_k, self.temperature[k], self.places[k])
 
-    def _add_ev(self, ev: list[float], k: int, probs: list[list[float]], sign: float, dice: Sequence[int] | None = None) -> None:
+    def _add_ev(
+        self, ev: list[float], k: int, probs: list[list[float]], sign: float, dice: Sequence[int] | None = None
+    ) -> None:
         rules = self.rules
         faces = self.dice if dice is None else dice
         for d in rules.cat_dice[k]:
@@ -190,7 +191,9 @@ class Estimate:
         self._card_cache[key] = (mine, theirs)
         return mine, theirs
 
-    def church_options(self, card: int, who: int, dice: Sequence[int] | None = None) -> list[tuple[float, tuple[int, ...], int]]:
+    def church_options(
+        self, card: int, who: int, dice: Sequence[int] | None = None
+    ) -> list[tuple[float, tuple[int, ...], int]]:
         """Every legal use of church ``card`` as (gain in ``who``'s advantage, dice, sign)."""
         rules = self.rules
         faces = list(self.dice if dice is None else dice)

@@ -22,7 +22,7 @@ from __future__ import annotations
 
 import random
 import threading
-from typing import Sequence
+from collections.abc import Sequence
 
 from biblios_kit.bots.context import rules_for
 from biblios_kit.bots.estimate import Estimate
@@ -45,6 +45,7 @@ from biblios_kit.engine.compiled import PEN_NONE, CompiledRules
 from biblios_kit.engine.observation import Observation
 from biblios_kit.engine.state import Phase
 from biblios_kit.rules.model import Ruleset
+
 
 class HeuristicBot:
     """A rule-of-thumb player (see the module docstring); deterministic for a seed.
@@ -134,14 +135,14 @@ def _best_rest(values: list[tuple[float, float, float]], owed: tuple[int, int, i
     return best if n else 0.0
 
 
-def _gift(est: Estimate, legal: Sequence[Action], rng: random.Random, jitter) -> Action:  # noqa: ANN001
+def _gift(est: Estimate, legal: Sequence[Action], rng: random.Random, jitter) -> Action:
     obs = est.obs
     card = obs.drawn
     assert card is not None
     here = _dest_values(est, card)
     keep, auction, public = obs.owed
     later = keep + auction + public - 1
-    pool = [c for c in est.unseen]
+    pool = list(est.unseen)
     futures: list[list[tuple[float, float, float]]] = []
     if later > 0 and len(pool) >= later:
         cache: dict[int, tuple[float, float, float]] = {}
@@ -162,7 +163,7 @@ def _gift(est: Estimate, legal: Sequence[Action], rng: random.Random, jitter) ->
     return choice
 
 
-def _pick(est: Estimate, legal: Sequence[Action], jitter) -> Action:  # noqa: ANN001
+def _pick(est: Estimate, legal: Sequence[Action], jitter) -> Action:
     obs = est.obs
     later = (obs.active_player - obs.player) % est.n - 1
     best, choice = -1e18, legal[0]
@@ -174,7 +175,7 @@ def _pick(est: Estimate, legal: Sequence[Action], jitter) -> Action:  # noqa: AN
     return choice
 
 
-def _church(est: Estimate, legal: Sequence[Action], jitter) -> Action:  # noqa: ANN001
+def _church(est: Estimate, legal: Sequence[Action], jitter) -> Action:
     obs = est.obs
     assert obs.church is not None
     gains = {(dice, sign): gain for gain, dice, sign in est.church_options(obs.church[1], est.me)}

@@ -43,8 +43,8 @@ from biblios_kit.bots.params import check_names, number
 from biblios_kit.bots.playout import PlayoutPolicy, rewards
 from biblios_kit.bots.style import MEDIUM, STRONG
 from biblios_kit.engine.actions import BID, PASS, Action
-from biblios_kit.engine.observation import Observation, observe
 from biblios_kit.engine.compiled import CompiledRules
+from biblios_kit.engine.observation import Observation, observe
 from biblios_kit.engine.state import PH_BIDDING, PH_PAYMENT, GameState, Phase
 from biblios_kit.rules.model import Ruleset
 
@@ -60,7 +60,7 @@ DEFAULT_MODEL = 2
 class Node:
     """One action's node: visits, summed reward of the player who chose it, availability."""
 
-    __slots__ = ("children", "visits", "reward", "avail")
+    __slots__ = ("avail", "children", "reward", "visits")
 
     def __init__(self) -> None:
         self.children: dict[int, Node] = {}
@@ -142,7 +142,9 @@ class ISMCTSBot:
             if observation.phase == Phase.PAYMENT:
                 self.last_iterations = 0
                 return decide(rules, observation, self.rng, STRONG)
-            return self._search(observation, Determinizer(rules, observation), PlayoutPolicy(rules, self.epsilon, style=STRONG))
+            return self._search(
+                observation, Determinizer(rules, observation), PlayoutPolicy(rules, self.epsilon, style=STRONG)
+            )
 
     def _search(self, obs: Observation, det: Determinizer, policy: PlayoutPolicy) -> Action:
         rng = self.rng
@@ -248,7 +250,11 @@ def _settle_by_heuristic(world: GameState, rules: CompiledRules, rng: random.Ran
             break
         if world.ph == PH_PAYMENT:
             legal = world._legal()
-            world._do(legal[0] if len(legal) == 1 else decide(rules, observe(world, world.cur), rng, STRONG if world.cur == me else MEDIUM))
+            world._do(
+                legal[0]
+                if len(legal) == 1
+                else decide(rules, observe(world, world.cur), rng, STRONG if world.cur == me else MEDIUM)
+            )
         else:
             world._do(decide(rules, observe(world, world.cur), rng, STRONG if world.cur == me else MEDIUM))
         limit -= 1
@@ -262,7 +268,9 @@ def create_bot(name: str, seed: int, params: dict[str, object]) -> ISMCTSBot:
     Giving only ``seconds`` searches for that long (not reproducible); giving both stops at
     whichever comes first.
     """
-    check_names(params, ("iterations", "seconds", "exploration", "epsilon", "max_nodes", "depth", "prior", "model", "gate"))
+    check_names(
+        params, ("iterations", "seconds", "exploration", "epsilon", "max_nodes", "depth", "prior", "model", "gate")
+    )
     timed_only = "seconds" in params and "iterations" not in params
     return ISMCTSBot(
         seed,

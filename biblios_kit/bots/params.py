@@ -6,7 +6,7 @@ prefixes them with the spec (``bad bot spec 'hard:iterations=0': ...``).
 
 from __future__ import annotations
 
-from typing import Iterable
+from collections.abc import Iterable
 
 from biblios_kit.i18n import _
 
@@ -44,11 +44,15 @@ def number(
     if whole and value != int(value):
         raise ValueError(_("parameter {name} expects a whole number, got {value}").format(name=key, value=value))
     if above and low is not None and value <= low:
-        raise ValueError(_("parameter {name} must be more than {low}, got {value}").format(name=key, low=bounds["low"], value=value))
+        raise ValueError(
+            _("parameter {name} must be more than {low}, got {value}").format(name=key, low=bounds["low"], value=value)
+        )
     if low is not None and high is not None and not low <= value <= high:
         raise ValueError(
             _("parameter {name} must lie between {low} and {high}, got {value}").format(name=key, value=value, **bounds)
         )
     if low is not None and value < low:
-        raise ValueError(_("parameter {name} must be at least {low}, got {value}").format(name=key, low=bounds["low"], value=value))
+        raise ValueError(
+            _("parameter {name} must be at least {low}, got {value}").format(name=key, low=bounds["low"], value=value)
+        )
     return int(value) if whole else float(value)

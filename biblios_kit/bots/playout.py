@@ -20,7 +20,6 @@ from biblios_kit.engine.compiled import CUR_GOLD, KIND_CATEGORY, KIND_GOLD, Comp
 from biblios_kit.engine.scoring import score_hands
 from biblios_kit.engine.state import PH_BIDDING, PH_CHURCH, PH_GIFT, PH_PAYMENT, PH_PICK, GameState
 
-
 CHURCH_VALUE = 0.7
 KEEP_PATIENCE = 0.2
 """Keeping a card early costs this much per card still to draw (a better one may come)."""

@@ -8,13 +8,12 @@ each command module, come out in the user's language.
 from __future__ import annotations
 
 import sys
-from typing import Sequence
+from collections.abc import Sequence
 
 import typer
 
 from biblios_kit.errors import BibliosError
 from biblios_kit.i18n import _, use_language
-
 
 COMMANDS: tuple[str, ...] = ("rules", "variant", "replay", "simulate", "play")
 """The top-level commands and groups, in the order help lists them."""

@@ -3,14 +3,14 @@
 from __future__ import annotations
 
 import sys
-from typing import Annotated, NoReturn, Optional
+from typing import Annotated, NoReturn
 
 import typer
 
 from biblios_kit.i18n import _, use_language
 
 LangOption = Annotated[
-    Optional[str],
+    str | None,
     typer.Option("--lang", help=_("Language: en, fr or es (default: BIBLIOS_LANG, then the system locale).")),
 ]
 """The ``--lang`` option every command takes."""

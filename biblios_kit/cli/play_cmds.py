@@ -5,7 +5,7 @@ from __future__ import annotations
 import os
 import shlex
 import sys
-from typing import TYPE_CHECKING, Annotated, Optional
+from typing import TYPE_CHECKING, Annotated
 
 import typer
 
@@ -24,15 +24,28 @@ def register(app: typer.Typer) -> None:
 
     @app.command("play", help=_("Play Biblios or Scripts & Scribes in the terminal, hot-seat or against bots."))
     def play(
-        ruleset: Annotated[Optional[str], typer.Option("--ruleset", "-r", help=_("Edition or variant (id, alias or path)."))] = None,
-        option: Annotated[Optional[list[str]], typer.Option("--option", "-o", help=_("Switch a ruleset option on (repeatable)."))] = None,
-        players: Annotated[Optional[int], typer.Option("--players", "-n", help=_("Number of players."))] = None,
-        seed: Annotated[Optional[int], typer.Option("--seed", help=_("Seed of the deal (random by default)."))] = None,
-        seat: Annotated[Optional[list[str]], typer.Option("--seat", help=_("Who plays each seat, in order: human, random, easy, medium or hard (repeatable)."))] = None,
-        name: Annotated[Optional[list[str]], typer.Option("--name", help=_("Name of each seat, in order (repeatable)."))] = None,
+        ruleset: Annotated[
+            str | None, typer.Option("--ruleset", "-r", help=_("Edition or variant (id, alias or path)."))
+        ] = None,
+        option: Annotated[
+            list[str] | None, typer.Option("--option", "-o", help=_("Switch a ruleset option on (repeatable)."))
+        ] = None,
+        players: Annotated[int | None, typer.Option("--players", "-n", help=_("Number of players."))] = None,
+        seed: Annotated[int | None, typer.Option("--seed", help=_("Seed of the deal (random by default)."))] = None,
+        seat: Annotated[
+            list[str] | None,
+            typer.Option(
+                "--seat", help=_("Who plays each seat, in order: human, random, easy, medium or hard (repeatable).")
+            ),
+        ] = None,
+        name: Annotated[
+            list[str] | None, typer.Option("--name", help=_("Name of each seat, in order (repeatable)."))
+        ] = None,
         resume: Annotated[bool, typer.Option("--resume", help=_("Continue the saved game."))] = False,
         bot_delay: Annotated[float, typer.Option("--bot-delay", help=_("Seconds each bot move stays visible."))] = 0.6,
-        web: Annotated[bool, typer.Option("--web", help=_("Serve the game to a web browser instead (on 127.0.0.1)."))] = False,
+        web: Annotated[
+            bool, typer.Option("--web", help=_("Serve the game to a web browser instead (on 127.0.0.1)."))
+        ] = False,
         port: Annotated[int, typer.Option("--port", help=_("Port of the web server."))] = 8000,
         lang: LangOption = None,
     ) -> None:
@@ -63,7 +76,10 @@ def _config(ruleset: str | None, options: list[str], players: int | None, seed: 
         # Nothing to check: the setup screen loads the default edition after its first frame
         # (so the loader, YAML and the ruleset model are not imported here).
         if len(names) > 3:
-            fail(f"{error_prefix()} " + _("{count} --name given for {players} players").format(count=len(names), players=3))
+            fail(
+                f"{error_prefix()} "
+                + _("{count} --name given for {players} players").format(count=len(names), players=3)
+            )
         return GameConfig(names=tuple(names), seed=seed, lang=lang)
     from biblios_kit.errors import BibliosError
     from biblios_kit.rules import load_ruleset
@@ -100,7 +116,10 @@ def _config(ruleset: str | None, options: list[str], players: int | None, seed: 
             explicit.add("ruleset")
             explicit.add("players")
     if len(names) > players:
-        fail(f"{error_prefix()} " + _("{count} --name given for {players} players").format(count=len(names), players=players))
+        fail(
+            f"{error_prefix()} "
+            + _("{count} --name given for {players} players").format(count=len(names), players=players)
+        )
     return GameConfig(
         ruleset=loaded.id if ruleset is None else ruleset,
         options=tuple(sorted(loaded.active_options)),

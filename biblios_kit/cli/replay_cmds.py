@@ -91,19 +91,23 @@ def render_text(data: dict[str, Any], state: Any) -> str:
                     )
                 )
             else:
-                awards.append(_("die {value}: player {player}").format(value=award["value"], player=award["winner"] + 1))
+                awards.append(
+                    _("die {value}: player {player}").format(value=award["value"], player=award["winner"] + 1)
+                )
         totals = ", ".join(str(t) for t in entry["totals"])
         lines.append(f"  {category.name.get(lang)} [{totals}]: " + "; ".join(awards))
-    lines.append(
-        _("{term}: {points}").format(term=vp_term, points=", ".join(str(v) for v in result["victory_points"]))
-    )
+    lines.append(_("{term}: {points}").format(term=vp_term, points=", ".join(str(v) for v in result["victory_points"])))
     for placing in result["ranking"]:
         players = ", ".join(str(p + 1) for p in placing["players"])
         by = placing["by"]
         if by is None:
             reason = vp_term
         else:
-            reason = _tiebreak_text(by["by"], ruleset.category(by["category"]).name.get(lang) if by["category"] else "", ruleset.term("gold", lang))
+            reason = _tiebreak_text(
+                by["by"],
+                ruleset.category(by["category"]).name.get(lang) if by["category"] else "",
+                ruleset.term("gold", lang),
+            )
         if len(placing["players"]) > 1:
             lines.append(
                 _("Place {place}: players {players}, shared (decided by {reason})").format(

@@ -2,7 +2,7 @@
 
 import sys
 from pathlib import Path
-from typing import TYPE_CHECKING, Annotated, NoReturn, Optional
+from typing import TYPE_CHECKING, Annotated, NoReturn
 
 import typer
 
@@ -20,7 +20,9 @@ def _fail(message: str) -> NoReturn:
 def _start(lang: str | None) -> str:
     """Activate the language; an explicit unsupported ``--lang`` is an error here (exit status 2)."""
     if lang is not None and normalize_language(lang) not in SUPPORTED:
-        _fail(_("unknown language {code}; choose one of: {choices}").format(code=repr(lang), choices=", ".join(SUPPORTED)))
+        _fail(
+            _("unknown language {code}; choose one of: {choices}").format(code=repr(lang), choices=", ".join(SUPPORTED))
+        )
     return start(lang)
 
 
@@ -40,7 +42,11 @@ def load(name: str, options: list[str]) -> "Ruleset":
     try:
         return load_ruleset(name, options)
     except UnknownRulesetError as error:
-        _fail(_("unknown ruleset {name}; choose one of: {choices}").format(name=repr(error.name), choices=", ".join(error.known)))
+        _fail(
+            _("unknown ruleset {name}; choose one of: {choices}").format(
+                name=repr(error.name), choices=", ".join(error.known)
+            )
+        )
     except UnknownOptionError as error:
         choices = ", ".join(error.known) if error.known else _("(this ruleset has no options)")
         _fail(
@@ -71,17 +77,23 @@ def register(app: typer.Typer) -> None:
     """Add ``show``, ``search`` and ``diff`` to the ``rules`` group (help texts in the active language)."""
     RulesetOption = Annotated[
         str,
-        typer.Option("--ruleset", "-r", help=_("Ruleset: an id (biblios, scripts-and-scribes, a variant), an alias or a path.")),
+        typer.Option(
+            "--ruleset", "-r", help=_("Ruleset: an id (biblios, scripts-and-scribes, a variant), an alias or a path.")
+        ),
     ]
     OptionsOption = Annotated[
-        Optional[list[str]],
+        list[str] | None,
         typer.Option("--option", "-o", help=_("Switch on an option of the ruleset (repeat for several).")),
     ]
 
     def show(
         section: Annotated[
-            Optional[str],
-            typer.Argument(help=_("A section to show (in English, French or Spanish: auction, enchères, subasta...); all when omitted.")),
+            str | None,
+            typer.Argument(
+                help=_(
+                    "A section to show (in English, French or Spanish: auction, enchères, subasta...); all when omitted."
+                )
+            ),
         ] = None,
         ruleset: RulesetOption = "biblios",
         option: OptionsOption = None,
@@ -93,7 +105,9 @@ def register(app: typer.Typer) -> None:
         from biblios_kit.rulebook import FORMATS, UnknownSectionError, format_rulebook, render_rulebook, section_id
 
         if fmt not in FORMATS:
-            _fail(_("unknown format {name}; choose one of: {choices}").format(name=repr(fmt), choices=", ".join(FORMATS)))
+            _fail(
+                _("unknown format {name}; choose one of: {choices}").format(name=repr(fmt), choices=", ".join(FORMATS))
+            )
         loaded = load(ruleset, list(option or []))
         book = render_rulebook(loaded, code)
         sections = None
@@ -107,7 +121,6 @@ def register(app: typer.Typer) -> None:
                     )
                 )
         sys.stdout.write(format_rulebook(book, fmt, sections))
-
 
     def search_cmd(
         query: Annotated[str, typer.Argument(help=_("Words to look for (case and accents do not matter)."))],
@@ -139,9 +152,9 @@ def register(app: typer.Typer) -> None:
             console = Console(highlight=False)
         sections = list(dict.fromkeys((hit.section_id, hit.section_title) for hit in hits))
         count = len(hits)
-        summary = ngettext("{query}: {count} matching line in {sections}.", "{query}: {count} matching lines in {sections}.", count).format(
-            query=repr(query), count=count, sections=format_list([title for _id, title in sections])
-        )
+        summary = ngettext(
+            "{query}: {count} matching line in {sections}.", "{query}: {count} matching lines in {sections}.", count
+        ).format(query=repr(query), count=count, sections=format_list([title for _id, title in sections]))
         for index, (sid, title) in enumerate(sections):
             heading = f"{title} ({sid})"
             if console is not None:
@@ -165,9 +178,13 @@ def register(app: typer.Typer) -> None:
         print()
         print(summary)
 
-
     def diff(
-        a: Annotated[str, typer.Argument(help=_("First ruleset: an id, alias, path or variant, with options after '+' (biblios+medieval-bluff)."))],
+        a: Annotated[
+            str,
+            typer.Argument(
+                help=_("First ruleset: an id, alias, path or variant, with options after '+' (biblios+medieval-bluff).")
+            ),
+        ],
         b: Annotated[str, typer.Argument(help=_("Second ruleset, written the same way."))],
         lang: LangOption = None,
     ) -> None:
@@ -191,5 +208,9 @@ def register(app: typer.Typer) -> None:
         print(ngettext("{count} difference.", "{count} differences.", len(differences)).format(count=len(differences)))
 
     app.command("show", help=_("Show the rules of a ruleset, whole or one section, in your language."))(show)
-    app.command("search", help=_("Search the rules (case and accents do not matter) and highlight the matches."))(search_cmd)
-    app.command("diff", help=_("List, in words, every rule that differs between two rulesets, variants or option sets."))(diff)
+    app.command("search", help=_("Search the rules (case and accents do not matter) and highlight the matches."))(
+        search_cmd
+    )
+    app.command(
+        "diff", help=_("List, in words, every rule that differs between two rulesets, variants or option sets.")
+    )(diff)

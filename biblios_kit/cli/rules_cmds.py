@@ -52,7 +52,10 @@ def list_rulesets(lang: LangOption = None) -> None:
             try:
                 composed = compose(entry.path)
             except RulesetError:
-                typer.echo(f"  {names}  " + _("[invalid: run 'biblios-kit rules validate {path}']").format(path=display_path(entry.path)))
+                typer.echo(
+                    f"  {names}  "
+                    + _("[invalid: run 'biblios-kit rules validate {path}']").format(path=display_path(entry.path))
+                )
                 continue
             document = composed.document
             line = f"  {names}  {_text(document.get('title'), lang)}"
@@ -64,7 +67,7 @@ def list_rulesets(lang: LangOption = None) -> None:
             typer.echo(line)
             typer.echo("    " + display_path(entry.path))
             options = document.get("options")
-            for option_id, body in (options.items() if isinstance(options, dict) else ()):
+            for option_id, body in options.items() if isinstance(options, dict) else ():
                 state = _("on by default") if isinstance(body, dict) and body.get("default") else _("off by default")
                 title = _text(body.get("title"), lang) if isinstance(body, dict) else ""
                 typer.echo("    " + _("option {id}: {title} ({state})").format(id=option_id, title=title, state=state))
@@ -91,15 +94,18 @@ def _target(name: str) -> tuple[Path | None, str]:
 
 
 def validate(
-    paths: Annotated[list[str], typer.Argument(help=_("Ruleset files, folders of them, or ids of known rulesets to check."), show_default=False)],
+    paths: Annotated[
+        list[str],
+        typer.Argument(
+            help=_("Ruleset files, folders of them, or ids of known rulesets to check."), show_default=False
+        ),
+    ],
     lang: LangOption = None,
 ) -> None:
     """Check each ruleset file; print every problem on stderr (exit status 2) or an OK line per file."""
     start(lang)
     from biblios_kit.errors import Problem
-    from biblios_kit.rules.loader import check_file
-
-    from biblios_kit.rules.loader import ruleset_files
+    from biblios_kit.rules.loader import check_file, ruleset_files
 
     targets: list[tuple[Path | None, str]] = []
     for name in paths:
@@ -140,4 +146,3 @@ def schema(lang: LangOption = None) -> None:
     from biblios_kit.rules.schema import SCHEMA_PATH
 
     sys.stdout.write(SCHEMA_PATH.read_text(encoding="utf-8"))
-

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import json
 import sys
-from typing import Annotated, Any, Optional
+from typing import Annotated, Any
 
 import typer
 
@@ -23,7 +23,7 @@ def register(app: typer.Typer) -> None:
 def simulate(
     ruleset: Annotated[str, typer.Option("--ruleset", "-r", help=_("Ruleset id, alias or file."))] = "biblios",
     option: Annotated[
-        Optional[list[str]], typer.Option("--option", "-o", help=_("Switch on a ruleset option (repeatable)."))
+        list[str] | None, typer.Option("--option", "-o", help=_("Switch on a ruleset option (repeatable)."))
     ] = None,
     players: Annotated[int, typer.Option("--players", "-p", help=_("Number of players."))] = 4,
     games: Annotated[int, typer.Option("--games", "-g", help=_("Number of games."))] = 1000,
@@ -31,13 +31,21 @@ def simulate(
     bots: Annotated[
         str,
         typer.Option(
-            "--bots", "-b", help=_("Bot specs, comma-separated: one for every seat, or one per seat (random, easy, medium, hard:iterations=500).")
+            "--bots",
+            "-b",
+            help=_(
+                "Bot specs, comma-separated: one for every seat, or one per seat (random, easy, medium, hard:iterations=500)."
+            ),
         ),
     ] = "random",
-    rotate: Annotated[bool, typer.Option("--rotate", help=_("Play every seat assignment of the bots equally often."))] = False,
-    workers: Annotated[int, typer.Option("--workers", "-w", help=_("Worker processes (results do not depend on it)."))] = 1,
+    rotate: Annotated[
+        bool, typer.Option("--rotate", help=_("Play every seat assignment of the bots equally often."))
+    ] = False,
+    workers: Annotated[
+        int, typer.Option("--workers", "-w", help=_("Worker processes (results do not depend on it)."))
+    ] = 1,
     records: Annotated[
-        Optional[str], typer.Option("--records", help=_("Folder to write each game's record into."))
+        str | None, typer.Option("--records", help=_("Folder to write each game's record into."))
     ] = None,
     as_json: Annotated[bool, typer.Option("--json", help=_("Print the figures as one JSON object."))] = False,
     lang: LangOption = None,
@@ -98,14 +106,19 @@ class _progress:
         self.total = total
         self.bar: Any = None
 
-    def __enter__(self):  # noqa: ANN204
+    def __enter__(self):
         if not sys.stderr.isatty():
             return None
         from rich.console import Console
         from rich.progress import BarColumn, MofNCompleteColumn, Progress, TimeRemainingColumn
 
         self.bar = Progress(
-            "{task.description}", BarColumn(), MofNCompleteColumn(), TimeRemainingColumn(), console=Console(stderr=True), transient=True
+            "{task.description}",
+            BarColumn(),
+            MofNCompleteColumn(),
+            TimeRemainingColumn(),
+            console=Console(stderr=True),
+            transient=True,
         )
         self.bar.__enter__()
         task = self.bar.add_task(_("Simulating"), total=self.total)

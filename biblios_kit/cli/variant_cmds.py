@@ -6,7 +6,7 @@ import json
 import os
 import re
 from pathlib import Path
-from typing import Annotated, Any, Optional
+from typing import Annotated, Any
 
 import typer
 
@@ -16,7 +16,11 @@ from biblios_kit.i18n import _
 _ID = re.compile(r"^[a-z0-9][a-z0-9-]*$")  # the schema's id pattern (kept here so no schema load is needed)
 
 # Title and description of a new variant in each language a ruleset carries (data, not UI text).
-_TITLES = {"en": "{title} (house rules: {name})", "fr": "{title} (règles maison : {name})", "es": "{title} (reglas de la casa: {name})"}
+_TITLES = {
+    "en": "{title} (house rules: {name})",
+    "fr": "{title} (règles maison : {name})",
+    "es": "{title} (reglas de la casa: {name})",
+}
 _DESCRIPTIONS = {
     "en": "House rules based on {title}.",
     "fr": "Règles maison fondées sur {title}.",
@@ -82,10 +86,13 @@ def variant_text(name: str, extends: str, base: dict[str, Any], schema_uri: str)
 
 
 def new_variant(
-    name: Annotated[str, typer.Argument(help=_("Id of the new variant (lowercase letters, digits and hyphens)."), show_default=False)],
+    name: Annotated[
+        str,
+        typer.Argument(help=_("Id of the new variant (lowercase letters, digits and hyphens)."), show_default=False),
+    ],
     base: Annotated[str, typer.Option("--from", help=_("Ruleset to extend: id, alias or path."))] = "biblios",
     path: Annotated[
-        Optional[Path],
+        Path | None,
         typer.Option("--path", help=_("File (or folder) to write; default: your rulesets folder."), show_default=False),
     ] = None,
     force: Annotated[bool, typer.Option("--force", help=_("Overwrite an existing file."))] = False,
@@ -101,9 +108,9 @@ def new_variant(
     if not _ID.match(name):
         fail(
             f"{error_prefix()} "
-            + _("{name!r} is not a valid id: use lowercase letters, digits and hyphens, starting with a letter or digit").format(
-                name=name
-            )
+            + _(
+                "{name!r} is not a valid id: use lowercase letters, digits and hyphens, starting with a letter or digit"
+            ).format(name=name)
         )
     try:
         base_path = resolve_ruleset(base)
@@ -112,7 +119,9 @@ def new_variant(
     try:
         composed = compose(base_path)
     except RulesetError as error:
-        fail(f"{error_prefix()} " + _("the ruleset to extend has problems:") + "\n" + "\n".join(map(str, error.problems)))
+        fail(
+            f"{error_prefix()} " + _("the ruleset to extend has problems:") + "\n" + "\n".join(map(str, error.problems))
+        )
 
     if path is None:
         target = user_rulesets_dir() / f"{name}.yaml"
@@ -127,20 +136,27 @@ def new_variant(
     entries = available_rulesets()
     for entry in entries:
         if (entry.id == name or name in entry.aliases) and (not target.exists() or not entry.path.samefile(target)):
-            fail(f"{error_prefix()} " + _("the id {name!r} is already used by {path}").format(name=name, path=entry.path))
+            fail(
+                f"{error_prefix()} " + _("the id {name!r} is already used by {path}").format(name=name, path=entry.path)
+            )
 
     # By id when the base is found by id (it then moves with its folder); else a path relative to the new file.
     by_id = any(entry.path == base_path for entry in entries) and isinstance(composed.document.get("id"), str)
     if by_id:
         extends = str(composed.document["id"])
     else:
-        extends = Path(os.path.relpath(base_path, target.parent.resolve() if target.parent.exists() else target.parent.absolute())).as_posix()
+        extends = Path(
+            os.path.relpath(base_path, target.parent.resolve() if target.parent.exists() else target.parent.absolute())
+        ).as_posix()
     text = variant_text(name, extends, composed.document, SCHEMA_PATH.as_uri())
     try:
         target.parent.mkdir(parents=True, exist_ok=True)
         target.write_text(text, encoding="utf-8")
     except OSError as error:
-        fail(f"{error_prefix()} " + _("cannot write {path}: {reason}").format(path=target, reason=error.strerror or error))
+        fail(
+            f"{error_prefix()} "
+            + _("cannot write {path}: {reason}").format(path=target, reason=error.strerror or error)
+        )
     problems = check_file(target)
     if problems:
         fail("\n".join(map(str, problems)))

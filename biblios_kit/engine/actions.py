@@ -46,7 +46,14 @@ BID = 10_000
 CHURCH = 1_000_000
 _BID_END = CHURCH
 
-_WORDS = {KEEP: "keep", TO_AUCTION: "auction", TO_PUBLIC: "public", PASS: "pass", REFUSE: "refuse", DECLINE: "church decline"}
+_WORDS = {
+    KEEP: "keep",
+    TO_AUCTION: "auction",
+    TO_PUBLIC: "public",
+    PASS: "pass",
+    REFUSE: "refuse",
+    DECLINE: "church decline",
+}
 _BY_WORD = {word: action for action, word in _WORDS.items()}
 
 
@@ -104,12 +111,7 @@ def is_well_formed(action: object) -> bool:
     """Whether ``action`` is an int in one of the action blocks (legality is another matter)."""
     if not isinstance(action, int) or isinstance(action, bool):
         return False
-    return (
-        0 <= action <= DECLINE
-        or PICK <= action < PAY + 1_000
-        or BID < action < _BID_END
-        or (CHURCH + 2 <= action)
-    )
+    return 0 <= action <= DECLINE or PICK <= action < PAY + 1_000 or BID < action < _BID_END or (action >= CHURCH + 2)
 
 
 def format_action(ruleset: Ruleset | CompiledRules, action: Action) -> str:
@@ -134,7 +136,9 @@ def format_action(ruleset: Ruleset | CompiledRules, action: Action) -> str:
 
 def _int(text: str, original: str) -> int:
     if not text.isdigit():
-        raise InvalidActionError(_("expected a number in {original!r}, got {text!r}").format(original=original, text=text))
+        raise InvalidActionError(
+            _("expected a number in {original!r}, got {text!r}").format(original=original, text=text)
+        )
     return int(text)
 
 
@@ -164,22 +168,30 @@ def parse_action(ruleset: Ruleset | CompiledRules, text: str) -> Action:
             return BID + number
         if number >= rules.n_cards:
             raise InvalidActionError(
-                _("no card {number} in this ruleset (cards 0..{last}): {text!r}").format(number=number, last=rules.n_cards - 1, text=text)
+                _("no card {number} in this ruleset (cards 0..{last}): {text!r}").format(
+                    number=number, last=rules.n_cards - 1, text=text
+                )
             )
         return (PICK if head == "pick" else PAY) + number
     if head == "church":
         if not rest:
-            raise InvalidActionError(_("expected 'church decline' or 'church <die>+1 ...', got {text!r}").format(text=text))
+            raise InvalidActionError(
+                _("expected 'church decline' or 'church <die>+1 ...', got {text!r}").format(text=text)
+            )
         names = {name: i for i, name in enumerate(rules.die_names)}
         dice: list[int] = []
         signs = set()
         for word in rest:
             if len(word) < 3 or word[-2:] not in ("+1", "-1"):
-                raise InvalidActionError(_("expected '<die>+1' or '<die>-1', got {word!r} in {text!r}").format(word=word, text=text))
+                raise InvalidActionError(
+                    _("expected '<die>+1' or '<die>-1', got {word!r} in {text!r}").format(word=word, text=text)
+                )
             name = word[:-2].lower()
             if name not in names:
                 raise InvalidActionError(
-                    _("unknown die {name!r} in {text!r}; dice: {dice}").format(name=name, text=text, dice=", ".join(rules.die_names))
+                    _("unknown die {name!r} in {text!r}; dice: {dice}").format(
+                        name=name, text=text, dice=", ".join(rules.die_names)
+                    )
                 )
             if names[name] in dice:
                 raise InvalidActionError(_("die {name!r} named twice in {text!r}").format(name=name, text=text))

@@ -131,7 +131,6 @@ class CompiledRules:
     playout_memo: dict[int, Any] = field(default_factory=dict, compare=False, repr=False)
     """The random playout's lookup tables per player count (``engine.playout.PlayoutTables``)."""
 
-
     def event_tables(self, players: int) -> EventTables:
         """The prebuilt frequent events of a ``players``-player game of these rules (built once)."""
         try:
@@ -148,10 +147,12 @@ class EventTables:
     the ~900 events of a random 4-player game.
     """
 
-    __slots__ = ("bid", "passed", "cannot_pay", "drew", "taken", "picked", "to_public", "to_pile", "kept")
+    __slots__ = ("bid", "cannot_pay", "drew", "kept", "passed", "picked", "taken", "to_pile", "to_public")
 
     def __init__(self, n: int, cards: int, max_bid: int) -> None:
-        bid, passed, drew, taken = (int(k) for k in (EventKind.BID, EventKind.PASSED, EventKind.DREW, EventKind.PENALTY_TAKEN))
+        bid, passed, drew, taken = (
+            int(k) for k in (EventKind.BID, EventKind.PASSED, EventKind.DREW, EventKind.PENALTY_TAKEN)
+        )
         picked, to_public, to_pile, kept = (
             int(k) for k in (EventKind.PICKED, EventKind.TO_PUBLIC, EventKind.TO_AUCTION_PILE, EventKind.KEPT)
         )

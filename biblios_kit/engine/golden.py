@@ -71,7 +71,10 @@ def transcript(ruleset_name: str, options: tuple[str, ...], players: int, seed: 
         state.apply(action)
     result = state.result()
     for category in result.categories:
-        awards = ", ".join(f"place {a.place}: {a.winner if a.winner is not None else '-'} ({a.by.value}, {a.value})" for a in category.awards)
+        awards = ", ".join(
+            f"place {a.place}: {a.winner if a.winner is not None else '-'} ({a.by.value}, {a.value})"
+            for a in category.awards
+        )
         lines.append(f"= {category.category} totals={list(category.totals)} {awards}")
     lines.append(f"= victory points {list(result.victory_points)} gold {list(result.gold)}")
     for placing in result.ranking:

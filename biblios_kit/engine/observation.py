@@ -188,7 +188,7 @@ def observe(state: GameState, player: int) -> Observation:
             round_bids.append((who, raw[3]))  # type: ignore[arg-type]
         elif kind == _PASSED:
             round_bids.append((who, 0))
-        elif kind == _CANNOT_PAY or kind == _REFUSED:
+        elif kind in (_CANNOT_PAY, _REFUSED):
             round_bids = []
         if card < 0:  # no card, or one hidden in a resampled world's log
             continue
@@ -200,7 +200,7 @@ def observe(state: GameState, player: int) -> Observation:
         elif kind == _TO_AUCTION_PILE:
             if who == p:
                 my_pile.append(card)
-        elif kind == _PICKED or kind == _TOOK:
+        elif kind in (_PICKED, _TOOK):
             if not is_church[card]:  # a church card is resolved, never kept in hand
                 acquired.append((who, card))
         elif kind == _REVEALED:
@@ -281,4 +281,3 @@ def observe(state: GameState, player: int) -> Observation:
         my_buried=tuple(my_buried),
         legal_actions=tuple(state.legal_actions()) if mine else (),
     )
-

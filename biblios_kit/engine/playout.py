@@ -26,16 +26,16 @@ below runs hundreds of times per game, which is why they read like this.
 from __future__ import annotations
 
 from collections import Counter
+from collections.abc import Callable, Sequence
 from math import floor
-from typing import Callable, Sequence
 
 from biblios_kit.engine.actions import BID, PASS, PAY, PICK, REFUSE, TO_AUCTION, TO_PUBLIC
 from biblios_kit.engine.compiled import CUR_GOLD, MAX_CARDS, PEN_STANDARD, CompiledRules
 from biblios_kit.engine.events import ALL, EventKind, RawEvent
 from biblios_kit.engine.state import (
     _GIFT_LEGAL,
-    _R_GIFT,
     _NO_MIN,
+    _R_GIFT,
     _R_PICK,
     _TAKERS,
     PH_BIDDING,
@@ -87,7 +87,7 @@ class PlayoutTables:
     leaves ``k - r`` options to the next player, and the bid is the ceiling + 1 - (``k - r``).
     """
 
-    __slots__ = ("k_open", "bid_action", "bid_event", "alone", "rest_without", "bits", "as_float", "has_twin")
+    __slots__ = ("alone", "as_float", "bid_action", "bid_event", "bits", "has_twin", "k_open", "rest_without")
 
     def __init__(self, rules: CompiledRules, n: int) -> None:
         opening = rules.opening_bid
@@ -130,7 +130,7 @@ def random_playout(s: GameState, rands: Sequence[Rand]) -> None:
         ph = s.ph
         if ph == PH_BIDDING:
             _auction(s, rands)
-        elif ph == PH_GIFT or ph == PH_PICK:
+        elif ph in (PH_GIFT, PH_PICK):
             _gift_turns(s, rands)
         elif ph == PH_OVER:
             return
@@ -153,7 +153,13 @@ def _gift_turns(s: GameState, rands: Sequence[Rand]) -> None:
     playout = playout_tables(rules, n)
     as_float, has_twin = playout.as_float, playout.has_twin
     tables = rules.event_tables(n)
-    drew_t, to_public_t, to_pile_t, kept_t, picked_t = tables.drew, tables.to_public, tables.to_pile, tables.kept, tables.picked
+    drew_t, to_public_t, to_pile_t, kept_t, picked_t = (
+        tables.drew,
+        tables.to_public,
+        tables.to_pile,
+        tables.kept,
+        tables.picked,
+    )
     is_church, cls, gold_value = rules.is_church, rules.cls, rules.gold_value
     draw, public, hands, gold, discard = s.draw, s.public, s.hands, s.gold, s.discard
     draw_pop, public_append, public_remove, pile_append = draw.pop, public.append, public.remove, s.pile.append

@@ -15,9 +15,10 @@ from __future__ import annotations
 
 import json
 import os
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Mapping, NoReturn
+from typing import Any, NoReturn
 
 from biblios_kit.atomic import write_text_atomic
 from biblios_kit.engine.actions import format_action, parse_action
@@ -178,7 +179,7 @@ def read_record_document(path: str | os.PathLike[str]) -> object:
     """Read a record file's JSON document (``RecordError`` if unreadable, not UTF-8 or not JSON)."""
     where = str(path)
     try:
-        with open(path, "r", encoding="utf-8") as handle:
+        with open(path, encoding="utf-8") as handle:
             text = handle.read()
     except OSError as error:
         _fail(where, _("cannot read the file: {reason}").format(reason=error.strerror or error))
@@ -187,7 +188,9 @@ def read_record_document(path: str | os.PathLike[str]) -> object:
     try:
         return json.loads(text)
     except json.JSONDecodeError as error:
-        _fail(f"{where}:{error.lineno}:{error.colno}", _("invalid or truncated JSON: {reason}").format(reason=error.msg))
+        _fail(
+            f"{where}:{error.lineno}:{error.colno}", _("invalid or truncated JSON: {reason}").format(reason=error.msg)
+        )
 
 
 def load_record(path: str | os.PathLike[str]) -> GameRecord:
@@ -215,7 +218,9 @@ def replay(record: GameRecord, ruleset: Ruleset | None = None, where: str | None
             _(
                 "ruleset {ruleset} has changed since this game was recorded "
                 "(content hash {current}, record has {recorded})"
-            ).format(ruleset=repr(record.ruleset), current=ruleset.content_hash[:12], recorded=record.content_hash[:12]),
+            ).format(
+                ruleset=repr(record.ruleset), current=ruleset.content_hash[:12], recorded=record.content_hash[:12]
+            ),
         )
     if record.players not in ruleset.player_counts:
         _fail(
@@ -260,5 +265,7 @@ def replay(record: GameRecord, ruleset: Ruleset | None = None, where: str | None
         stored = {"winners": record.result.get("winners"), "victory_points": record.result.get("victory_points")}
         replayed = {"winners": list(final.winners), "victory_points": list(final.victory_points)}
         if stored != replayed:
-            _fail(where, _("replay gives {replayed}, the record says {stored}").format(replayed=replayed, stored=stored))
+            _fail(
+                where, _("replay gives {replayed}, the record says {stored}").format(replayed=replayed, stored=stored)
+            )
     return state

@@ -45,7 +45,7 @@ _TO_AUCTION_PILE = int(E.TO_AUCTION_PILE)
 class Constraints:
     """Hidden cards of one player's view, with the zones each may be in and each zone's size."""
 
-    __slots__ = ("cards", "candidates", "capacity")
+    __slots__ = ("candidates", "capacity", "cards")
 
     def __init__(self, cards: list[int], candidates: list[list[int]], capacity: list[int]) -> None:
         self.cards = cards
@@ -112,7 +112,7 @@ def constraints(state: GameState, player: int) -> Constraints:
                 seen(card, who)
             else:
                 may[who] |= may[KEPT]
-        elif kind == _PICKED or kind == _TOOK:
+        elif kind in (_PICKED, _TOOK):
             seen(card, VISIBLE if rules.is_church[card] else who)
         elif kind == _SHORT_DRAW_DISCARDED:
             may[BURIED] |= may[DRAW]
@@ -220,8 +220,7 @@ def pin(cons: Constraints, zone: int, cards: list[int]) -> Constraints:
     """A copy of ``cons`` where ``cards`` must be in ``zone`` and no other card may be."""
     fixed = set(cards)
     candidates = [
-        [zone] if c in fixed else [z for z in options if z != zone]
-        for c, options in zip(cons.cards, cons.candidates)
+        [zone] if c in fixed else [z for z in options if z != zone] for c, options in zip(cons.cards, cons.candidates)
     ]
     return Constraints(cons.cards, candidates, cons.capacity)
 

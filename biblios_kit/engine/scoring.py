@@ -146,7 +146,7 @@ def _category_places(totals: list[int], letters: list[int], tie_nobody: bool) ->
         elif tie_nobody:
             places.extend((None, WonBy.NOBODY) for _ in group)
         else:
-            for k, p in enumerate(group):
+            for _k, p in enumerate(group):
                 same = [q for q in group if letters[q] == letters[p]]
                 places.append((p, WonBy.LETTER) if len(same) == 1 else (None, WonBy.NOBODY))
         i = j

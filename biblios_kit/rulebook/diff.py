@@ -7,13 +7,14 @@ difference); the sentences describing each side are the rulebook's own phrases.
 from __future__ import annotations
 
 from collections import Counter
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
-from typing import Callable, Mapping
 
 from biblios_kit.i18n import N_, _, format_list, in_language
 from biblios_kit.rulebook.grammar import capitalize
 from biblios_kit.rulebook.render import _Renderer, describe_effect, penalty_name
 from biblios_kit.rules.model import (
+    TERM_KEYS,
     AllPass,
     BiddingStart,
     CardKind,
@@ -23,7 +24,6 @@ from biblios_kit.rules.model import (
     Overpay,
     Ruleset,
     ShortDraw,
-    TERM_KEYS,
     TieBreak,
     TieBreakBy,
 )
@@ -115,7 +115,9 @@ class _Differ:
         if get(self.a) != get(self.b):
             self.add(key, topic, say(self.a), say(self.b))
 
-    def compare_choice(self, key: str, topic: str, get: Callable[[Ruleset], object], names: Mapping[object, str]) -> None:
+    def compare_choice(
+        self, key: str, topic: str, get: Callable[[Ruleset], object], names: Mapping[object, str]
+    ) -> None:
         """Compare a rule with a few possible values, each side said by the name of its value in ``names``."""
         self.compare(key, topic, get, lambda r: names[get(r)])
 
@@ -123,7 +125,9 @@ class _Differ:
         a, b, lang = self.a, self.b, self.lang
         self.compare("title", _("Game"), lambda r: r.title.get(lang), lambda r: r.title.get(lang))
         for key in TERM_KEYS:
-            self.compare(f"term:{key}", _(TERM_TOPICS[key]), lambda r, k=key: r.term(k, lang), lambda r, k=key: r.term(k, lang))
+            self.compare(
+                f"term:{key}", _(TERM_TOPICS[key]), lambda r, k=key: r.term(k, lang), lambda r, k=key: r.term(k, lang)
+            )
         self.compare(
             "categories",
             _("Categories"),
@@ -163,7 +167,9 @@ class _Differ:
         return _(
             "removed first: {named}; then at random: {random}; dealt to each player: {dealt}; cards per turn: "
             "{cards}; uneven end: {short}"
-        ).format(named=named, random=setup.remove_random, dealt=setup.starting_hand, cards=setup.gift_cards, short=short)
+        ).format(
+            named=named, random=setup.remove_random, dealt=setup.starting_hand, cards=setup.gift_cards, short=short
+        )
 
     def compare_setup(self, players: int) -> None:
         sa, sb = self.a.setups[players], self.b.setups[players]
@@ -178,43 +184,88 @@ class _Differ:
     def compare_rules(self) -> None:
         lang = self.lang
         yes_no = {True: _("allowed"), False: _("not allowed")}
-        self.compare_choice("church:optional", _("Declining to use a die-changing card"), lambda r: r.church.optional, yes_no)
+        self.compare_choice(
+            "church:optional", _("Declining to use a die-changing card"), lambda r: r.church.optional, yes_no
+        )
         targets = {ChurchTargets.ANY: _("any die"), ChurchTargets.FIRST_PLACE: _("first-place dice only")}
-        self.compare_choice("church:targets", _("Dice a die-changing card may move"), lambda r: r.church.targets, targets)
+        self.compare_choice(
+            "church:targets", _("Dice a die-changing card may move"), lambda r: r.church.targets, targets
+        )
         starts = {
             BiddingStart.LEFT_OF_ACTIVE: _("the player on the active player's left"),
             BiddingStart.ACTIVE: _("the active player"),
         }
         self.compare_choice("auction:start", _("Who bids first"), lambda r: r.auction.bidding_starts, starts)
-        self.compare("auction:opening", _("Lowest first bid"), lambda r: r.auction.opening_bid, lambda r: str(r.auction.opening_bid))
+        self.compare(
+            "auction:opening",
+            _("Lowest first bid"),
+            lambda r: r.auction.opening_bid,
+            lambda r: str(r.auction.opening_bid),
+        )
         currency = {Currency.GOLD: _("amounts of {gold}"), Currency.CARDS: _("numbers of cards")}
-        kinds = {CardKind.CATEGORY: N_("Bids on a category card"), CardKind.CHURCH: N_("Bids on a die-changing card"), CardKind.GOLD: N_("Bids on a {gold} card")}
+        kinds = {
+            CardKind.CATEGORY: N_("Bids on a category card"),
+            CardKind.CHURCH: N_("Bids on a die-changing card"),
+            CardKind.GOLD: N_("Bids on a {gold} card"),
+        }
         for kind, topic in kinds.items():
             self.compare(
                 f"auction:currency:{kind.value}",
                 _(topic).format(gold=self.a.term("gold", lang)),
                 lambda r, k=kind: r.auction.currency.get(k),
-                lambda r, k=kind: currency[r.auction.currency[k]].format(gold=r.term("gold", lang)) if k in r.auction.currency else _("none"),
+                lambda r, k=kind: (
+                    currency[r.auction.currency[k]].format(gold=r.term("gold", lang))
+                    if k in r.auction.currency
+                    else _("none")
+                ),
             )
-        self.compare("auction:gold-ceiling", _("Highest bid in {gold}").format(gold=self.a.term("gold", lang)), lambda r: r.auction.gold_ceiling, lambda r: str(r.auction.gold_ceiling))
-        self.compare("auction:cards-ceiling", _("Highest bid in cards"), lambda r: r.auction.cards_ceiling, lambda r: str(r.auction.cards_ceiling))
-        overpay = {Overpay.LOST: _("allowed, the surplus is lost"), Overpay.FORBIDDEN: _("forbidden: the exact amount only")}
+        self.compare(
+            "auction:gold-ceiling",
+            _("Highest bid in {gold}").format(gold=self.a.term("gold", lang)),
+            lambda r: r.auction.gold_ceiling,
+            lambda r: str(r.auction.gold_ceiling),
+        )
+        self.compare(
+            "auction:cards-ceiling",
+            _("Highest bid in cards"),
+            lambda r: r.auction.cards_ceiling,
+            lambda r: str(r.auction.cards_ceiling),
+        )
+        overpay = {
+            Overpay.LOST: _("allowed, the surplus is lost"),
+            Overpay.FORBIDDEN: _("forbidden: the exact amount only"),
+        }
         self.compare_choice("auction:overpay", _("Paying more than the bid"), lambda r: r.auction.overpay, overpay)
-        all_pass = {AllPass.DISCARD: _("removed from the game"), AllPass.ACTIVE_TAKES: _("taken for free by the active player")}
+        all_pass = {
+            AllPass.DISCARD: _("removed from the game"),
+            AllPass.ACTIVE_TAKES: _("taken for free by the active player"),
+        }
         self.compare_choice("auction:all-pass", _("A card nobody bids on"), lambda r: r.auction.all_pass, all_pass)
-        self.compare_choice("auction:refuse", _("Refusing to pay when able to"), lambda r: r.auction.refuse_to_pay, yes_no)
+        self.compare_choice(
+            "auction:refuse", _("Refusing to pay when able to"), lambda r: r.auction.refuse_to_pay, yes_no
+        )
         self.compare("penalty:kind", _("Penalty"), lambda r: r.penalty.kind, lambda r: penalty_name(r.penalty.kind))
         exclude = {True: _("excluded"), False: _("may bid again")}
         self.compare_choice(
-            "penalty:exclude", _("Penalized player in the re-auction"), lambda r: r.penalty.exclude_from_reauction, exclude
+            "penalty:exclude",
+            _("Penalized player in the re-auction"),
+            lambda r: r.penalty.exclude_from_reauction,
+            exclude,
         )
-        ties = {CategoryTie.EARLIEST_LETTER: _("the earliest letter wins"), CategoryTie.NOBODY: _("nobody wins the category")}
-        self.compare_choice("scoring:category-tie", _("Tie on a category total"), lambda r: r.scoring.category_tie, ties)
+        ties = {
+            CategoryTie.EARLIEST_LETTER: _("the earliest letter wins"),
+            CategoryTie.NOBODY: _("nobody wins the category"),
+        }
+        self.compare_choice(
+            "scoring:category-tie", _("Tie on a category total"), lambda r: r.scoring.category_tie, ties
+        )
         self.compare(
             "scoring:tiebreak",
             _("Final tie-break"),
             lambda r: [(s.by, s.category) for s in r.scoring.final_tiebreak],
-            lambda r: " → ".join(short_tiebreak(s, r, lang) for s in r.scoring.final_tiebreak) or _("none: a shared victory"),
+            lambda r: (
+                " → ".join(short_tiebreak(s, r, lang) for s in r.scoring.final_tiebreak) or _("none: a shared victory")
+            ),
         )
         self.compare_options()
 
@@ -229,7 +280,12 @@ class _Differ:
                 right = ob.description.get(lang).rstrip(".") if ob else _("not available")
                 self.add(f"option:{option_id}", topic, left, right)
             elif dict(oa.changes) != dict(ob.changes) or oa.default != ob.default:
-                self.add(f"option:{option_id}", topic, oa.description.get(lang).rstrip("."), ob.description.get(lang).rstrip("."))
+                self.add(
+                    f"option:{option_id}",
+                    topic,
+                    oa.description.get(lang).rstrip("."),
+                    ob.description.get(lang).rstrip("."),
+                )
 
         def in_force(r: Ruleset) -> str:
             titles = [r.options[o].title.get(lang) for o in r.options if o in r.active_options]

@@ -8,8 +8,7 @@ from pathlib import Path
 from biblios_kit.i18n import SUPPORTED
 from biblios_kit.rulebook.formats import rulebook_markdown
 from biblios_kit.rulebook.render import render_rulebook
-from biblios_kit.rules.loader import available_rulesets
-from biblios_kit.rules.loader import load_ruleset
+from biblios_kit.rules.loader import available_rulesets, load_ruleset
 
 
 def edition_ids() -> list[str]:

@@ -12,7 +12,20 @@ import unicodedata
 
 _FEMININE: dict[str, frozenset[str]] = {
     "fr": frozenset(
-        {"pile", "phase", "carte", "place", "reserve", "main", "pioche", "etape", "table", "banque", "defausse", "manche"}
+        {
+            "pile",
+            "phase",
+            "carte",
+            "place",
+            "reserve",
+            "main",
+            "pioche",
+            "etape",
+            "table",
+            "banque",
+            "defausse",
+            "manche",
+        }
     ),
     "es": frozenset({"pila", "fase", "carta", "mano", "etapa", "mesa", "reserva", "ronda", "baraja", "zona"}),
 }

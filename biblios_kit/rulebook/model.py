@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from dataclasses import dataclass
-from typing import Iterator, Union
 
 SECTION_IDS: tuple[str, ...] = (
     "overview",
@@ -50,7 +50,7 @@ class Table:
     rows: tuple[tuple[str, ...], ...]
 
 
-Block = Union[Paragraph, Subheading, BulletList, Table]
+Block = Paragraph | Subheading | BulletList | Table
 """One piece of a section."""
 
 

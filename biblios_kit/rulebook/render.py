@@ -8,12 +8,13 @@ variant gets a correct rulebook in each language without anyone writing it by ha
 from __future__ import annotations
 
 from collections import Counter
-from typing import Callable
+from collections.abc import Callable
 
 from biblios_kit.i18n import N_, _, format_list, in_language, ngettext
 from biblios_kit.rulebook.grammar import capitalize, with_article
 from biblios_kit.rulebook.model import Block, BulletList, Paragraph, Rulebook, Section, Subheading, Table
 from biblios_kit.rules.model import (
+    TERM_KEYS,
     AllPass,
     AwardDie,
     BiddingStart,
@@ -28,7 +29,6 @@ from biblios_kit.rules.model import (
     Removal,
     Ruleset,
     ShortDraw,
-    TERM_KEYS,
     TieBreak,
     TieBreakBy,
 )
@@ -220,7 +220,9 @@ class _Renderer:
                 )
             )
         if self.church_cards():
-            blocks.append(self.p(_("The dice move during the game: each {church} acquired by a player shifts some of them.")))
+            blocks.append(
+                self.p(_("The dice move during the game: each {church} acquired by a player shifts some of them."))
+            )
         blocks.append(self.p(_("The game has two phases:")))
         blocks.append(
             BulletList(
@@ -249,7 +251,10 @@ class _Renderer:
         lang = self.lang
         kinds = Counter(card.kind for card in self.deck)
         blocks: list[Block] = [
-            self.p(ngettext("The deck has {total} card in all:", "The deck has {total} cards in all:", len(self.deck)), total=len(self.deck)),
+            self.p(
+                ngettext("The deck has {total} card in all:", "The deck has {total} cards in all:", len(self.deck)),
+                total=len(self.deck),
+            ),
             Table(
                 (_("Cards"), _("Number")),
                 (
@@ -293,7 +298,9 @@ class _Renderer:
                     len(cards),
                 ).format(category=category.name.get(lang), count=len(cards), total=total)
             )
-        blocks.append(Table((_("Category"), _("Symbol"), _("Colour"), _("Value"), _("Letters"), _("Cards")), tuple(rows)))
+        blocks.append(
+            Table((_("Category"), _("Symbol"), _("Colour"), _("Value"), _("Letters"), _("Cards")), tuple(rows))
+        )
         blocks.append(BulletList(tuple(totals)))
 
         gold = Counter(card.value for card in self.deck if card.kind is CardKind.GOLD)
@@ -301,7 +308,9 @@ class _Renderer:
         if gold:
             blocks.append(Table((_("Value"), _("Cards")), tuple((str(v), str(gold[v])) for v in sorted(gold))))
             gold_total = sum(v * n for v, n in gold.items())
-            blocks.append(self.p(_("The {gold} cards are worth {total} in all. They pay for auctions."), total=gold_total))
+            blocks.append(
+                self.p(_("The {gold} cards are worth {total} in all. They pay for auctions."), total=gold_total)
+            )
         else:
             blocks.append(self.p(_("This deck has no {gold} cards.")))
 
@@ -451,7 +460,9 @@ class _Renderer:
             BulletList(
                 tuple(
                     ngettext(
-                        "{players} players: {cards} card per turn", "{players} players: {cards} cards per turn", setup.gift_cards
+                        "{players} players: {cards} card per turn",
+                        "{players} players: {cards} cards per turn",
+                        setup.gift_cards,
                     ).format(players=players, cards=setup.gift_cards)
                     for players, setup in r.setups.items()
                 )
@@ -468,8 +479,14 @@ class _Renderer:
         blocks.append(
             BulletList(
                 (
-                    self.f(_("exactly one card face down in front of themself, which joins their {hand} at the end of the turn;")),
-                    self.f(_("exactly one card face down on {the_auction_pile}, to be sold during {the_auction_phase};")),
+                    self.f(
+                        _(
+                            "exactly one card face down in front of themself, which joins their {hand} at the end of the turn;"
+                        )
+                    ),
+                    self.f(
+                        _("exactly one card face down on {the_auction_pile}, to be sold during {the_auction_phase};")
+                    ),
                     self.f(_("every other card face up in {the_public_space}.")),
                 )
             )
@@ -493,7 +510,11 @@ class _Renderer:
         )
         if any(setup.gift_cards > players + 1 for players, setup in r.setups.items()):
             blocks.append(
-                self.p(_("Cards still in {the_public_space} once every other player has taken one are removed from the game."))
+                self.p(
+                    _(
+                        "Cards still in {the_public_space} once every other player has taken one are removed from the game."
+                    )
+                )
             )
         if self.church_cards():
             blocks.append(
@@ -563,9 +584,9 @@ class _Renderer:
             )
         dice = self.uniform_dice()
         if dice is not None and len({(d.min, d.max) for d in dice}) == 1:
-            bounds = _("A die never leaves the range {min} to {max}: a move that would take it out is not allowed.").format(
-                min=dice[0].min, max=dice[0].max
-            )
+            bounds = _(
+                "A die never leaves the range {min} to {max}: a move that would take it out is not allowed."
+            ).format(min=dice[0].min, max=dice[0].max)
         else:
             bounds = _("A die never leaves its range: a move that would take it out is not allowed.")
         if r.church.optional:
@@ -612,7 +633,11 @@ class _Renderer:
             )
         else:
             blocks.append(
-                self.p(_("The active player bids first, then bidding goes clockwise, round the table as many times as needed."))
+                self.p(
+                    _(
+                        "The active player bids first, then bidding goes clockwise, round the table as many times as needed."
+                    )
+                )
             )
         blocks.append(
             self.p(
@@ -669,7 +694,9 @@ class _Renderer:
             blocks.append(self.p(_("If nobody bids, the active player takes the card for free.")))
         blocks.append(
             self.p(
-                _("Players may bid more than they can pay: that is the bluff. A winner who cannot pay is penalized (see {section})."),
+                _(
+                    "Players may bid more than they can pay: that is the bluff. A winner who cannot pay is penalized (see {section})."
+                ),
                 section=self.title("penalty"),
             )
         )
@@ -677,14 +704,22 @@ class _Renderer:
             blocks.append(self.p(_("A winner who could pay may also refuse to pay and take the penalty instead.")))
         else:
             blocks.append(self.p(_("A winner who can pay must pay.")))
-        blocks.append(self.p(_("{the_auction_phase} ends when the last card of {the_auction_pile} has been auctioned; scoring follows.")))
+        blocks.append(
+            self.p(
+                _(
+                    "{the_auction_phase} ends when the last card of {the_auction_pile} has been auctioned; scoring follows."
+                )
+            )
+        )
         return Section("auction", self.title("auction"), tuple(blocks))
 
     def penalty(self) -> Section:
         r = self.r
         kind = r.penalty.kind
         if r.auction.refuse_to_pay:
-            intro = _("A player who wins an auction but does not pay, whether they cannot or they refuse, is penalized.")
+            intro = _(
+                "A player who wins an auction but does not pay, whether they cannot or they refuse, is penalized."
+            )
         else:
             intro = _("A player who wins an auction but cannot pay is penalized.")
         blocks: list[Block] = [self.p(intro), Subheading(penalty_name(kind))]
@@ -717,7 +752,9 @@ class _Renderer:
             if option_id in r.active_options and "penalty" in option.changes
         ]
         if from_options:
-            blocks.append(self.p(_("This penalty comes from the option in force: {option}."), option=format_list(from_options)))
+            blocks.append(
+                self.p(_("This penalty comes from the option in force: {option}."), option=format_list(from_options))
+            )
         if r.penalty.exclude_from_reauction:
             blocks.append(
                 self.p(
@@ -769,7 +806,13 @@ class _Renderer:
                     )
                 )
             )
-        blocks.append(self.p(_("Only players with at least one card in a category can win it; a category nobody holds is won by nobody.")))
+        blocks.append(
+            self.p(
+                _(
+                    "Only players with at least one card in a category can win it; a category nobody holds is won by nobody."
+                )
+            )
+        )
         if r.scoring.category_tie is CategoryTie.EARLIEST_LETTER:
             blocks.append(
                 self.p(
@@ -782,10 +825,14 @@ class _Renderer:
         elif multi:
             blocks.append(self.p(_("When players are tied on a total, none of them takes the die for that place.")))
         else:
-            blocks.append(self.p(_("If the highest total is shared, nobody wins the category and its die is not awarded.")))
+            blocks.append(
+                self.p(_("If the highest total is shared, nobody wins the category and its die is not awarded."))
+            )
         blocks.append(
             self.p(
-                _("The player with the most {victory_points} wins the game. Ties are settled as described in {section}."),
+                _(
+                    "The player with the most {victory_points} wins the game. Ties are settled as described in {section}."
+                ),
                 section=self.title("ties"),
             )
         )
@@ -803,7 +850,9 @@ class _Renderer:
                         "following points, in this order; the first difference decides:"
                     )
                 ),
-                BulletList(tuple(capitalize(describe_tiebreak(step, self.r, self.lang)) for step in chain), ordered=True),
+                BulletList(
+                    tuple(capitalize(describe_tiebreak(step, self.r, self.lang)) for step in chain), ordered=True
+                ),
                 self.p(_("Players still tied after all this share the victory.")),
             )
         return Section("ties", self.title("ties"), blocks)

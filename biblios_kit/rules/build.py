@@ -4,8 +4,9 @@ from __future__ import annotations
 
 import hashlib
 import json
+from collections.abc import Iterable, Mapping
 from types import MappingProxyType
-from typing import Any, Iterable, Mapping
+from typing import Any
 
 from biblios_kit.rules.model import (
     AllPass,
@@ -29,9 +30,9 @@ from biblios_kit.rules.model import (
     ScoringRules,
     Setup,
     ShortDraw,
+    Text,
     TieBreak,
     TieBreakBy,
-    Text,
 )
 
 
@@ -178,7 +179,9 @@ def build_ruleset(
             all_pass=AllPass(auction["all_pass"]),
             refuse_to_pay=auction["refuse_to_pay"],
         ),
-        penalty=PenaltyRules(kind=PenaltyKind(penalty["kind"]), exclude_from_reauction=penalty["exclude_from_reauction"]),
+        penalty=PenaltyRules(
+            kind=PenaltyKind(penalty["kind"]), exclude_from_reauction=penalty["exclude_from_reauction"]
+        ),
         scoring=ScoringRules(
             category_tie=CategoryTie(scoring["category_tie"]),
             final_tiebreak=_tiebreaks(scoring["final_tiebreak"], [c.id for c in categories]),

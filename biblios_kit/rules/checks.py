@@ -3,7 +3,8 @@
 from __future__ import annotations
 
 from collections import Counter
-from typing import Any, Mapping
+from collections.abc import Mapping
+from typing import Any
 
 from biblios_kit.i18n import _, ngettext
 from biblios_kit.rules.schema import unknown_name_message
@@ -79,9 +80,9 @@ def _check_categories(document: Mapping[str, Any], issues: list[Issue]) -> None:
                     issues.append(
                         Issue(
                             (*path, "cards", value),
-                            _("the letter {letter!r} is used by {count} cards of this category; each letter breaks ties, so it must be unique").format(
-                                letter=letter, count=letters[letter]
-                            ),
+                            _(
+                                "the letter {letter!r} is used by {count} cards of this category; each letter breaks ties, so it must be unique"
+                            ).format(letter=letter, count=letters[letter]),
                         )
                     )
         if "dice" in body:
@@ -164,7 +165,9 @@ def _removal_matches(removal: Mapping[str, Any], card: _Card) -> bool:
     )
 
 
-def _check_removal_fields(document: Mapping[str, Any], removal: Mapping[str, Any], path: FieldPath, issues: list[Issue]) -> bool:
+def _check_removal_fields(
+    document: Mapping[str, Any], removal: Mapping[str, Any], path: FieldPath, issues: list[Issue]
+) -> bool:
     """Check which narrowing fields a removal may use and that they name existing things."""
     allowed = {"gold": ("value",), "category": ("value", "category"), "church": ("effect",)}[removal["kind"]]
     ok = True
@@ -187,7 +190,10 @@ def _check_removal_fields(document: Mapping[str, Any], removal: Mapping[str, Any
     if "effect" in removal and removal["effect"] not in document["church"]["cards"]:
         ok = False
         issues.append(
-            Issue((*path, "effect"), unknown_name_message(_("church effect"), removal["effect"], document["church"]["cards"]))
+            Issue(
+                (*path, "effect"),
+                unknown_name_message(_("church effect"), removal["effect"], document["church"]["cards"]),
+            )
         )
     return ok
 
@@ -248,9 +254,9 @@ def _check_setups(document: Mapping[str, Any], cards: list[_Card], issues: list[
             issues.append(
                 Issue(
                     (*path, "starting_hand"),
-                    _("{players} hands of {hand} cards need {need} cards but only {left} are left after the removals").format(
-                        players=players, hand=hand, need=hand * players, left=left
-                    ),
+                    _(
+                        "{players} hands of {hand} cards need {need} cards but only {left} are left after the removals"
+                    ).format(players=players, hand=hand, need=hand * players, left=left),
                 )
             )
             continue
@@ -260,18 +266,18 @@ def _check_setups(document: Mapping[str, Any], cards: list[_Card], issues: list[
             issues.append(
                 Issue(
                     (*path, "gift_cards"),
-                    _("a gift turn of {gift} cards is too small for {players} players: one card is kept, one goes to the auction pile and each other player takes one, so expected at least {need}").format(
-                        gift=gift, players=players, need=players + 1
-                    ),
+                    _(
+                        "a gift turn of {gift} cards is too small for {players} players: one card is kept, one goes to the auction pile and each other player takes one, so expected at least {need}"
+                    ).format(gift=gift, players=players, need=players + 1),
                 )
             )
         elif left < gift:
             issues.append(
                 Issue(
                     path,
-                    _("only {left} cards are left for the gift phase, fewer than one gift turn of {gift}; remove fewer cards").format(
-                        left=left, gift=gift
-                    ),
+                    _(
+                        "only {left} cards are left for the gift phase, fewer than one gift turn of {gift}; remove fewer cards"
+                    ).format(left=left, gift=gift),
                 )
             )
 
@@ -284,9 +290,9 @@ def _check_auction(document: Mapping[str, Any], cards: list[_Card], issues: list
         resolved = totals[currency] if ceiling == "deck" else ceiling
         if resolved < auction["opening_bid"]:
             if ceiling == "deck":
-                message = _("'deck' gives a ceiling of {ceiling}, below the opening bid {bid}: no bid would be legal").format(
-                    ceiling=resolved, bid=auction["opening_bid"]
-                )
+                message = _(
+                    "'deck' gives a ceiling of {ceiling}, below the opening bid {bid}: no bid would be legal"
+                ).format(ceiling=resolved, bid=auction["opening_bid"])
             else:
                 message = _("the ceiling {ceiling} is below the opening bid {bid}: no bid would be legal").format(
                     ceiling=resolved, bid=auction["opening_bid"]
@@ -321,10 +327,14 @@ def _check_scoring(document: Mapping[str, Any], issues: list[Issue]) -> None:
                     Issue(path, _("the criterion {criterion!r} needs a 'category'").format(criterion=step["by"]))
                 )
             elif step["category"] not in categories:
-                issues.append(Issue((*path, "category"), unknown_name_message(_("category"), step["category"], categories)))
+                issues.append(
+                    Issue((*path, "category"), unknown_name_message(_("category"), step["category"], categories))
+                )
         elif "category" in step:
             issues.append(
-                Issue((*path, "category"), _("the criterion {criterion!r} takes no category").format(criterion=step["by"]))
+                Issue(
+                    (*path, "category"), _("the criterion {criterion!r} takes no category").format(criterion=step["by"])
+                )
             )
 
 

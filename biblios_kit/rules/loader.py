@@ -12,9 +12,10 @@ that set the offending value (a variant, the edition it extends, or an option's
 from __future__ import annotations
 
 import hashlib
+from collections.abc import Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, Iterable, NamedTuple
+from typing import TYPE_CHECKING, Any, NamedTuple
 
 from biblios_kit.errors import Problem, RulesetError, UnknownOptionError, UnknownRulesetError
 from biblios_kit.i18n import _
@@ -141,11 +142,7 @@ def ruleset_files(folder: Path) -> list[Path]:
 def available_rulesets() -> list[RulesetEntry]:
     """Every ruleset found by id: shipped editions, shipped variants, then the user's own files."""
     shipped = rulesets_dir()
-    return (
-        _scan(shipped, "edition")
-        + _scan(shipped / "variants", "variant")
-        + _scan(user_rulesets_dir(), "user")
-    )
+    return _scan(shipped, "edition") + _scan(shipped / "variants", "variant") + _scan(user_rulesets_dir(), "user")
 
 
 def resolve_ruleset(name: str | Path, relative_to: Path | None = None) -> Path:

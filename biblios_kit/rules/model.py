@@ -9,9 +9,9 @@ one of the string constants below, and the engine owns what it means.
 from __future__ import annotations
 
 import enum
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from types import MappingProxyType
-from typing import Mapping
 
 LANGUAGES: tuple[str, ...] = ("en", "fr", "es")
 """The languages every ruleset text must exist in."""

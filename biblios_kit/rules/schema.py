@@ -5,11 +5,12 @@ from __future__ import annotations
 import datetime
 import difflib
 import json
+from collections.abc import Iterable, Iterator, Mapping
 from functools import cache
 from pathlib import Path
-from typing import Any, Iterable, Iterator, Mapping
+from typing import Any
 
-from biblios_kit.i18n import _, N_, ngettext
+from biblios_kit.i18n import N_, _, ngettext
 from biblios_kit.rules.source import FieldPath, Issue
 
 SCHEMA_PATH = Path(__file__).resolve().parent / "ruleset.schema.json"
@@ -154,9 +155,16 @@ def _issues_for(error: Any) -> Iterator[Issue]:
     validator, expected, value = error.validator, error.validator_value, error.instance
     if "propertyNames" in error.relative_schema_path:
         # jsonschema reports a bad key against its parent mapping; the key itself is ``value``.
-        yield Issue((*path, str(value)), _("the key {key!r} is not valid here: expected {hint}").format(
-            key=value, hint=_pattern_hint(error.schema.get("pattern", "")) if validator == "pattern" else describe(error.schema)
-        ), at_key=True)
+        yield Issue(
+            (*path, str(value)),
+            _("the key {key!r} is not valid here: expected {hint}").format(
+                key=value,
+                hint=_pattern_hint(error.schema.get("pattern", ""))
+                if validator == "pattern"
+                else describe(error.schema),
+            ),
+            at_key=True,
+        )
         return
     if validator == "additionalProperties" and isinstance(value, dict):
         known = list(error.schema.get("properties", {}))
@@ -196,7 +204,9 @@ def _issues_for(error: Any) -> Iterator[Issue]:
             expected,
         ).format(value=show(value), limit=expected)
     elif validator == "pattern":
-        message = _("{value} is not valid here: expected {hint}").format(value=show(value), hint=_pattern_hint(expected))
+        message = _("{value} is not valid here: expected {hint}").format(
+            value=show(value), hint=_pattern_hint(expected)
+        )
     elif validator == "minItems":
         message = ngettext(
             "the list is too short; expected at least {count} item",
@@ -212,7 +222,9 @@ def _issues_for(error: Any) -> Iterator[Issue]:
     elif validator == "uniqueItems":
         message = _("the list repeats an item; each item may appear only once")
     elif validator in ("anyOf", "oneOf"):
-        message = _("{value} is not allowed; expected {expected}").format(value=show(value), expected=describe(error.schema))
+        message = _("{value} is not allowed; expected {expected}").format(
+            value=show(value), expected=describe(error.schema)
+        )
     else:  # a keyword the format does not use today; jsonschema's own text is still precise
         message = error.message
     yield Issue(path, message)

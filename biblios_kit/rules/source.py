@@ -11,7 +11,7 @@ from __future__ import annotations
 import os
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, NamedTuple, Union
+from typing import Any, NamedTuple
 
 import yaml
 
@@ -23,7 +23,7 @@ MAX_BYTES = 1024 * 1024
 MAX_DEPTH = 32
 """Deepest nesting of mappings and lists accepted (the format needs 6)."""
 
-PathKey = Union[str, int]
+PathKey = str | int
 """One step of a field path: a mapping key (always a string) or a list index."""
 FieldPath = tuple[PathKey, ...]
 """A field path inside a document, e.g. ``("setup", "2", "remove", 0, "count")``."""
@@ -275,7 +275,9 @@ def read_bytes(path: Path, file: str) -> bytes:
             raw = handle.read(MAX_BYTES + 1)
     except OSError as error:
         reason = error.strerror or str(error)
-        raise RulesetError([Problem(file, 0, 0, "", _("cannot read the file: {reason}").format(reason=reason))]) from None
+        raise RulesetError(
+            [Problem(file, 0, 0, "", _("cannot read the file: {reason}").format(reason=reason))]
+        ) from None
     if len(raw) > MAX_BYTES:
         raise RulesetError(
             [

@@ -13,11 +13,11 @@ import random
 import sys
 import time
 from collections import deque
+from collections.abc import Callable
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass
 from itertools import permutations
 from pathlib import Path
-from typing import Callable
 
 from biblios_kit.engine.compiled import compile_rules
 from biblios_kit.engine.state import GameState, new_game
@@ -273,7 +273,7 @@ def _play_shared(
         sys.setswitchinterval(switch_interval)
 
 
-def run_simulation(config: SimConfig, progress: Callable[[int], None] | None = None):  # noqa: ANN201
+def run_simulation(config: SimConfig, progress: Callable[[int], None] | None = None):
     """Run ``config`` and return its :class:`~biblios_kit.sim.stats.SimStats`."""
     from biblios_kit.rules import load_ruleset
     from biblios_kit.sim.stats import summarize

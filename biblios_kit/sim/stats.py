@@ -66,7 +66,9 @@ class SimStats:
             "seat_win_rates": list(self.seat_win_rates),
             "seat_win_ci95": [list(ci) for ci in self.seat_win_ci95],
             "mean_vp": list(self.mean_vp),
-            "bot_win_rates": {spec: {"rate": rate, "ci95": list(ci)} for spec, (rate, ci) in self.bot_win_rates.items()},
+            "bot_win_rates": {
+                spec: {"rate": rate, "ci95": list(ci)} for spec, (rate, ci) in self.bot_win_rates.items()
+            },
             "bot_mean_vp": dict(self.bot_mean_vp),
             "category_win_shares": {cat: list(shares) for cat, shares in self.category_win_shares.items()},
             "category_unclaimed": dict(self.category_unclaimed),

@@ -77,6 +77,7 @@ class BibliosApp(App[None]):
         if not path.exists():
             return "none", ""
         from biblios_kit.saves import load_game
+
         try:
             saved = load_game(path)
         except BibliosError as error:  # RecordError, or a ruleset that no longer loads
@@ -250,4 +251,6 @@ def make_app(
     is how long a bot's move stays visible before the next (0 in tests); ``save_file``
     overrides the save location (default: the user data folder).
     """
-    return BibliosApp(config or GameConfig(), resume=resume, bot_delay=bot_delay, save_file=save_file, autosave=autosave)
+    return BibliosApp(
+        config or GameConfig(), resume=resume, bot_delay=bot_delay, save_file=save_file, autosave=autosave
+    )

@@ -39,7 +39,7 @@ class GameConfig:
 
     def seat_names(self, default_name: str = "Player {number}", bot_name: str = "Bot {number}") -> tuple[str, ...]:
         """A name per seat: the given ones, then defaults from the templates (``{number}`` is 1-based)."""
-        names = [n for n in self.names[: self.players]]
+        names = list(self.names[: self.players])
         specs = self.seat_specs()
         while len(names) < self.players:
             number = len(names) + 1

@@ -8,7 +8,7 @@ card its viewer may not know.
 from __future__ import annotations
 
 from collections import defaultdict
-from typing import Sequence
+from collections.abc import Sequence
 
 from rich.table import Table
 from rich.text import Text
@@ -78,7 +78,9 @@ def hand_table(ruleset: Ruleset, hand: Sequence[int]) -> Table:
             by_category[c.category].append(card)
     lang = current_language()
     for category in ruleset.categories:
-        cards = sorted(by_category.get(category.id, ()), key=lambda k: (ruleset.deck[k].value, ruleset.deck[k].letter or ""))
+        cards = sorted(
+            by_category.get(category.id, ()), key=lambda k: (ruleset.deck[k].value, ruleset.deck[k].letter or "")
+        )
         colour = category.colour
         label = Text(f"{category.glyph} {category.name.get(lang)}", style=f"bold {colour}")
         if not cards:
@@ -213,9 +215,18 @@ def focus_text(ruleset: Ruleset, obs: Observation, names: Sequence[str], viewer:
     if obs.payment is not None:
         payment = obs.payment
         text.append("\n")
-        text.append(_("{player} pays {amount}").format(
-            player=names[payment.payer], amount=bid_text(ruleset, payment.bid, payment.currency)), style="bold")
+        text.append(
+            _("{player} pays {amount}").format(
+                player=names[payment.payer], amount=bid_text(ruleset, payment.bid, payment.currency)
+            ),
+            style="bold",
+        )
         if payment.paid_count:
-            text.append(" · " + ngettext("{count} card paid", "{count} cards paid", payment.paid_count).format(
-                count=payment.paid_count), style=MUTED)
+            text.append(
+                " · "
+                + ngettext("{count} card paid", "{count} cards paid", payment.paid_count).format(
+                    count=payment.paid_count
+                ),
+                style=MUTED,
+            )
     return text

@@ -8,8 +8,8 @@ saves the game record after each one. Widgets never touch the state directly.
 from __future__ import annotations
 
 import random
+from collections.abc import Sequence
 from pathlib import Path
-from typing import Sequence
 
 from biblios_kit.bots.base import Bot
 from biblios_kit.engine.observation import Observation

@@ -22,7 +22,9 @@ class ChurchDialog(ModalScreen[int]):
 
     BINDINGS = [Binding("escape", "noop", show=False)]
 
-    def __init__(self, ruleset: Ruleset, card: int, choices: tuple[int, ...], dice: tuple[int, ...], owner: str) -> None:
+    def __init__(
+        self, ruleset: Ruleset, card: int, choices: tuple[int, ...], dice: tuple[int, ...], owner: str
+    ) -> None:
         super().__init__(classes="dialog-screen")
         self.ruleset = ruleset
         self.card = card

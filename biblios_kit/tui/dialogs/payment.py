@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Callable, Sequence
+from collections.abc import Callable, Sequence
 
 from rich.text import Text
 from textual.app import ComposeResult
@@ -77,11 +77,18 @@ class PaymentDialog(ModalScreen[list[int]]):
                 status.append_text(card_text(self.ruleset, card))
             status.append(f"  = {bid_text(self.ruleset, total, 'gold')}", style="bold")
             if total > self.bid:
-                status.append("\n" + _("Overpay (lost): {amount}").format(
-                    amount=bid_text(self.ruleset, total - self.bid, "gold")), style="bold #e67e22")
+                status.append(
+                    "\n"
+                    + _("Overpay (lost): {amount}").format(amount=bid_text(self.ruleset, total - self.bid, "gold")),
+                    style="bold #e67e22",
+                )
         else:
-            status.append(ngettext("{count} of {bid} card chosen", "{count} of {bid} cards chosen", self.bid).format(
-                count=len(paid), bid=self.bid), style="bold")
+            status.append(
+                ngettext("{count} of {bid} card chosen", "{count} of {bid} cards chosen", self.bid).format(
+                    count=len(paid), bid=self.bid
+                ),
+                style="bold",
+            )
             for card in paid:
                 status.append("\n  ")
                 status.append_text(card_text(self.ruleset, card))

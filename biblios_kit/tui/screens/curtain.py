@@ -21,17 +21,15 @@ class CurtainScreen(Screen[None]):
         self.player = player
 
     def compose(self) -> ComposeResult:
-        with Middle():
+        with Middle(), Center(), Vertical(id="curtain-box"):
+            yield Static(_("Pass the keyboard to {player}.").format(player=self.player), id="curtain-title")
+            yield Static(
+                _("Everyone else, please look away: {player}'s cards will be shown.").format(player=self.player),
+                id="curtain-text",
+            )
             with Center():
-                with Vertical(id="curtain-box"):
-                    yield Static(_("Pass the keyboard to {player}.").format(player=self.player), id="curtain-title")
-                    yield Static(
-                        _("Everyone else, please look away: {player}'s cards will be shown.").format(player=self.player),
-                        id="curtain-text",
-                    )
-                    with Center():
-                        yield Button(_("I am {player}: show my cards").format(player=self.player), id="curtain-ready",
-                                     variant="primary", compact=True)  # fmt: skip
+                yield Button(_("I am {player}: show my cards").format(player=self.player), id="curtain-ready",
+                             variant="primary", compact=True)  # fmt: skip
 
     def on_mount(self) -> None:
         self.query_one(Button).focus()

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Sequence
+from collections.abc import Sequence
 
 from rich.console import Group
 from rich.table import Table
@@ -44,11 +44,15 @@ def result_renderable(ruleset: Ruleset, result: GameResult, names: Sequence[str]
             for seat in range(len(names)):
                 total = category_result.totals[seat]
                 letter = category_result.best_letters[seat]
-                cell = Text(f"{total}" + (f" {letter}" if letter else ""), style="bold" if award.winner == seat else MUTED)
+                cell = Text(
+                    f"{total}" + (f" {letter}" if letter else ""), style="bold" if award.winner == seat else MUTED
+                )
                 cells.append(cell)
             reason = award_reason(ruleset, award, category_result.totals, category_result.best_letters, names)
             table.add_row(label, Text(f"{award.value}", style="bold"), *cells, reason)
-    table.add_row(Text(term(ruleset, "gold"), style="bold #f1c40f"), "", *(Text(str(g), style="#f1c40f") for g in result.gold), "")
+    table.add_row(
+        Text(term(ruleset, "gold"), style="bold #f1c40f"), "", *(Text(str(g), style="#f1c40f") for g in result.gold), ""
+    )
     table.add_row(Text(vp_term, style="bold"), "", *(Text(str(v), style="bold") for v in result.victory_points), "")
     ranking = Table.grid(padding=(0, 2))
     ranking.add_column(no_wrap=True)

@@ -33,9 +33,7 @@ class HelpScreen(ModalScreen[None]):
             box.border_subtitle = _("Esc: close")
             yield Input(placeholder=_("Search the rules…"), id="help-search", compact=True)
             with Horizontal(id="help-body"):
-                yield OptionList(
-                    *(Option(s.title, id=s.id) for s in self.book.sections), id="help-sections"
-                )
+                yield OptionList(*(Option(s.title, id=s.id) for s in self.book.sections), id="help-sections")
                 with VerticalScroll(id="help-scroll"):
                     yield Static(id="help-text")
 

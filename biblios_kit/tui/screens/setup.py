@@ -127,7 +127,7 @@ class SetupScreen(Screen[None]):
             seen.add(entry.id)
             try:
                 title = read_document(entry.path).get("title")
-            except Exception:  # noqa: BLE001 - an unreadable user file is simply listed by id
+            except Exception:
                 title = None
             titles = {k: str(v) for k, v in title.items()} if isinstance(title, dict) else {}
             entries.append((entry.id, titles, entry.origin != "edition"))
@@ -256,7 +256,9 @@ class SetupScreen(Screen[None]):
         else:
             self.form.options &= set(ruleset.options)
             lang = current_language()
-            self.query_one("#ruleset-description", Static).update(Text(ruleset.description.get(lang), style="italic grey62"))
+            self.query_one("#ruleset-description", Static).update(
+                Text(ruleset.description.get(lang), style="italic grey62")
+            )
             if ruleset.options and not self.query(".options"):
                 await self.query_one("#setup-body", VerticalScroll).mount(
                     self._options_row(ruleset), after=self.query_one("#ruleset-description")

@@ -9,7 +9,8 @@ worker thread, or draws the hot-seat curtain when the keyboard changes hands.
 from __future__ import annotations
 
 import time
-from typing import Any, Callable
+from collections.abc import Callable
+from typing import Any
 
 from rich.console import Group, RenderableType
 from rich.text import Text
@@ -183,7 +184,7 @@ class TableScreen(Screen[None]):
             return True
         legal = self.my_legal()
         if not legal:
-            return False if action in _TABLE_ACTIONS else True
+            return action not in _TABLE_ACTIONS
         phase = self.session.phase
         if action == "place":
             return parameters[0] in legal
@@ -254,7 +255,7 @@ class TableScreen(Screen[None]):
             self._shown["titles"] = (lang, viewer)
             hand_title = capitalize(term(ruleset, "hand"))
             if viewer is not None:
-                hand_title = "{hand} — {player}".format(hand=hand_title, player=names[viewer])
+                hand_title = f"{hand_title} — {names[viewer]}"
             self.query_one("#hand").border_title = hand_title
             self.query_one("#public").border_title = capitalize(term(ruleset, "public_space"))
             self.query_one("#focus").border_title = _("Now")
@@ -347,10 +348,14 @@ class TableScreen(Screen[None]):
             if phase is Phase.GIFT:
                 for action in (KEEP, TO_AUCTION, TO_PUBLIC):
                     if action in legal:
-                        wanted.append((_key_label(GIFT_KEYS[action], action_label(ruleset, action)), f"act-{action}", "primary"))
+                        wanted.append(
+                            (_key_label(GIFT_KEYS[action], action_label(ruleset, action)), f"act-{action}", "primary")
+                        )
             elif phase is Phase.PICK:
                 for index, action in enumerate(a for a in legal if PICK <= a < PAY):
-                    wanted.append((_key_label(str(index + 1), action_label(ruleset, action)), f"act-{action}", "primary"))
+                    wanted.append(
+                        (_key_label(str(index + 1), action_label(ruleset, action)), f"act-{action}", "primary")
+                    )
             elif phase is Phase.BIDDING:
                 wanted.append((_key_label("x", action_label(ruleset, PASS)), f"act-{PASS}", "error"))
                 wanted.append(("−", "bid-less", "default"))
@@ -362,7 +367,11 @@ class TableScreen(Screen[None]):
             elif phase is Phase.PAYMENT:
                 wanted.append((_key_label("y", _("Pay") + "…"), "open-payment", "primary"))
         waiting = None if wanted else self._waiting_text(obs)
-        signature = (current_language(), tuple((str(label), name, variant) for label, name, variant in wanted), str(waiting))
+        signature = (
+            current_language(),
+            tuple((str(label), name, variant) for label, name, variant in wanted),
+            str(waiting),
+        )
         if signature == self.action_signature:
             return
         self.action_signature = signature
@@ -452,7 +461,7 @@ class TableScreen(Screen[None]):
         bot = self.session.bots[seat]
         try:
             action = bot.choose(observation)
-        except Exception as error:  # noqa: BLE001 - a failing bot must not take the game down
+        except Exception as error:
             self.app.call_from_thread(self._bot_failed, seat, observation, error, token)
             return
         remaining = self.bot_delay - (time.monotonic() - started)
@@ -557,8 +566,13 @@ class TableScreen(Screen[None]):
                 self.update_view()
 
         self.app.push_screen(
-            PaymentDialog(self.session.ruleset, obs.payment.bid, obs.payment.currency, obs.auction.card,
-                          self.session.payment_options),  # fmt: skip
+            PaymentDialog(
+                self.session.ruleset,
+                obs.payment.bid,
+                obs.payment.currency,
+                obs.auction.card,
+                self.session.payment_options,
+            ),
             paid,
         )
 

@@ -6,7 +6,8 @@ them, and six ``Select`` widgets cost about 0.2 s of the first frame on our mach
 
 from __future__ import annotations
 
-from typing import Generic, Sequence, TypeVar
+from collections.abc import Sequence
+from typing import Generic, TypeVar
 
 from rich.text import Text
 from textual.binding import Binding
