@@ -56,11 +56,36 @@ class UnknownOptionError(BibliosError):
         super().__init__(f"unknown option {name!r} for ruleset {ruleset_id!r}; known: {', '.join(known) or '(none)'}")
 
 
-class InvalidActionError(BibliosError, ValueError):
+class CodedError(BibliosError):
+    """An error that is data: a ``code`` naming what went wrong and the ``fields`` it concerns.
+
+    The engine raises these without making sentences; the CLI and the TUI turn them into
+    text in the user's language with :func:`biblios_kit.messages.explain` (``str()`` of
+    the error does the same in the active language, for logs and tracebacks).
+    """
+
+    def __init__(self, code: str, **fields: object) -> None:
+        self.code = code
+        """What went wrong, e.g. ``"illegal"`` or ``"bid-out-of-range"`` (see ``biblios_kit.messages``)."""
+        self.fields = fields
+        """The values the error concerns (the action, the player, the phase, what was expected ...)."""
+        super().__init__(code)
+
+    def __str__(self) -> str:
+        from biblios_kit.messages import explain  # the edge renders; imported only when text is asked for
+
+        return explain(self)
+
+
+class EngineError(CodedError, ValueError):
+    """A game the engine cannot set up (an unsupported player count, a deck too small for the setup)."""
+
+
+class InvalidActionError(CodedError, ValueError):
     """An action that is malformed (cannot be parsed or is not an action at all)."""
 
 
-class IllegalActionError(BibliosError, ValueError):
+class IllegalActionError(CodedError, ValueError):
     """A well-formed action that is not legal in the current state."""
 
 

@@ -30,8 +30,9 @@ VARIANTS = {
 
 def every_field(state: GameState) -> dict[str, object]:
     """Every field of ``state`` (the fast path must leave even bookkeeping fields as apply() does)."""
+    names = [n for n in dir(state) if not n.startswith("_") and not callable(getattr(state, n))]
     fields: dict[str, object] = {
-        name: repr(getattr(state, name)) for name in GameState.__slots__ if name not in ("rules", "rng", "cache")
+        name: repr(getattr(state, name)) for name in names if name not in ("rules", "rng", "cache", "ev", "ruleset")
     }
     fields["rng"] = state.rng.getstate()
     return fields

@@ -113,7 +113,7 @@ def test_a_church_card_dealt_in_a_starting_hand_is_resolved_first(tmp_path) -> N
 def test_gold_completable_matches_brute_force(paid: list[int], rest: list[int], bid: int, exact: bool) -> None:
     from itertools import combinations
 
-    from biblios_kit.engine.state import gold_completable
+    from biblios_kit.engine.core import gold_completable
 
     def good(total: list[int]) -> bool:
         s = sum(total)

@@ -24,15 +24,10 @@ from __future__ import annotations
 import random
 
 from biblios_kit.bots.context import identified_cards
-from biblios_kit.engine.compiled import CUR_GOLD, KIND_GOLD, CompiledRules
-from biblios_kit.engine.events import ALL, EventKind
+from biblios_kit.engine.compiled import CompiledRules
 from biblios_kit.engine.observation import Observation
-from biblios_kit.engine.resample import Constraints, assign
-from biblios_kit.engine.state import PH_CHURCH, PH_GIFT, PH_PICK, GameState, new_game
-
-# GameState.resume codes (what follows a church card's resolution), mirrored from the engine.
-_R_START_GIFT, _R_GIFT, _R_PICK, _R_AUCTION = range(4)
-_NO_MIN = 1 << 30
+from biblios_kit.engine.resample import Constraints, ObservedWorld, assign
+from biblios_kit.engine.state import GameState
 
 
 def _shuffle(items: list[int], rng: random.Random) -> None:
@@ -123,109 +118,7 @@ class Determinizer:
         self._loose = Constraints(hidden, loose, capacity)
         everything = [z for z in range(len(capacity)) if capacity[z]]
         self._any = Constraints(hidden, [everything[:] for _ in hidden], capacity)
-        self.template = self._template()
-
-    def _template(self) -> GameState:
-        """A state with every known field set and the hidden zones left empty."""
-        rules, obs = self.rules, self.obs
-        n, me = obs.players, obs.player
-        setup = rules.setups[n]
-        # Start from a fresh game so that every engine field exists (and any the engine adds
-        # later gets its initial value), then overwrite what the observation tells.
-        s = new_game(rules.ruleset, n, 0)
-        s.ph = int(obs.phase)
-        s.cur = -1 if obs.current_player is None else obs.current_player
-        s.hands = [[] for _ in range(n)]
-        s.hands[me] = list(obs.hand)
-        s.gold = [0] * n
-        s.draw = []
-        s.public = list(obs.public)
-        s.pile = []
-        s.removed = []
-        s.discard = list(obs.discard)
-        s.buried = []
-        s.dice = list(obs.dice)
-        s.first = 0
-        s.active = obs.active_player
-        s.drawn = -1 if obs.drawn is None else obs.drawn
-        s.kept = -1 if obs.kept is None else obs.kept
-        s.q_keep, s.q_auction, s.q_public = obs.owed
-        owed = sum(obs.owed)
-        s.to_draw = (
-            owed - 1
-            if s.ph == PH_GIFT
-            else (owed if obs.church is not None and obs.church[0] == obs.active_player and not obs.revealed else 0)
-        )
-        s.picker = s.cur if s.ph == PH_PICK else (obs.church[0] + 1) % n if obs.church is not None else 0
-        s.picks_left = (obs.active_player - s.picker) % n if s.ph in (PH_PICK, PH_CHURCH) else 0
-        s.church_q = [obs.church] if obs.church is not None else []
-        s.resume = _R_GIFT
-        if obs.church is not None:
-            initial_draw = (
-                rules.n_cards - sum(c for c, _ in setup.named) - setup.remove_random - setup.starting_hand * n
-            )
-            if obs.revealed:
-                s.resume = _R_AUCTION
-            elif obs.draw_pile == initial_draw and not obs.public and obs.owed == (0, 0, 0):
-                s.resume = _R_START_GIFT
-            elif obs.church[0] == obs.active_player:
-                s.resume = _R_GIFT
-            else:
-                s.resume = _R_PICK
-        if s.resume != _R_PICK:
-            s.picks_left = 0 if s.ph != PH_PICK else s.picks_left
-        auction = obs.auction
-        s.auc_card = -1 if auction is None else auction.card
-        s.auc_cur = CUR_GOLD if auction is None else rules.currency[auction.card]
-        s.high = 0 if auction is None else auction.high_bid
-        s.high_bidder = -1 if auction is None or auction.high_bidder is None else auction.high_bidder
-        mask = 0
-        excluded = 0
-        if auction is not None:
-            for q in auction.out:
-                mask |= 1 << q
-            for q in auction.excluded:
-                excluded |= 1 << q
-        s.out = mask
-        s.excluded = excluded
-        s.pen_once = excluded
-        payment = obs.payment
-        s.payer = -1 if payment is None else payment.payer
-        s.pay_sum = 0 if payment is None else sum(rules.value[c] for c in payment.paid_gold)
-        s.pay_min = min((rules.value[c] for c in payment.paid_gold), default=_NO_MIN) if payment else _NO_MIN
-        s.pay_n = 0 if payment is None else payment.paid_count
-        s.log = self._public_log()
-        s.history = []
-        s.all_mask = (1 << n) - 1
-        s.gift_cards = setup.gift_cards
-        s.short_discard = setup.short_discard
-        s.resampled_for = me
-        return s
-
-    def _public_log(self) -> list[tuple[int, int, int, tuple[int, ...], int]]:
-        """The public part of the history, so that a rival deciding in a world remembers it.
-
-        A world is dealt without history, yet what the other players know shapes their
-        decisions (medium values Gold by the phase and reads every card it saw going into a
-        hand). Every player saw the cards that went into hands openly (picked from the public
-        space or won at auction) and the cards revealed for auction; the cards this player
-        kept or was dealt face down stay out.
-        """
-        obs = self.obs
-        private = set(obs.my_kept)  # each entered our hand face down once (it may come back openly later)
-        dealt = self.rules.setups[obs.players].starting_hand
-        log: list[tuple[int, int, int, tuple[int, ...], int]] = []
-        for who, card in obs.acquired:
-            if who == obs.player:
-                if dealt > 0:
-                    dealt -= 1
-                    continue
-                if card in private:
-                    private.discard(card)
-                    continue
-            log.append((int(EventKind.PICKED), who, card, (), ALL))
-        log.extend((int(EventKind.REVEALED), -1, card, (), ALL) for card in obs.revealed)
-        return log
+        self.world = ObservedWorld(rules, obs)
 
     def _fast_zones(self, rng: random.Random) -> list[list[int]] | None:
         """The common case in a few list operations: cards with restricted zones first, then the rest.
@@ -285,20 +178,11 @@ class Determinizer:
     def sample(self, rng: random.Random) -> GameState:
         """A full state consistent with the observation, drawn from ``rng``."""
         zones = self.zones(rng)
-        rules, obs = self.rules, self.obs
-        kind, value = rules.kind, rules.value
-        s = self.template.clone()
-        s.rng = random.Random(rng.getrandbits(64))
-        for q in range(obs.players):
-            if q != obs.player:
-                s.hands[q] = zones[q]  # hand order never matters: penalties draw at random
-        s.gold = [sum(value[c] for c in h if kind[c] == KIND_GOLD) for h in s.hands]
-        s.draw = zones[self.DRAW]  # already in random order
+        obs = self.obs
+        seed = rng.getrandbits(64)
         pile = zones[self.PILE] + list(obs.my_auction_cards)
         _shuffle(pile, rng)
-        s.pile = pile
-        s.buried = list(obs.my_buried) + zones[self.BURIED]
-        if zones[self.KEPT]:
-            s.kept = zones[self.KEPT][0]
-        s.removed = [zones[z] for z in range(self.REMOVED, len(self.capacity))]
-        return s
+        kept = zones[self.KEPT][0] if zones[self.KEPT] else -1
+        removed = [zones[z] for z in range(self.REMOVED, len(self.capacity))]
+        # hand order never matters (penalties draw at random); the draw pile is already in random order
+        return self.world.deal(zones[: obs.players], zones[self.DRAW], pile, zones[self.BURIED], kept, removed, seed)

@@ -44,8 +44,9 @@ from biblios_kit.bots.playout import PlayoutPolicy, rewards
 from biblios_kit.bots.style import MEDIUM, STRONG
 from biblios_kit.engine.actions import BID, PASS, Action
 from biblios_kit.engine.compiled import CompiledRules
+from biblios_kit.engine.core import PH_BIDDING, PH_PAYMENT, Phase
 from biblios_kit.engine.observation import Observation, observe
-from biblios_kit.engine.state import PH_BIDDING, PH_PAYMENT, GameState, Phase
+from biblios_kit.engine.state import GameState
 from biblios_kit.rules.model import Ruleset
 
 DEFAULT_ITERATIONS = 100
@@ -72,9 +73,9 @@ class Node:
 def candidates(state: GameState) -> list[int]:
     """The actions the tree considers in ``state``: all legal ones, except bids (a few raises)."""
     if state.ph == PH_BIDDING:
-        lo, hi = state._bid_bounds()
+        lo, hi = state.bid_range()
         return [PASS] + [BID + b for b in range(lo, min(hi, lo + 2) + 1)]
-    return list(state._legal())
+    return list(state.legal())
 
 
 class ISMCTSBot:
@@ -169,17 +170,17 @@ class ISMCTSBot:
             expanded = False
             while world.cur >= 0 and not expanded:
                 if world.ph == PH_PAYMENT:  # payments are not searched: least waste
-                    world._do(policy.choose(world, rng))
+                    world.step(policy.choose(world, rng))
                     continue
                 if self.model == 2 and world.cur != me:  # rivals play medium on their view of this world
-                    world._do(decide(det.rules, observe(world, world.cur), rng, MEDIUM))
+                    world.step(decide(det.rules, observe(world, world.cur), rng, MEDIUM))
                     continue
                 if rivals is not None and world.cur != me:  # rivals follow the heuristic policy
-                    world._do(rivals.choose(world, rng))
+                    world.step(rivals.choose(world, rng))
                     continue
                 options = candidates(world) if node is not root else [a for a in candidates(world) if a in legal]
                 if len(options) == 1:
-                    world._do(options[0])
+                    world.step(options[0])
                     continue
                 p = world.cur
                 untried = []
@@ -209,10 +210,10 @@ class ISMCTSBot:
                             best, a = score, option
                     child = children.get(a)
                     if child is None:  # node budget exhausted on an untried move: play it without a node
-                        world._do(a)
+                        world.step(a)
                         break
                 path.append((child, p))
-                world._do(a)
+                world.step(a)
                 node = child
             if world.cur >= 0 and self.model == 2:
                 _settle_by_heuristic(world, det.rules, rng, me)
@@ -249,14 +250,14 @@ def _settle_by_heuristic(world: GameState, rules: CompiledRules, rng: random.Ran
         if auction != (world.draw == [] and world.to_draw == 0):
             break
         if world.ph == PH_PAYMENT:
-            legal = world._legal()
-            world._do(
+            legal = world.legal()
+            world.step(
                 legal[0]
                 if len(legal) == 1
                 else decide(rules, observe(world, world.cur), rng, STRONG if world.cur == me else MEDIUM)
             )
         else:
-            world._do(decide(rules, observe(world, world.cur), rng, STRONG if world.cur == me else MEDIUM))
+            world.step(decide(rules, observe(world, world.cur), rng, STRONG if world.cur == me else MEDIUM))
         limit -= 1
 
 

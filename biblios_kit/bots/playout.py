@@ -17,8 +17,9 @@ import random
 from biblios_kit.bots.style import MEDIUM, Style
 from biblios_kit.engine.actions import BID, CHURCH, DECLINE, KEEP, PASS, PAY, PICK, REFUSE, TO_AUCTION
 from biblios_kit.engine.compiled import CUR_GOLD, KIND_CATEGORY, KIND_GOLD, CompiledRules
+from biblios_kit.engine.core import PH_BIDDING, PH_CHURCH, PH_GIFT, PH_PAYMENT, PH_PICK
 from biblios_kit.engine.scoring import score_hands
-from biblios_kit.engine.state import PH_BIDDING, PH_CHURCH, PH_GIFT, PH_PAYMENT, PH_PICK, GameState
+from biblios_kit.engine.state import GameState
 
 CHURCH_VALUE = 0.7
 KEEP_PATIENCE = 0.2
@@ -127,7 +128,7 @@ class PlayoutPolicy:
         ph = state.ph
         if ph == PH_BIDDING:
             return self._bid(state, rng)
-        legal = state._legal()
+        legal = state.legal()
         if len(legal) == 1:
             return legal[0]
         if rng.random() < self.epsilon:
@@ -176,9 +177,9 @@ class PlayoutPolicy:
             return choice
         return legal[0]
 
-    def bid_limit(self, state: GameState) -> int:
-        """The highest bid the current player finds worth paying for the card under auction."""
-        p = state.cur
+    def bid_limit(self, state: GameState, player: int | None = None) -> int:
+        """The highest bid ``player`` (the current player by default) finds worth paying for the card under auction."""
+        p = state.cur if player is None else player
         totals = self.totals(state)  # resets the limits whenever a card moves
         cached = self._limits.get((p, state.auc_card))
         if cached is not None:
@@ -199,7 +200,7 @@ class PlayoutPolicy:
         """Resolve the round like a sealed-bid auction: only the keenest bidder bids, once,
         at the second-highest limit + 1 (an English auction's price), and the others pass.
         Two actions per auctioned card instead of a long bidding war keep playouts cheap."""
-        lo, hi = state._bid_bounds()
+        lo, hi = state.bid_range()
         if hi < lo:
             return PASS
         if rng.random() < self.epsilon:
@@ -216,12 +217,10 @@ class PlayoutPolicy:
         for q in range(state.n):
             if q == p or out >> q & 1:
                 continue
-            state.cur = q
-            limit = self.bid_limit(state)
+            limit = self.bid_limit(state, q)
             if limit > me or (limit == me and q < p):
                 keen = False
             rival = max(rival, limit)
-        state.cur = p
         if not keen:
             return PASS
         return BID + min(me, max(lo, rival + 1), hi)
@@ -260,7 +259,7 @@ class PlayoutPolicy:
 
     def play(self, state: GameState, rng: random.Random, limit: int = 1 << 30) -> None:
         """Play at most ``limit`` decisions of ``state`` with this policy (mutates it; skips legality checks)."""
-        do = state._do  # apply() re-derives the legal list: ~2x slower, and every move here is legal
+        do = state.step  # apply() re-derives the legal list, and every move here is legal
         choose = self.choose
         while state.cur >= 0 and limit > 0:
             do(choose(state, rng))
@@ -273,7 +272,7 @@ class PlayoutPolicy:
         pay; in the middle of a gift turn, where the cards go.
         """
         active, auction = state.active, state.draw == [] and state.to_draw == 0
-        do = state._do
+        do = state.step
         choose = self.choose
         while state.cur >= 0 and limit > 0 and state.active == active:
             if auction != (state.draw == [] and state.to_draw == 0):

@@ -27,24 +27,31 @@ from functools import cache
 from typing import TypeAlias
 
 from biblios_kit.engine.compiled import CompiledRules, compile_rules
+from biblios_kit.engine.core import (
+    BID,
+    BID_END,
+    CHURCH,
+    DECLINE,
+    KEEP,
+    PASS,
+    PAY,
+    PICK,
+    REFUSE,
+    TO_AUCTION,
+    TO_PUBLIC,
+    is_action,
+)
 from biblios_kit.errors import InvalidActionError
-from biblios_kit.i18n import _
 from biblios_kit.rules.model import Ruleset
+
+__all__ = [
+    "BID", "CHURCH", "DECLINE", "KEEP", "PASS", "PAY", "PICK", "REFUSE", "TO_AUCTION", "TO_PUBLIC", "Action",
+    "bid", "bid_amount", "card_of", "church", "church_parts", "format_action", "is_well_formed", "parse_action",
+    "pay", "pick",
+]  # fmt: skip
 
 Action: TypeAlias = int
 """An action in compact form (see the module docstring)."""
-
-KEEP = 0
-TO_AUCTION = 1
-TO_PUBLIC = 2
-PASS = 3
-REFUSE = 4
-DECLINE = 5
-PICK = 1_000
-PAY = 2_000
-BID = 10_000
-CHURCH = 1_000_000
-_BID_END = CHURCH
 
 _WORDS = {
     KEEP: "keep",
@@ -97,48 +104,44 @@ def card_of(action: Action) -> int:
         return action - PICK
     if PAY <= action < PAY + 1_000:
         return action - PAY
-    raise InvalidActionError(_("action {action!r} names no card").format(action=action))
+    raise InvalidActionError("action-no-card", action=action)
 
 
 def bid_amount(action: Action) -> int:
     """The amount of a ``bid`` action."""
-    if not BID <= action < _BID_END:
-        raise InvalidActionError(_("action {action!r} is not a bid").format(action=action))
+    if not BID <= action < BID_END:
+        raise InvalidActionError("action-not-bid", action=action)
     return action - BID
 
 
 def is_well_formed(action: object) -> bool:
     """Whether ``action`` is an int in one of the action blocks (legality is another matter)."""
-    if not isinstance(action, int) or isinstance(action, bool):
-        return False
-    return 0 <= action <= DECLINE or PICK <= action < PAY + 1_000 or BID < action < _BID_END or (action >= CHURCH + 2)
+    return is_action(action)
 
 
 def format_action(ruleset: Ruleset | CompiledRules, action: Action) -> str:
     """The text form of ``action`` (``keep``, ``pick 12``, ``bid 3``, ``church monks+1 pigments+1`` ...)."""
     rules = ruleset if isinstance(ruleset, CompiledRules) else compile_rules(ruleset)
     if not is_well_formed(action):
-        raise InvalidActionError(_("not an action: {action!r}").format(action=action))
+        raise InvalidActionError("not-an-action", action=action)
     if action in _WORDS:
         return _WORDS[action]
     if PICK <= action < PAY:
         return f"pick {action - PICK}"
     if PAY <= action < PAY + 1_000:
         return f"pay {action - PAY}"
-    if BID <= action < _BID_END:
+    if BID <= action < BID_END:
         return f"bid {action - BID}"
     dice, sign = church_parts(action)
     if any(die >= rules.n_dice for die in dice):
-        raise InvalidActionError(_("action {action!r} names a die this ruleset does not have").format(action=action))
+        raise InvalidActionError("action-unknown-die", action=action)
     step = "+1" if sign > 0 else "-1"
     return "church " + " ".join(rules.die_names[die] + step for die in dice)
 
 
 def _int(text: str, original: str) -> int:
-    if not text.isdigit():
-        raise InvalidActionError(
-            _("expected a number in {original!r}, got {text!r}").format(original=original, text=text)
-        )
+    if not text.isdigit() or len(text) > 9:
+        raise InvalidActionError("text-not-number", original=original, text=text)
     return int(text)
 
 
@@ -150,54 +153,42 @@ def parse_action(ruleset: Ruleset | CompiledRules, text: str) -> Action:
     """
     rules = ruleset if isinstance(ruleset, CompiledRules) else compile_rules(ruleset)
     if not isinstance(text, str):
-        raise InvalidActionError(_("expected action text, got {text!r}").format(text=text))
+        raise InvalidActionError("text-not-text", text=text)
     words = text.split()
     if not words:
-        raise InvalidActionError(_("empty action text"))
+        raise InvalidActionError("text-empty")
     joined = " ".join(words).lower()
     if joined in _BY_WORD:
         return _BY_WORD[joined]
     head, rest = words[0].lower(), words[1:]
     if head in ("pick", "pay", "bid"):
         if len(rest) != 1:
-            raise InvalidActionError(_("expected '{word} <number>', got {text!r}").format(word=head, text=text))
+            raise InvalidActionError("text-needs-number", word=head, text=text)
         number = _int(rest[0], text)
         if head == "bid":
-            if not 0 < number < _BID_END - BID:
-                raise InvalidActionError(_("bid out of range in {text!r}").format(text=text))
+            if not 0 < number < BID_END - BID:
+                raise InvalidActionError("text-bid-range", text=text)
             return BID + number
         if number >= rules.n_cards:
-            raise InvalidActionError(
-                _("no card {number} in this ruleset (cards 0..{last}): {text!r}").format(
-                    number=number, last=rules.n_cards - 1, text=text
-                )
-            )
+            raise InvalidActionError("text-no-card", number=number, last=rules.n_cards - 1, text=text)
         return (PICK if head == "pick" else PAY) + number
     if head == "church":
         if not rest:
-            raise InvalidActionError(
-                _("expected 'church decline' or 'church <die>+1 ...', got {text!r}").format(text=text)
-            )
+            raise InvalidActionError("text-church-empty", text=text)
         names = {name: i for i, name in enumerate(rules.die_names)}
         dice: list[int] = []
         signs = set()
         for word in rest:
             if len(word) < 3 or word[-2:] not in ("+1", "-1"):
-                raise InvalidActionError(
-                    _("expected '<die>+1' or '<die>-1', got {word!r} in {text!r}").format(word=word, text=text)
-                )
+                raise InvalidActionError("text-church-word", word=word, text=text)
             name = word[:-2].lower()
             if name not in names:
-                raise InvalidActionError(
-                    _("unknown die {name!r} in {text!r}; dice: {dice}").format(
-                        name=name, text=text, dice=", ".join(rules.die_names)
-                    )
-                )
+                raise InvalidActionError("text-unknown-die", name=name, text=text, dice=rules.die_names)
             if names[name] in dice:
-                raise InvalidActionError(_("die {name!r} named twice in {text!r}").format(name=name, text=text))
+                raise InvalidActionError("text-die-twice", name=name, text=text)
             dice.append(names[name])
             signs.add(1 if word[-2] == "+" else -1)
         if len(signs) != 1:
-            raise InvalidActionError(_("all dice must move the same way in {text!r}").format(text=text))
+            raise InvalidActionError("text-mixed-signs", text=text)
         return church(dice, signs.pop())
-    raise InvalidActionError(_("unknown action {text!r}").format(text=text))
+    raise InvalidActionError("text-unknown", text=text)

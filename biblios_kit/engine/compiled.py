@@ -128,8 +128,6 @@ class CompiledRules:
     """Prebuilt frequent events per player count (see :meth:`event_tables`)."""
     church_memo: dict[tuple[int, tuple[int, ...]], list[int]] = field(default_factory=dict, compare=False, repr=False)
     """Memo of the legal church actions by (card class, dice faces), filled by the engine."""
-    playout_memo: dict[int, Any] = field(default_factory=dict, compare=False, repr=False)
-    """The random playout's lookup tables per player count (``engine.playout.PlayoutTables``)."""
 
     def event_tables(self, players: int) -> EventTables:
         """The prebuilt frequent events of a ``players``-player game of these rules (built once)."""

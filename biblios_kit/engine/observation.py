@@ -12,10 +12,11 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from biblios_kit.engine.compiled import CUR_GOLD
+from biblios_kit.engine.core import PH_BIDDING, PH_GIFT, PH_OVER, PH_PAYMENT, Phase
 from biblios_kit.engine.events import EventKind, visible
 
 if TYPE_CHECKING:
-    from biblios_kit.engine.state import GameState, Phase
+    from biblios_kit.engine.state import GameState
 
 E = EventKind
 # Event kinds as plain ints (an IntEnum attribute lookup is ~15 times slower, per event).
@@ -167,7 +168,6 @@ class Observation:
 
 def observe(state: GameState, player: int) -> Observation:
     """Build ``player``'s observation of ``state``."""
-    from biblios_kit.engine.state import PH_BIDDING, PH_GIFT, PH_OVER, PH_PAYMENT, Phase
 
     n = state.n
     p = player
@@ -224,7 +224,7 @@ def observe(state: GameState, player: int) -> Observation:
     rules = state.rules
     auction = None
     if state.auc_card >= 0 and ph in (PH_BIDDING, PH_PAYMENT):
-        lo, hi = state._bid_bounds()
+        lo, hi = state.bid_range()
         auction = AuctionView(
             card=state.auc_card,
             currency="gold" if state.auc_cur == CUR_GOLD else "cards",

@@ -1,0 +1,86 @@
+"""Sentences for the errors the lower layers raise as data, in the user's language.
+
+The engine raises :class:`~biblios_kit.errors.CodedError` subclasses carrying a code and
+fields, never a sentence; the CLI and the TUI (and ``str()`` of such an error) call
+:func:`explain`, which picks the template of the code and fills it in the active
+language, or in ``lang``. Every template is a catalog message.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping
+
+from biblios_kit.errors import CodedError
+from biblios_kit.i18n import N_, _, in_language
+
+TEMPLATES: dict[str, str] = {
+    # game set-up (engine.state.new_game)
+    "unsupported-players": N_("ruleset {ruleset!r} has no setup for {players} players (supported: {supported})"),
+    "setup-short-kind": N_("setup for {players} players removes {count} cards of a kind the deck has {available} of"),
+    "setup-short-deck": N_("setup for {players} players needs {need} cards, the deck has {left} left"),
+    "bad-players": N_("expected a number of players, got {value!r}"),
+    "bad-seed": N_("expected an integer seed, got {value!r}"),
+    # applying actions (engine.state.GameState.apply)
+    "not-an-action": N_("not an action: {action!r}"),
+    "game-over": N_("the game is over; no action is legal (got {action!r})"),
+    "illegal": N_("illegal action {action!r} for player {player} at this point ({phase})"),
+    # actions and their text form (engine.actions)
+    "action-no-card": N_("action {action!r} names no card"),
+    "action-not-bid": N_("action {action!r} is not a bid"),
+    "action-unknown-die": N_("action {action!r} names a die this ruleset does not have"),
+    "text-not-number": N_("expected a number in {original!r}, got {text!r}"),
+    "text-not-text": N_("expected action text, got {text!r}"),
+    "text-empty": N_("empty action text"),
+    "text-needs-number": N_("expected '{word} <number>', got {text!r}"),
+    "text-bid-range": N_("bid out of range in {text!r}"),
+    "text-no-card": N_("no card {number} in this ruleset (cards 0..{last}): {text!r}"),
+    "text-church-empty": N_("expected 'church decline' or 'church <die>+1 ...', got {text!r}"),
+    "text-church-word": N_("expected '<die>+1' or '<die>-1', got {word!r} in {text!r}"),
+    "text-unknown-die": N_("unknown die {name!r} in {text!r}; dice: {dice}"),
+    "text-die-twice": N_("die {name!r} named twice in {text!r}"),
+    "text-mixed-signs": N_("all dice must move the same way in {text!r}"),
+    "text-unknown": N_("unknown action {text!r}"),
+}
+"""The sentence of each error code; ``{field}`` placeholders name the error's fields."""
+
+PHASE_WORDS: tuple[str, ...] = (N_("gift"), N_("pick"), N_("church"), N_("bidding"), N_("payment"), N_("game over"))
+"""A word for each phase (``Phase`` value order) in messages."""
+
+
+def _list(value: object) -> str:
+    return ", ".join(str(item) for item in value) if isinstance(value, (tuple, list)) else str(value)
+
+
+_FIELD_TEXT: Mapping[str, Callable[[object], object]] = {
+    "supported": _list,
+    "dice": _list,
+    "phase": lambda phase: _(PHASE_WORDS[int(phase)]) if isinstance(phase, int) else phase,
+}
+"""How a field that is not shown as it is becomes text (lists, the phase word)."""
+
+
+def explain(error: CodedError, lang: str | None = None) -> str:
+    """The sentence for ``error`` in ``lang`` (the active language by default).
+
+    An unknown code (a newer engine than this module knows) still gives a readable line:
+    the code and the fields.
+    """
+    if lang is not None:
+        with in_language(lang):
+            return explain(error)
+    template = TEMPLATES.get(error.code)
+    fields = dict(error.fields)
+    if template is None:
+        details = ", ".join(f"{key}={value!r}" for key, value in fields.items())
+        return f"{error.code} ({details})" if details else error.code
+    for key, convert in _FIELD_TEXT.items():
+        if key in fields:
+            fields[key] = convert(fields[key])
+    if error.code == "illegal":  # the sentence shows the action's text form and seats numbered from 1
+        fields["action"] = fields.get("text", fields.get("action"))
+        player = fields.get("player")
+        fields["player"] = player + 1 if isinstance(player, int) else player
+    try:
+        return _(template).format(**fields)
+    except (KeyError, IndexError, ValueError):  # a translation with a broken placeholder: fall back to English
+        return template.format(**fields)
