@@ -22,7 +22,7 @@ from __future__ import annotations
 
 import random
 import threading
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 
 from biblios_kit.bots.context import rules_for
 from biblios_kit.bots.estimate import Estimate
@@ -135,7 +135,7 @@ def _best_rest(values: list[tuple[float, float, float]], owed: tuple[int, int, i
     return best if n else 0.0
 
 
-def _gift(est: Estimate, legal: Sequence[Action], rng: random.Random, jitter) -> Action:
+def _gift(est: Estimate, legal: Sequence[Action], rng: random.Random, jitter: Callable[[float], float]) -> Action:
     obs = est.obs
     card = obs.drawn
     assert card is not None
@@ -163,7 +163,7 @@ def _gift(est: Estimate, legal: Sequence[Action], rng: random.Random, jitter) ->
     return choice
 
 
-def _pick(est: Estimate, legal: Sequence[Action], jitter) -> Action:
+def _pick(est: Estimate, legal: Sequence[Action], jitter: Callable[[float], float]) -> Action:
     obs = est.obs
     later = (obs.active_player - obs.player) % est.n - 1
     best, choice = -1e18, legal[0]
@@ -175,7 +175,7 @@ def _pick(est: Estimate, legal: Sequence[Action], jitter) -> Action:
     return choice
 
 
-def _church(est: Estimate, legal: Sequence[Action], jitter) -> Action:
+def _church(est: Estimate, legal: Sequence[Action], jitter: Callable[[float], float]) -> Action:
     obs = est.obs
     assert obs.church is not None
     gains = {(dice, sign): gain for gain, dice, sign in est.church_options(obs.church[1], est.me)}

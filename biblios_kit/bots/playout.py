@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import math
 import random
+from collections.abc import Sequence
 
 from biblios_kit.bots.style import MEDIUM, Style
 from biblios_kit.engine.actions import BID, CHURCH, DECLINE, KEEP, PASS, PAY, PICK, REFUSE, TO_AUCTION
@@ -225,7 +226,7 @@ class PlayoutPolicy:
             return PASS
         return BID + min(me, max(lo, rival + 1), hi)
 
-    def _pay(self, state: GameState, legal: list[int] | tuple[int, ...]) -> int:
+    def _pay(self, state: GameState, legal: Sequence[int]) -> int:
         rules = self.rules
         pays = [a for a in legal if a != REFUSE]
         if state.auc_cur == CUR_GOLD:

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from itertools import combinations
-from typing import Any
 
 from biblios_kit.engine.events import ALL, EventKind
 from biblios_kit.rules.model import (
@@ -238,8 +237,13 @@ def _compile(ruleset: Ruleset) -> CompiledRules:
         else:
             key = ("card", card.id)
         cls.append(classes.setdefault(key, len(classes)))
-    die_cat, die_place, die_start, die_min, die_max, die_names = [], [], [], [], [], []
-    cat_dice = []
+    die_cat: list[int] = []
+    die_place: list[int] = []
+    die_start: list[int] = []
+    die_min: list[int] = []
+    die_max: list[int] = []
+    die_names: list[str] = []
+    cat_dice: list[tuple[int, ...]] = []
     for category in ruleset.categories:
         indices = []
         for die in category.dice:

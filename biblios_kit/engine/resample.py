@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Sequence
+from typing import NamedTuple
 
 from biblios_kit.engine.compiled import CUR_GOLD, KIND_GOLD, CompiledRules
 from biblios_kit.engine.core import (
@@ -227,6 +228,13 @@ def assign(cons: Constraints, rng: random.Random) -> list[list[int]] | None:
     return [[cons.cards[i] for i in zone] for zone in members]
 
 
+class _Resampling(NamedTuple):
+    """What :func:`resample` derives once per (state, player) and keeps in the state's cache."""
+
+    constraints: Constraints
+    redacted: list[RawEvent]
+
+
 def pin(cons: Constraints, zone: int, cards: list[int]) -> Constraints:
     """A copy of ``cons`` where ``cards`` must be in ``zone`` and no other card may be."""
     fixed = set(cards)
@@ -240,15 +248,15 @@ def resample(state: GameState, player: int, rng: random.Random) -> GameState:
     """A full state consistent with ``player``'s knowledge of ``state`` (see the module docstring)."""
     key = (player, len(state.log))
     cached = state.cache.get(key) if state.cache is not None else None
-    if cached is None:
+    if not isinstance(cached, _Resampling):
         redacted = [
             raw if raw[2] < 0 or visible(raw, player) else (raw[0], raw[1], -1, raw[3], raw[4]) for raw in state.log
         ]
-        cached = (constraints(state, player), redacted)
+        cached = _Resampling(constraints(state, player), redacted)
         if state.cache is None:
             state.cache = {}
         state.cache[key] = cached  # search resamples the same state many times
-    cons, redacted = cached
+    cons, redacted = cached.constraints, cached.redacted
     n = state.n
     groups = len(state.removed)
     DRAW, PILE, BURIED, KEPT, DRAWN, _VISIBLE, REMOVED = _zone_ids(n, groups)
