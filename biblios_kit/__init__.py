@@ -2,12 +2,18 @@
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from biblios_kit.engine import new_game
+    from biblios_kit.rules.loader import load_ruleset
+
 __version__ = "0.1.0"
 
 __all__ = ["__version__", "load_ruleset", "new_game"]
 
 
-def __getattr__(name: str):  # lazy, so ``import biblios_kit`` stays light for the CLI
+def __getattr__(name: str) -> object:  # lazy, so ``import biblios_kit`` stays light for the CLI
     if name == "load_ruleset":
         from biblios_kit.rules.loader import load_ruleset
 

@@ -277,7 +277,7 @@ def _pattern(kind: Literal["decimal", "percent"], digits: int) -> str:
 
     locale = Locale.parse(current_language())
     formats = locale.decimal_formats if kind == "decimal" else locale.percent_formats
-    pattern = formats[None].pattern.split(";")[0]
+    pattern: str = formats[None].pattern.split(";")[0]
     end = pattern.index("0")
     while end < len(pattern) and pattern[end] == "0":
         end += 1

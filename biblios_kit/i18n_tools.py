@@ -17,6 +17,10 @@ import tempfile
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from babel.messages.catalog import Catalog, Message
 
 PROJECT_ROOT = Path(__file__).resolve().parent.parent
 """The repository root (the catalogs are maintained from a source checkout)."""
@@ -75,7 +79,8 @@ def _pybabel(*args: str) -> None:
     try:
         logging.getLogger("babel").setLevel(logging.WARNING)
         with contextlib.redirect_stdout(io.StringIO()), contextlib.redirect_stderr(io.StringIO()):
-            CommandLineInterface().run(["pybabel", "--quiet", *args])
+            # Babel leaves CommandLineInterface.run unannotated.
+            CommandLineInterface().run(["pybabel", "--quiet", *args])  # type: ignore[no-untyped-call]
     finally:
         os.chdir(previous)
 
@@ -104,7 +109,7 @@ def update() -> None:
     )
 
 
-def read_catalog(path: Path, lang: str | None = None):  # type: ignore[no-untyped-def]
+def read_catalog(path: Path, lang: str | None = None) -> Catalog:
     """Read a ``.po`` / ``.pot`` file with Babel."""
     from babel.messages.pofile import read_po
 
@@ -112,7 +117,7 @@ def read_catalog(path: Path, lang: str | None = None):  # type: ignore[no-untype
         return read_po(handle, locale=lang)
 
 
-def fresh_template():  # type: ignore[no-untyped-def]
+def fresh_template() -> Catalog:
     """A catalog freshly extracted from the source (not written to the repository)."""
     with tempfile.TemporaryDirectory() as folder:
         target = Path(folder) / "fresh.pot"
@@ -125,12 +130,12 @@ def languages() -> list[str]:
     return sorted(path.parent.parent.name for path in LOCALES.glob(f"*/LC_MESSAGES/{DOMAIN}.po"))
 
 
-def _key(message) -> tuple[str, str | None]:  # type: ignore[no-untyped-def]
+def _key(message: Message) -> tuple[str, str | None]:
     msgid = message.id[0] if isinstance(message.id, (tuple, list)) else message.id
     return msgid, message.context
 
 
-def _placeholder_problems(lang: str, message) -> list[CatalogProblem]:  # type: ignore[no-untyped-def]
+def _placeholder_problems(lang: str, message: Message) -> list[CatalogProblem]:
     ids = message.id if isinstance(message.id, (tuple, list)) else (message.id,)
     strings = message.string if isinstance(message.string, (tuple, list)) else (message.string,)
     problems = []
@@ -156,7 +161,7 @@ def _placeholder_problems(lang: str, message) -> list[CatalogProblem]:  # type: 
     return problems
 
 
-def check_catalog(lang: str, template, path: Path | None = None) -> list[CatalogProblem]:  # type: ignore[no-untyped-def]
+def check_catalog(lang: str, template: Catalog, path: Path | None = None) -> list[CatalogProblem]:
     """Every problem of one language's catalog compared with ``template`` (a fresh extraction)."""
     po_path = path or LOCALES / lang / "LC_MESSAGES" / f"{DOMAIN}.po"
     if not po_path.is_file():
@@ -176,8 +181,8 @@ def check_catalog(lang: str, template, path: Path | None = None) -> list[Catalog
         problems.append(CatalogProblem(lang, "missing", key[0]))
     for key in sorted(set(present) - set(source), key=lambda k: k[0]):
         problems.append(CatalogProblem(lang, "obsolete", key[0]))
-    for key in sorted(catalog.obsolete, key=lambda k: str(k)):
-        msgid = key[0] if isinstance(key, tuple) else key
+    for obsolete_key in sorted(catalog.obsolete, key=lambda k: str(k)):
+        msgid = obsolete_key[0] if isinstance(obsolete_key, tuple) else obsolete_key
         problems.append(CatalogProblem(lang, "obsolete", str(msgid), "kept as #~ in the catalog"))
     for key, message in sorted(present.items(), key=lambda item: item[0][0]):
         if key not in source:
@@ -197,7 +202,7 @@ def check_catalog(lang: str, template, path: Path | None = None) -> list[Catalog
     return problems
 
 
-def check_template(template, path: Path = TEMPLATE) -> list[CatalogProblem]:  # type: ignore[no-untyped-def]
+def check_template(template: Catalog, path: Path = TEMPLATE) -> list[CatalogProblem]:
     """Entries missing from or obsolete in the committed ``.pot`` compared with ``template``."""
     if not path.is_file():
         return [CatalogProblem("pot", "missing", "", f"no template at {path}")]

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import sys
+from collections.abc import Callable
 from typing import Annotated, Any
 
 import typer
@@ -106,7 +107,7 @@ class _progress:
         self.total = total
         self.bar: Any = None
 
-    def __enter__(self):
+    def __enter__(self) -> Callable[[int], None] | None:
         if not sys.stderr.isatty():
             return None
         from rich.console import Console

@@ -43,7 +43,8 @@ def _comment(text: str) -> list[str]:
 
 def variant_text(name: str, extends: str, base: dict[str, Any], schema_uri: str) -> str:
     """The YAML text of a new variant ``name`` extending ``extends`` (whose merged document is ``base``)."""
-    titles = base.get("title") if isinstance(base.get("title"), dict) else {}
+    title_field = base.get("title")
+    titles = title_field if isinstance(title_field, dict) else {}
     lines = [f"# yaml-language-server: $schema={schema_uri}"]
     lines += _comment(
         _("House-rule variant {name!r} of {base!r}. Say here, in words, what your house rule changes.").format(

@@ -9,6 +9,7 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
+from typing import TypeVar
 
 from biblios_kit.i18n import N_, _, format_list, in_language
 from biblios_kit.rulebook.grammar import capitalize
@@ -41,6 +42,8 @@ TERM_TOPICS: dict[str, str] = {
     "victory_points": N_("Name of the points"),
 }
 """The topic label of each edition term."""
+
+_Value = TypeVar("_Value")
 
 
 @dataclass(frozen=True, slots=True)
@@ -116,7 +119,7 @@ class _Differ:
             self.add(key, topic, say(self.a), say(self.b))
 
     def compare_choice(
-        self, key: str, topic: str, get: Callable[[Ruleset], object], names: Mapping[object, str]
+        self, key: str, topic: str, get: Callable[[Ruleset], _Value], names: Mapping[_Value, str]
     ) -> None:
         """Compare a rule with a few possible values, each side said by the name of its value in ``names``."""
         self.compare(key, topic, get, lambda r: names[get(r)])
@@ -125,9 +128,11 @@ class _Differ:
         a, b, lang = self.a, self.b, self.lang
         self.compare("title", _("Game"), lambda r: r.title.get(lang), lambda r: r.title.get(lang))
         for key in TERM_KEYS:
-            self.compare(
-                f"term:{key}", _(TERM_TOPICS[key]), lambda r, k=key: r.term(k, lang), lambda r, k=key: r.term(k, lang)
-            )
+
+            def term(r: Ruleset, k: str = key) -> str:
+                return r.term(k, lang)
+
+            self.compare(f"term:{key}", _(TERM_TOPICS[key]), term, term)
         self.compare(
             "categories",
             _("Categories"),
@@ -209,15 +214,20 @@ class _Differ:
             CardKind.GOLD: N_("Bids on a {gold} card"),
         }
         for kind, topic in kinds.items():
+
+            def bid_currency(r: Ruleset, k: CardKind = kind) -> Currency | None:
+                return r.auction.currency.get(k)
+
+            def bid_text(r: Ruleset, k: CardKind = kind) -> str:
+                if k in r.auction.currency:
+                    return currency[r.auction.currency[k]].format(gold=r.term("gold", lang))
+                return _("none")
+
             self.compare(
                 f"auction:currency:{kind.value}",
                 _(topic).format(gold=self.a.term("gold", lang)),
-                lambda r, k=kind: r.auction.currency.get(k),
-                lambda r, k=kind: (
-                    currency[r.auction.currency[k]].format(gold=r.term("gold", lang))
-                    if k in r.auction.currency
-                    else _("none")
-                ),
+                bid_currency,
+                bid_text,
             )
         self.compare(
             "auction:gold-ceiling",

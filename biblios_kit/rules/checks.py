@@ -155,7 +155,7 @@ def _check_church(document: Mapping[str, Any], issues: list[Issue]) -> None:
             )
 
 
-def _removal_matches(removal: Mapping[str, Any], card: _Card) -> bool:
+def _removal_matches(removal: Mapping[str, object], card: _Card) -> bool:
     kind, value, category, effect = card
     return (
         kind == removal["kind"]

@@ -220,8 +220,8 @@ def compose(path: Path, file: str | None = None, _stack: tuple[Path, ...] = ()) 
     if "aliases" not in raw:
         merged.pop("aliases", None)  # aliases name one file: a variant does not inherit them
     parent_id = base.document.get("id")
-    chain = (parent_id if isinstance(parent_id, str) else display_path(parent_path), *base.chain)
-    return Composed(merged, [layer, *base.layers], chain, problems)
+    extended = (parent_id if isinstance(parent_id, str) else display_path(parent_path), *base.chain)
+    return Composed(merged, [layer, *base.layers], extended, problems)
 
 
 # --------------------------------------------------------------------------- locating problems

@@ -109,8 +109,8 @@ def _syntax_problem(file: str, text: str, error: yaml.YAMLError) -> Problem:
     mark = getattr(error, "problem_mark", None) or getattr(error, "context_mark", None)
     if mark is not None:
         line, column = mark.line + 1, mark.column + 1
-    elif isinstance(getattr(error, "position", None), int):
-        line, column = _text_position(text, error.position)  # a ReaderError (control character)
+    elif isinstance(position := getattr(error, "position", None), int):
+        line, column = _text_position(text, position)  # a ReaderError (control character)
     else:
         line, column = 1, 1
     detail = str(getattr(error, "problem", None) or "") or str(error).strip()
@@ -149,7 +149,9 @@ def _check_events(file: str, text: str) -> None:
     depth = 0
     problems: list[Problem] = []
     for event in yaml.parse(text, Loader=_Loader):
-        line, column = event.start_mark.line + 1, event.start_mark.column + 1
+        mark = event.start_mark
+        assert mark is not None  # the parser marks every event it emits
+        line, column = mark.line + 1, mark.column + 1
         if isinstance(event, yaml.AliasEvent):
             problems.append(
                 Problem(

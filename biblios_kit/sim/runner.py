@@ -18,10 +18,14 @@ from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass
 from itertools import permutations
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from biblios_kit.engine.compiled import compile_rules
 from biblios_kit.engine.state import GameState, new_game
 from biblios_kit.rules.model import Ruleset
+
+if TYPE_CHECKING:
+    from biblios_kit.sim.stats import SimStats
 
 
 @dataclass(frozen=True)
@@ -273,7 +277,7 @@ def _play_shared(
         sys.setswitchinterval(switch_interval)
 
 
-def run_simulation(config: SimConfig, progress: Callable[[int], None] | None = None):
+def run_simulation(config: SimConfig, progress: Callable[[int], None] | None = None) -> SimStats:
     """Run ``config`` and return its :class:`~biblios_kit.sim.stats.SimStats`."""
     from biblios_kit.rules import load_ruleset
     from biblios_kit.sim.stats import summarize

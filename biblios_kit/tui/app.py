@@ -96,7 +96,7 @@ class BibliosApp(App[None]):
         if save_message:
             self.notify(save_message, severity="error", timeout=8)
 
-    def _replace_screens(self, screen: Screen[object]) -> None:
+    def _replace_screens(self, screen: Screen[None]) -> None:
         """Make ``screen`` the only screen above the default one (closing dialogs and the previous screen)."""
         while len(self.screen_stack) > 1:
             self.pop_screen()

@@ -158,13 +158,13 @@ def focus_text(ruleset: Ruleset, obs: Observation, names: Sequence[str], viewer:
             text.append(_("You drew") + ": ", style=MUTED)
             text.append_text(card_text(ruleset, obs.drawn))
             text.append("\n")
-            keep, auction, public = obs.owed
+            keep, to_auction, public = obs.owed
             text.append(_("Still to place") + ": ", style=MUTED)
             parts = []
             if keep:
                 parts.append(_("keep {count}").format(count=keep))
-            if auction:
-                parts.append(f"{term(ruleset, 'auction_pile')} {auction}")
+            if to_auction:
+                parts.append(f"{term(ruleset, 'auction_pile')} {to_auction}")
             if public:
                 parts.append(f"{term(ruleset, 'public_space')} {public}")
             text.append(" · ".join(parts))

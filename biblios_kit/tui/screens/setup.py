@@ -223,7 +223,8 @@ class SetupScreen(Screen[None]):
             loaded = load_ruleset(ruleset_id)
         except BibliosError:
             loaded = None  # self.ruleset reports it and falls back to the default edition
-        self.app.call_from_thread(self._complete_form, entries, ruleset_id, loaded)
+        # Textual types the callback as returning ``T | Awaitable[T]``, which mypy cannot solve for a coroutine.
+        self.app.call_from_thread(self._complete_form, entries, ruleset_id, loaded)  # type: ignore[arg-type]
 
     def _options_row(self, ruleset: Ruleset) -> Horizontal:
         """The row of option checkboxes of ``ruleset`` (hover one for its description)."""

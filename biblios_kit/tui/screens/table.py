@@ -21,6 +21,7 @@ from textual.containers import Horizontal, Vertical
 from textual.css.query import NoMatches
 from textual.screen import Screen
 from textual.widgets import Button, Footer, RichLog, Static
+from textual.widgets.button import ButtonVariant
 
 from biblios_kit.describe import EventDescriber, action_label, term
 from biblios_kit.engine.actions import BID, CHURCH, DECLINE, KEEP, PASS, PAY, PICK, REFUSE, TO_AUCTION, TO_PUBLIC
@@ -341,7 +342,7 @@ class TableScreen(Screen[None]):
 
     def _update_actions(self, obs: Observation, legal: tuple[int, ...]) -> None:
         ruleset = self.session.ruleset
-        wanted: list[tuple[Text | str, str, str]] = []  # (label, name, variant)
+        wanted: list[tuple[Text | str, str, ButtonVariant]] = []  # (label, name, variant)
         phase = obs.phase
         currency = obs.auction.currency if obs.auction is not None else "gold"
         if legal:
@@ -381,7 +382,7 @@ class TableScreen(Screen[None]):
                 label, name, variant = wanted[index]
                 button.label = label
                 button.command = name
-                button.variant = variant  # type: ignore[assignment]
+                button.variant = variant
                 button.display = True
             else:
                 button.display = False
