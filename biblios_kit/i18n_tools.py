@@ -79,8 +79,7 @@ def _pybabel(*args: str) -> None:
     try:
         logging.getLogger("babel").setLevel(logging.WARNING)
         with contextlib.redirect_stdout(io.StringIO()), contextlib.redirect_stderr(io.StringIO()):
-            # Babel leaves CommandLineInterface.run unannotated.
-            CommandLineInterface().run(["pybabel", "--quiet", *args])  # type: ignore[no-untyped-call]
+            CommandLineInterface().run(["pybabel", "--quiet", *args])
     finally:
         os.chdir(previous)
 

@@ -92,15 +92,15 @@ class Determinizer:
         """Whether each hidden card was never seen (it may go to any zone that takes its kind)."""
         hands_and_buried = [z for z in range(n) if capacity[z]] + ([self.BURIED] if capacity[self.BURIED] else [])
         for c in hidden:
-            q = holder.get(c)
-            free.append(q is None)
-            if q is not None and q != me:
-                if not lost_face_down[q] and visible_count[q] <= obs.hand_sizes[q]:
-                    strict.append([q])
+            seen_by = holder.get(c)
+            free.append(seen_by is None)
+            if seen_by is not None and seen_by != me:
+                if not lost_face_down[seen_by] and visible_count[seen_by] <= obs.hand_sizes[seen_by]:
+                    strict.append([seen_by])
                 else:
-                    strict.append([q] + [z for z in hands_and_buried if z != q])
+                    strict.append([seen_by] + [z for z in hands_and_buried if z != seen_by])
                 loose.append(hands_and_buried[:])
-            elif q is not None:  # seen going into our hand, since left it face down to a rival
+            elif seen_by is not None:  # seen going into our hand, since left it face down to a rival
                 strict.append(hands_and_buried[:])
                 loose.append(hands_and_buried[:])
             else:

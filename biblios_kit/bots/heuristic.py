@@ -214,8 +214,8 @@ def bid_limit(est: Estimate, scale: float = 1.0) -> tuple[int, int]:
         return limit, payable
     costs = est.card_costs(exclude=auction.card)
     limit = 0
-    for k, cost in enumerate(costs, start=1):
-        if cost <= worth:
+    for k, card_cost in enumerate(costs, start=1):
+        if card_cost <= worth:
             limit = k
         else:
             break
