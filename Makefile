@@ -3,6 +3,9 @@ PYTHON ?= $(shell command -v python3.11 || command -v python3)
 VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
+KERNEL_STAMP := $(VENV)/.kernel
+# The modules compiled with mypyc (hatch_build.py and biblios_kit/_kernel.py list the same ones).
+KERNEL := $(addprefix biblios_kit/engine/,core.py events.py compiled.py actions.py state.py)
 
 .PHONY: play test check lint setup bench catalogs rulebooks clean
 
@@ -10,22 +13,31 @@ $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
 	$(BIN)/python -m pip install --quiet --upgrade pip
 	$(BIN)/python -m pip install --quiet -e '.[test]'
-	touch $(STAMP)
+	touch $(STAMP) $(KERNEL_STAMP)
 
-setup: $(STAMP)
+# Recompile the kernel when its sources change (until then they run interpreted: see _kernel.py).
+$(KERNEL_STAMP): $(KERNEL) | $(STAMP)
+	$(BIN)/python -m pip install --quiet --no-deps -e .
+	touch $(KERNEL_STAMP)
 
-play: $(STAMP)
+setup: $(STAMP) $(KERNEL_STAMP)
+
+play: setup
 	$(BIN)/biblios-kit play
 
-test: $(STAMP)
+test: setup
 	$(BIN)/python -m pytest
+
+# The inner loop: everything but the tests marked slow (well under two minutes).
+check: setup
+	$(BIN)/python -m pytest -m "not slow"
 
 lint: $(STAMP)
 	$(BIN)/ruff check .
 	$(BIN)/ruff format --check .
 	$(BIN)/mypy
 
-bench: $(STAMP)
+bench: setup
 	$(BIN)/python benchmarks/engine.py
 
 catalogs: $(STAMP)

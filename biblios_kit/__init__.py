@@ -4,6 +4,10 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from biblios_kit import _kernel
+
+_kernel.install()  # before any kernel module is imported: see biblios_kit/_kernel.py
+
 if TYPE_CHECKING:
     from biblios_kit.engine import new_game
     from biblios_kit.rules.loader import load_ruleset

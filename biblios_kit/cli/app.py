@@ -9,11 +9,12 @@ from __future__ import annotations
 
 import sys
 from collections.abc import Sequence
+from typing import Annotated
 
 import typer
 
 from biblios_kit.errors import BibliosError
-from biblios_kit.i18n import _, use_language
+from biblios_kit.i18n import N_, _, use_language
 
 COMMANDS: tuple[str, ...] = ("rules", "variant", "replay", "simulate", "play")
 """The top-level commands and groups, in the order help lists them."""
@@ -36,6 +37,7 @@ def build_app(command: str | None = None) -> typer.Typer:
         pretty_exceptions_enable=False,
         rich_markup_mode=None,  # plain help: rich formatting costs ~0.1 s of start-up
     )
+    app.callback()(_root)
     rules_app = typer.Typer(help=_("Look up, check and compare rulesets."), no_args_is_help=True, rich_markup_mode=None)
     variant_app = typer.Typer(help=_("Write house-rule variants."), no_args_is_help=True, rich_markup_mode=None)
     app.add_typer(rules_app, name="rules")
@@ -45,6 +47,36 @@ def build_app(command: str | None = None) -> typer.Typer:
     for name in [command] if command in COMMANDS else COMMANDS:
         _register(name, app, rules_app, variant_app)
     return app
+
+
+_BUILDS = {
+    "compiled": N_("compiled"),
+    "interpreted": N_("interpreted"),
+    "mixed": N_("partly compiled"),
+}
+
+
+def _show_version(value: bool) -> None:
+    if value:
+        from biblios_kit import __version__, _kernel
+
+        build = _(_BUILDS[_kernel.status()])
+        typer.echo(_("biblios-kit {version} (rules kernel: {build})").format(version=__version__, build=build))
+        raise typer.Exit()
+
+
+def _root(
+    version: Annotated[
+        bool,
+        typer.Option(
+            "--version",
+            callback=_show_version,
+            is_eager=True,
+            help=_("Show the version and whether the rules kernel runs compiled, then exit."),
+        ),
+    ] = False,
+) -> None:
+    """Biblios and Scripts & Scribes: rulesets, rulebooks, simulations and a terminal game."""
 
 
 def _register(name: str, app: typer.Typer, rules_app: typer.Typer, variant_app: typer.Typer) -> None:

@@ -88,7 +88,7 @@ def church(dice: tuple[int, ...] | list[int], sign: int) -> Action:
 
 
 @cache
-def church_parts(action: Action) -> tuple[tuple[int, ...], int]:
+def church_parts(action: int) -> tuple[tuple[int, ...], int]:
     """The (die indices, sign) of a church action (``((), 0)`` for ``DECLINE``); cached, as a game decodes the same few."""
     if action == DECLINE:
         return (), 0
@@ -98,8 +98,11 @@ def church_parts(action: Action) -> tuple[tuple[int, ...], int]:
     return dice, (-1 if neg else 1)
 
 
-def card_of(action: Action) -> int:
+def card_of(action: object) -> int:
     """The card id of a ``pick`` or ``pay`` action."""
+    if not is_action(action):
+        raise InvalidActionError("not-an-action", action=action)
+    assert isinstance(action, int)
     if PICK <= action < PAY:
         return action - PICK
     if PAY <= action < PAY + 1_000:
@@ -107,8 +110,11 @@ def card_of(action: Action) -> int:
     raise InvalidActionError("action-no-card", action=action)
 
 
-def bid_amount(action: Action) -> int:
+def bid_amount(action: object) -> int:
     """The amount of a ``bid`` action."""
+    if not is_action(action):
+        raise InvalidActionError("not-an-action", action=action)
+    assert isinstance(action, int)
     if not BID <= action < BID_END:
         raise InvalidActionError("action-not-bid", action=action)
     return action - BID
@@ -119,11 +125,12 @@ def is_well_formed(action: object) -> bool:
     return is_action(action)
 
 
-def format_action(ruleset: Ruleset | CompiledRules, action: Action) -> str:
+def format_action(ruleset: Ruleset | CompiledRules, action: object) -> str:
     """The text form of ``action`` (``keep``, ``pick 12``, ``bid 3``, ``church monks+1 pigments+1`` ...)."""
     rules = ruleset if isinstance(ruleset, CompiledRules) else compile_rules(ruleset)
-    if not is_well_formed(action):
+    if not is_action(action):
         raise InvalidActionError("not-an-action", action=action)
+    assert isinstance(action, int)
     if action in _WORDS:
         return _WORDS[action]
     if PICK <= action < PAY:
@@ -145,7 +152,7 @@ def _int(text: str, original: str) -> int:
     return int(text)
 
 
-def parse_action(ruleset: Ruleset | CompiledRules, text: str) -> Action:
+def parse_action(ruleset: Ruleset | CompiledRules, text: object) -> Action:
     """Parse the text form of an action (the inverse of :func:`format_action`).
 
     Raises :class:`~biblios_kit.errors.InvalidActionError` for malformed text; whether the

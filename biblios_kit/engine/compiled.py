@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from itertools import combinations
+from typing import Final
 
 from biblios_kit.engine.events import ALL, EventKind
 from biblios_kit.rules.model import (
@@ -20,25 +21,25 @@ from biblios_kit.rules.model import (
     TieBreakBy,
 )
 
-KIND_CATEGORY = 0
-KIND_GOLD = 1
-KIND_CHURCH = 2
+KIND_CATEGORY: Final = 0
+KIND_GOLD: Final = 1
+KIND_CHURCH: Final = 2
 _KIND = {CardKind.CATEGORY: KIND_CATEGORY, CardKind.GOLD: KIND_GOLD, CardKind.CHURCH: KIND_CHURCH}
 
-CUR_GOLD = 0
+CUR_GOLD: Final = 0
 """Bids in Gold (paid with Gold cards covering the bid)."""
-CUR_CARDS = 1
+CUR_CARDS: Final = 1
 """Bids in numbers of cards (paid by discarding cards face down)."""
 
-PEN_STANDARD = 0
-PEN_BLUFF = 1
-PEN_NONE = 2
+PEN_STANDARD: Final = 0
+PEN_BLUFF: Final = 1
+PEN_NONE: Final = 2
 _PEN = {PenaltyKind.STANDARD: PEN_STANDARD, PenaltyKind.MEDIEVAL_BLUFF: PEN_BLUFF, PenaltyKind.NONE: PEN_NONE}
 
-TB_GOLD = 0
-TB_TOTAL = 1
-TB_LETTER = 2
-TB_WON = 3
+TB_GOLD: Final = 0
+TB_TOTAL: Final = 1
+TB_LETTER: Final = 2
+TB_WON: Final = 3
 _TB = {
     TieBreakBy.GOLD: TB_GOLD,
     TieBreakBy.CATEGORY_TOTAL: TB_TOTAL,
@@ -46,7 +47,7 @@ _TB = {
     TieBreakBy.CATEGORY_WON: TB_WON,
 }
 
-MAX_CARDS = 1000
+MAX_CARDS: Final = 1000
 """Card ids must stay below this (the action encoding reserves blocks of 1,000)."""
 
 
@@ -81,6 +82,8 @@ class CompiledRules:
     cls: tuple[int, ...]
     """Identity class: cards of one class are interchangeable (Gold of one value, church of one effect)."""
     is_church: tuple[bool, ...]
+    twin: tuple[bool, ...]
+    """Whether another card of the deck is interchangeable with each card (same identity class)."""
     church_signs: tuple[tuple[int, ...], ...]
     church_ndice: tuple[int, ...]
     currency: tuple[int, ...]
@@ -100,7 +103,7 @@ class CompiledRules:
     targets: tuple[int, ...]
     """Dice that church cards may move."""
     church_optional: bool
-    ceiling: tuple[int, int]
+    ceiling: tuple[int, ...]
     """Highest bid per currency."""
     opening_bid: int
     bid_from_left: bool
@@ -291,6 +294,7 @@ def _compile(ruleset: Ruleset) -> CompiledRules:
         letters=letters,
         cls=tuple(cls),
         is_church=tuple(card.kind is CardKind.CHURCH for card in deck),
+        twin=tuple(cls.count(k) > 1 for k in cls),
         church_signs=tuple(card.effect.signs if card.effect else () for card in deck),
         church_ndice=tuple(card.effect.dice if card.effect else 0 for card in deck),
         currency=tuple(currency_of[card.kind] for card in deck),

@@ -146,9 +146,15 @@ def seat_tables(n: int) -> tuple[tuple[int, ...], ...]:
     return table
 
 
-def takers(n: int, w: int) -> tuple[int, ...]:
-    """The other seats clockwise from ``w``'s left: who draws a card in a standard penalty of ``w``."""
-    return tuple((w + k) % n for k in range(1, n))
+_TAKERS: dict[int, tuple[tuple[int, ...], ...]] = {}
+
+
+def takers(n: int) -> tuple[tuple[int, ...], ...]:
+    """``takers(n)[w]``: the other seats clockwise from ``w``'s left (who draws a card in a standard penalty of ``w``)."""
+    table = _TAKERS.get(n)
+    if table is None:
+        table = _TAKERS[n] = tuple(tuple((w + k) % n for k in range(1, n)) for w in range(n))
+    return table
 
 
 # ---------------------------------------------------------------- helpers
@@ -195,13 +201,19 @@ def gold_completable(paid: int, paid_min: int, rest: list[int], bid: int, exact:
     return False
 
 
-def one_per_class(cards: list[int], cls: tuple[int, ...]) -> list[int]:
-    """``cards`` sorted by id, keeping the lowest id of each identity class ``cls[c]``."""
-    seen: set[int] = set()
+def one_per_class(cards: list[int], cls: tuple[int, ...], twin: tuple[bool, ...]) -> list[int]:
+    """``cards`` sorted by id, keeping the lowest id of each identity class ``cls[c]``.
+
+    ``twin[c]`` says whether another card of the deck shares ``c``'s class: only those
+    classes are tracked (most cards are unique).
+    """
     out: list[int] = []
+    seen: list[int] = []
     for c in sorted(cards):
-        k = cls[c]
-        if k not in seen:
-            seen.add(k)
-            out.append(c)
+        if twin[c]:
+            k = cls[c]
+            if k in seen:
+                continue
+            seen.append(k)
+        out.append(c)
     return out

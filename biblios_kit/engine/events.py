@@ -10,9 +10,9 @@ always public).
 from __future__ import annotations
 
 import enum
-from typing import NamedTuple
+from typing import Final, NamedTuple
 
-ALL = -1
+ALL: Final = -1
 """Visibility of a card every player sees."""
 
 

@@ -21,7 +21,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Callable, Sequence
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Final
 
 from biblios_kit.engine.actions import format_action, parse_action
 from biblios_kit.engine.compiled import CUR_GOLD, KIND_GOLD, PEN_BLUFF, PEN_STANDARD, CompiledRules, compile_rules
@@ -93,7 +93,7 @@ __all__ = ["GameState", "Phase", "new_game"]
 Rand = Callable[[], float]
 """A source of uniform floats in [0, 1) (``random.Random.random``)."""
 
-_PAY_OPTIONS: dict[tuple[tuple[int, ...], int, int, bool], list[int]] = {}
+_PAY_OPTIONS: Final[dict[tuple[tuple[int, ...], int, int, bool], list[int]]] = {}
 """Memo of the Gold values that can continue a payment, by (hand Gold, left to pay, smallest paid, exact)."""
 
 
@@ -133,7 +133,8 @@ class GameState:
     rules: CompiledRules
     n: int
     seed: int
-    rng: random.Random
+    _rng: random.Random
+    _rand: Rand
     ph: int
     cur: int
     hands: list[list[int]]
@@ -181,6 +182,8 @@ class GameState:
     """The rules' prebuilt frequent events for this number of players."""
     after: tuple[tuple[int, ...], ...]
     """:func:`~biblios_kit.engine.core.seat_tables` for this number of players."""
+    takers: tuple[tuple[int, ...], ...]
+    """:func:`~biblios_kit.engine.core.takers` for this number of players."""
 
     # ------------------------------------------------------------------ creation
 
@@ -202,6 +205,7 @@ class GameState:
         self.short_discard = setup.short_discard
         self.ev = rules.event_tables(players)
         self.after = seat_tables(players)
+        self.takers = takers(players)
         self.hands = [[] for _ in range(players)]
         self.gold = [0] * players
         self.public = []
@@ -278,6 +282,16 @@ class GameState:
     # ------------------------------------------------------------------ public API
 
     @property
+    def rng(self) -> random.Random:
+        """The game's own source of chance (the auction pile shuffle, random penalty draws)."""
+        return self._rng
+
+    @rng.setter
+    def rng(self, rng: random.Random) -> None:
+        self._rng = rng
+        self._rand = rng.random
+
+    @property
     def ruleset(self) -> Ruleset:
         """The ruleset this game follows."""
         return self.rules.ruleset
@@ -339,7 +353,7 @@ class GameState:
             legal.extend(range(BID + lo, BID + hi + 1))
             return legal
         if ph == PH_PICK:
-            return [PICK + c for c in one_per_class(self.public, self.rules.cls)]
+            return [PICK + c for c in one_per_class(self.public, self.rules.cls, self.rules.twin)]
         if ph == PH_CHURCH:
             return self._church_legal()
         if ph == PH_PAYMENT:
@@ -398,7 +412,7 @@ class GameState:
         self.cache = None
         self._do(action)
 
-    def apply_text(self, text: str) -> int:
+    def apply_text(self, text: object) -> int:
         """Parse ``text`` (see :func:`~biblios_kit.engine.actions.parse_action`), apply it, return the action."""
         action = parse_action(self.rules, text)
         self.apply(action)
@@ -412,10 +426,10 @@ class GameState:
         if self.ph == PH_BIDDING:
             lo, hi = self.bid_range()
             k = hi - lo + 1 if hi >= lo else 0
-            r = int(rand() * (k + 1))
+            r = int(rand() * float(k + 1))  # float * float: the same product, and no generic multiply
             return PASS if r == 0 else BID + lo + r - 1
         legal = self.legal()
-        return legal[int(rand() * len(legal))]
+        return legal[int(rand() * float(len(legal)))]
 
     def playout(self, rng: random.Random | Sequence[random.Random]) -> None:
         """Play uniformly random legal actions until the game is over.
@@ -502,6 +516,7 @@ class GameState:
         s.cache = None
         s.ev = self.ev
         s.after = self.after
+        s.takers = self.takers
         return s
 
     @property
@@ -519,19 +534,19 @@ class GameState:
         self._need_events()
         return [to_event(raw) for raw in self.log]
 
-    def events_for(self, player: int) -> list[Event]:
+    def events_for(self, player: object) -> list[Event]:
         """The event log as ``player`` may see it: cards hidden from them are ``None``."""
-        self._check_player(player)
+        p = self._check_player(player)
         self._need_events()
-        return [to_event(raw, player) for raw in self.log]
+        return [to_event(raw, p) for raw in self.log]
 
-    def observation(self, player: int) -> Observation:
+    def observation(self, player: object) -> Observation:
         """What ``player`` may know now, as a frozen :class:`~biblios_kit.engine.observation.Observation`."""
-        self._check_player(player)
+        p = self._check_player(player)
         self._need_events()
-        return observe(self, player)
+        return observe(self, p)
 
-    def resample(self, player: int, rng: random.Random) -> GameState:
+    def resample(self, player: object, rng: random.Random) -> GameState:
         """A full state consistent with what ``player`` knows, re-dealing only what they cannot know.
 
         Other hands, the draw pile, the auction pile and the cards out of the game are
@@ -540,9 +555,9 @@ class GameState:
         """
         from biblios_kit.engine.resample import resample
 
-        self._check_player(player)
+        p = self._check_player(player)
         self._need_events()
-        return resample(self, player, rng)
+        return resample(self, p, rng)
 
     def result(self) -> GameResult:
         """The final result (scores, awards, ranking); raises ``ValueError`` before the end."""
@@ -552,10 +567,9 @@ class GameState:
 
         return score(self)
 
-    def hand(self, player: int) -> tuple[int, ...]:
+    def hand(self, player: object) -> tuple[int, ...]:
         """The cards in ``player``'s hand, sorted (true state: use observations to show players)."""
-        self._check_player(player)
-        return tuple(sorted(self.hands[player]))
+        return tuple(sorted(self.hands[self._check_player(player)]))
 
     def zones(self) -> dict[str, list[int]]:
         """Every card's zone (true state): hands, piles, public space, removed, discards, in play."""
@@ -577,9 +591,10 @@ class GameState:
             f"phase={self.phase.name} current={self.current_player} decisions={len(self.history)}>"
         )
 
-    def _check_player(self, player: object) -> None:
+    def _check_player(self, player: object) -> int:
         if not isinstance(player, int) or isinstance(player, bool) or not 0 <= player < self.n:
             raise ValueError(f"expected a player 0..{self.n - 1}, got {player!r}")
+        return player
 
     # ------------------------------------------------------------------ legal actions
 
@@ -614,17 +629,18 @@ class GameState:
         hand = self.hands[self.payer]
         legal: list[int] = [REFUSE] if rules.refuse_to_pay and self.pay_n == 0 else []
         if self.auc_cur != CUR_GOLD:
-            for c in one_per_class(hand, rules.cls):
+            for c in one_per_class(hand, rules.cls, rules.twin):
                 legal.append(PAY + c)
             return legal
         gold_value = rules.gold_value
         lowest: dict[int, int] = {}  # each Gold value's lowest card id
         values: list[int] = []  # the value of each Gold card in the hand (Gold values are >= 1)
-        for c in sorted(hand):
+        for c in hand:
             v = gold_value[c]
             if v:
                 values.append(v)
-                if v not in lowest:
+                low = lowest.get(v, -1)
+                if low < 0 or c < low:
                     lowest[v] = c
         values.sort()
         # What can still complete the payment depends on the bid only through what is left to pay.
@@ -650,12 +666,12 @@ class GameState:
     def _add(self, p: int, c: int) -> None:
         self.hands[p].append(c)
         if self.rules.kind[c] == KIND_GOLD:
-            self.gold[p] += self.rules.value[c]
+            self.gold[p] = self.gold[p] + self.rules.value[c]
 
     def _take(self, p: int, c: int) -> None:
         self.hands[p].remove(c)
         if self.rules.kind[c] == KIND_GOLD:
-            self.gold[p] -= self.rules.value[c]
+            self.gold[p] = self.gold[p] - self.rules.value[c]
 
     def _do(self, a: int) -> None:
         ph = self.ph
@@ -980,17 +996,17 @@ class GameState:
             self.pen_once |= bit
         hand = self.hands[w]
         if rules.penalty == PEN_STANDARD:
-            rand = self.rng.random
-            order = takers(self.n, w)
+            rand = self._rand
+            order = self.takers[w]
             short = len(hand) < len(order)
             if short:
                 order = order[: len(hand)]
             for q in order:
-                c = hand.pop(int(rand() * len(hand)))  # a random card
+                c = hand.pop(int(rand() * float(len(hand))))  # a random card
                 if rules.kind[c] == KIND_GOLD:
                     v = rules.value[c]
-                    self.gold[w] -= v
-                    self.gold[q] += v
+                    self.gold[w] = self.gold[w] - v
+                    self.gold[q] = self.gold[q] + v
                 self.hands[q].append(c)
                 if self.logging:
                     self.log.append(self.ev.taken[w][q][c])
@@ -1002,15 +1018,15 @@ class GameState:
                     self.log.append((EV_PENALTY_EMPTY, w, -1, (), ALL))
                 return
             d = (w + 1) % self.n
-            c = hand.pop(int(self.rng.random() * len(hand)))
+            c = hand.pop(int(self._rand() * float(len(hand))))
             if rules.kind[c] == KIND_GOLD:
-                self.gold[w] -= rules.value[c]
+                self.gold[w] = self.gold[w] - rules.value[c]
             self.buried.append(c)
             if self.logging:
                 self.log.append((EV_PENALTY_REMOVED, d, c, w, bit | 1 << d))
 
 
-def new_game(ruleset: Ruleset, players: int, seed: int, *, events: bool = True) -> GameState:
+def new_game(ruleset: Ruleset, players: object, seed: object, *, events: bool = True) -> GameState:
     """Start a game of ``ruleset`` (options already applied) for ``players`` players from ``seed``.
 
     Setup (removals, starting hands, the shuffle) happens at once from the game's RNG;
