@@ -8,6 +8,8 @@ from biblios_kit import _kernel
 
 _kernel.install()  # before any kernel module is imported: see biblios_kit/_kernel.py
 
+from biblios_kit import messages as messages  # noqa: E402 - errors raised as data are explained in the user's language
+
 if TYPE_CHECKING:
     from biblios_kit.engine import new_game
     from biblios_kit.rules.loader import load_ruleset

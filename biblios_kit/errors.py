@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 
 
@@ -72,9 +73,21 @@ class CodedError(BibliosError):
         super().__init__(code)
 
     def __str__(self) -> str:
-        from biblios_kit.messages import explain  # the edge renders; imported only when text is asked for
+        if _explainer is not None:
+            return _explainer(self)
+        details = ", ".join(f"{key}={value!r}" for key, value in self.fields.items())
+        return f"{self.code} ({details})" if details else self.code
 
-        return explain(self)
+
+_explainer: Callable[[CodedError], str] | None = None
+"""What ``str()`` of a :class:`CodedError` calls: :func:`biblios_kit.messages.explain`, which registers
+itself when imported (this module, below every layer, imports nothing above it)."""
+
+
+def set_explainer(explainer: Callable[[CodedError], str] | None) -> None:
+    """Make ``explainer`` the sentence-maker of ``str()`` for coded errors (``None``: code and fields)."""
+    global _explainer
+    _explainer = explainer
 
 
 class EngineError(CodedError, ValueError):

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping
 
-from biblios_kit.errors import CodedError
+from biblios_kit.errors import CodedError, set_explainer
 from biblios_kit.i18n import N_, _, in_language
 
 TEMPLATES: dict[str, str] = {
@@ -84,3 +84,6 @@ def explain(error: CodedError, lang: str | None = None) -> str:
         return _(template).format(**fields)
     except (KeyError, IndexError, ValueError):  # a translation with a broken placeholder: fall back to English
         return template.format(**fields)
+
+
+set_explainer(explain)

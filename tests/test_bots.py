@@ -126,15 +126,11 @@ def test_single_legal_action_is_taken_without_search() -> None:
 
 
 def test_time_budget_stops_the_search() -> None:
-    import time
-
     ruleset = load_ruleset("biblios")
     state = new_game(ruleset, 2, 4)
-    bot = make_bot("hard:seconds=0.05", 1)
-    began = time.perf_counter()
+    bot = make_bot("hard:seconds=0.05:iterations=10000000", 1)
     bot.choose(state.observation(0))
-    assert time.perf_counter() - began < 0.5
-    assert bot.last_iterations >= 1  # type: ignore[attr-defined]
+    assert 1 <= bot.last_iterations < 10_000_000  # type: ignore[attr-defined]  # the clock, not the count, stopped it
 
 
 def test_search_in_worker_threads_matches_sequential() -> None:

@@ -69,6 +69,7 @@ def test_playout_matches_apply_for_auction_variants(tmp_path: Path, name: str) -
             _same_game(ruleset, players, seed, per_seat=seed == 2)
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize(
     "choice", [("biblios", ("refuse-to-pay",)), ("biblios", ("medieval-bluff",)), ("scripts-and-scribes", ())]
 )

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import asyncio
 import random
-import time
 
 import pytest
 from test_tui_driver import _data_dir, game_config, play_turn, visible_text  # noqa: F401 - the fixture is autouse
@@ -19,13 +18,13 @@ EDITIONS = [
 ]
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize(("ruleset", "seats", "options"), EDITIONS, ids=[e[0] for e in EDITIONS])
 def test_complete_game_against_bots(ruleset: str, seats: tuple[str, ...], options: tuple[str, ...]) -> None:
     async def scenario() -> None:
         app = make_app(game_config(ruleset, seats, seed=11, options=options), bot_delay=0)
         rng = random.Random(5)
         decisions = 0
-        started = time.monotonic()
         async with app.run_test(size=(100, 32)) as pilot:
             while await play_turn(pilot, rng):
                 decisions += 1
@@ -45,6 +44,5 @@ def test_complete_game_against_bots(ruleset: str, seats: tuple[str, ...], option
             saved = load_game()
             assert saved.finished and saved.state.actions == state.actions
         assert decisions > 20
-        assert time.monotonic() - started < 60
 
     asyncio.run(scenario())

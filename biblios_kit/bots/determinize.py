@@ -26,8 +26,9 @@ import random
 from biblios_kit.bots.context import identified_cards
 from biblios_kit.engine.compiled import CompiledRules
 from biblios_kit.engine.observation import Observation
-from biblios_kit.engine.resample import Constraints, ObservedWorld, assign
+from biblios_kit.engine.resample import Constraints, assign
 from biblios_kit.engine.state import GameState
+from biblios_kit.engine.worlds import ObservedWorld
 
 
 def _shuffle(items: list[int], rng: random.Random) -> None:

@@ -469,7 +469,7 @@ class GameState:
         s.n = self.n
         s.seed = self.seed
         if rng is None:
-            rng = random.Random()
+            rng = random.Random.__new__(random.Random)  # unseeded (no draw from the OS): setstate fills it
             rng.setstate(self.rng.getstate())
         s.rng = rng
         s.ph = self.ph
