@@ -1,6 +1,13 @@
-"""Engine benchmark: random-game throughput per edition and player count, clone+playout, memory, workers.
+"""Engine benchmark: the kernel's paths compiled and interpreted, per-edition throughput, perft, memory, workers.
 
 Run ``python benchmarks/engine.py`` (``make bench``); ``--json`` prints the figures as JSON.
+The kernel section measures random four-player Biblios games through the three ways in:
+``apply()`` (checked), the search API (``step()``, unchecked) and the simulation path
+(``playout()`` without a log), plus clone + playout to the end from decision points (what a
+search bot pays per playout) and perft nodes per second; it runs in this process (the
+compiled kernel, where ``make`` built it) and again in a child process with
+``BIBLIOS_KIT_PURE=1`` (the same source, interpreted), side by side. ``--workers`` adds the
+``simulate --workers`` comparison and this machine's two-process ceiling (slow).
 Each single-core figure is the best of ``--repeat`` short batches of ``--games`` games: on a
 shared machine the fastest batch is the one least disturbed by other processes, so many
 short batches estimate the undisturbed speed better than one long run. The worker figure
@@ -18,6 +25,7 @@ import os
 import random
 import resource
 import statistics
+import subprocess
 import sys
 import time
 import tracemalloc
@@ -27,9 +35,13 @@ from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
+from biblios_kit import _kernel
 from biblios_kit.engine import new_game
+from biblios_kit.engine.perft import perft, position
 from biblios_kit.rules import load_ruleset
 from biblios_kit.sim import SimConfig, run_simulation
+
+PERFT_FILE = Path(__file__).resolve().parent.parent / "tests" / "data" / "perft.txt"
 
 EDITIONS = ("biblios", "scripts-and-scribes")
 
@@ -132,6 +144,79 @@ def clone_playouts(ruleset_name: str, players: int, playouts: int, repeat: int) 
         "resample_ms": resample_ms,
         "observation_ms": observation_ms,
     }
+
+
+def kernel_paths(games: int, repeat: int) -> dict[str, float]:
+    """Random four-player Biblios games through apply(), the search API and the simulation path; clone+playout; perft."""
+    ruleset = load_ruleset("biblios")
+
+    def games_via(kind: str) -> Callable[[], int]:
+        def run() -> int:
+            decisions = 0
+            for i in range(games):
+                rng = random.Random(i)
+                state = new_game(ruleset, 4, i, events=kind != "simulation")
+                if kind == "simulation":
+                    state.playout(rng)
+                elif kind == "search":
+                    while not state.is_terminal():
+                        state.step(state.random_action(rng))
+                else:
+                    while not state.is_terminal():
+                        state.apply(state.random_action(rng))
+                decisions += state.decision_count
+            return decisions
+
+        return run
+
+    figures: dict[str, float] = {}
+    for kind in ("apply", "search", "simulation"):
+        seconds, _decisions, cpu = best_of(repeat, games_via(kind))
+        figures[f"{kind}_games_per_sec"] = games / seconds
+        figures[f"{kind}_games_per_cpu_sec"] = games / cpu
+    # clone + playout to the end from every 10th decision of a game, as a search bot's playouts start
+    game = new_game(ruleset, 4, 7)
+    rng = random.Random(7)
+    roots = []
+    while not game.is_terminal():
+        if game.decision_count % 10 == 0:
+            roots.append(game.clone())
+        game.apply(game.random_action(rng))
+
+    def playouts() -> int:
+        for i, root in enumerate(roots):
+            playout_rng = random.Random(i)
+            root.clone(events=False, rng=playout_rng).playout(playout_rng)
+        return len(roots)
+
+    seconds, count, cpu = best_of(repeat, playouts)
+    figures["clone_playout_us"] = seconds / count * 1e6
+    figures["clone_playout_cpu_us"] = cpu / count * 1e6
+    # perft over the positions of tests/data/perft.txt
+    positions = []
+    for line in PERFT_FILE.read_text(encoding="utf-8").splitlines():
+        if line.strip() and not line.startswith("#"):
+            spec, players, seed, phase, occurrence, depth, _count = line.split()
+            ruleset_id, *options = spec.split("+")
+            state = new_game(load_ruleset(ruleset_id, options), int(players), int(seed))
+            positions.append((position(state, int(seed), phase, int(occurrence)), int(depth)))
+    seconds, nodes, cpu = best_of(max(1, repeat // 5), lambda: sum(perft(state, depth) for state, depth in positions))
+    figures["perft_nodes_per_sec"] = nodes / seconds
+    figures["perft_nodes_per_cpu_sec"] = nodes / cpu
+    return figures
+
+
+def both_builds(games: int, repeat: int) -> dict[str, dict[str, float]]:
+    """:func:`kernel_paths` here and, in a child process with ``BIBLIOS_KIT_PURE=1``, interpreted."""
+    here = {"build": _kernel.status(), **kernel_paths(games, repeat)}
+    child = subprocess.run(
+        [sys.executable, __file__, "--kernel-only", "--json", "--games", str(games), "--repeat", str(repeat)],
+        env=dict(os.environ, **{_kernel.PURE_VARIABLE: "1"}),
+        capture_output=True,
+        text=True,
+        check=True,
+    )
+    return {"this": here, "interpreted": json.loads(child.stdout)["kernel"]["this"]}
 
 
 def memory(ruleset_name: str, players: int) -> dict[str, float]:
@@ -241,7 +326,13 @@ def main(argv: list[str] | None = None) -> dict[str, Any]:
         help="pairs of runs (1 worker, then 2) for the worker comparison (default 8)",
     )
     parser.add_argument("--json", action="store_true", help="print JSON")
+    parser.add_argument("--workers", action="store_true", help="also compare simulate with 1 and 2 workers (slow)")
+    parser.add_argument("--kernel-only", action="store_true", help="measure only this process's kernel paths")
     args = parser.parse_args(argv)
+    if args.kernel_only:
+        only = {"kernel": {"this": {"build": _kernel.status(), **kernel_paths(args.games, args.repeat)}}}
+        print(json.dumps(only))
+        return only
     figures: dict[str, Any] = {
         "python": sys.version.split()[0],
         "random": {},
@@ -250,6 +341,7 @@ def main(argv: list[str] | None = None) -> dict[str, Any]:
         "memory": {},
     }
     figures["load_at_start"] = os.getloadavg()[0]
+    figures["kernel"] = both_builds(args.games, args.repeat)
     for edition in EDITIONS:
         for players in (2, 3, 4):
             key = f"{edition}/{players}"
@@ -257,16 +349,30 @@ def main(argv: list[str] | None = None) -> dict[str, Any]:
         figures["api"][f"{edition}/4"] = api_games(edition, 4, max(1, args.games // 3), args.repeat)
         figures["clone_playout"][f"{edition}/4"] = clone_playouts(edition, 4, args.games * 2, args.repeat)
         figures["memory"][f"{edition}/4"] = memory(edition, 4)
-    figures["load_before_workers"] = os.getloadavg()[0]
-    figures["workers"] = workers_scaling(args.sim_games, args.sim_repeat)
-    figures["two_process_ceiling"] = two_process_ceiling(args.sim_repeat)
-    figures["two_process_ceiling_simulate"] = two_process_ceiling(args.sim_repeat, _simulate_alone)
+    if args.workers:
+        figures["load_before_workers"] = os.getloadavg()[0]
+        figures["workers"] = workers_scaling(args.sim_games, args.sim_repeat)
+        figures["two_process_ceiling"] = two_process_ceiling(args.sim_repeat)
+        figures["two_process_ceiling_simulate"] = two_process_ceiling(args.sim_repeat, _simulate_alone)
     figures["max_rss_mib"] = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
     if args.json:
         print(json.dumps(figures, indent=1))
         return figures
     print(f"Python {figures['python']}; best of {args.repeat} batches of {args.games} games, one core")
     print(f"load average at the start: {figures['load_at_start']:.2f} (2 cores)")
+    print("random 4-player Biblios games/s (CPU-time rate in brackets), by way in and build:")
+    print(f"{'build':22} {'apply()':>14} {'step()':>14} {'playout()':>14} {'clone+playout':>16} {'perft nodes/s':>16}")
+    for label, row in figures["kernel"].items():
+        name = row["build"] if label == "this" else "interpreted (pure)"
+        print(
+            f"{name:22} "
+            + " ".join(
+                f"{row[f'{k}_games_per_sec']:6.0f} ({row[f'{k}_games_per_cpu_sec']:5.0f})"
+                for k in ("apply", "search", "simulation")
+            )
+            + f" {row['clone_playout_us']:7.0f} us ({row['clone_playout_cpu_us']:4.0f})"
+            + f" {row['perft_nodes_per_sec']:8.0f} ({row['perft_nodes_per_cpu_sec']:6.0f})"
+        )
     print(
         f"{'ruleset/players':24} {'games/s':>8} {'(CPU)':>7} {'decisions/s':>12} "
         f"{'no log':>7} {'(CPU)':>7} {'decisions/game':>15}"
@@ -291,23 +397,24 @@ def main(argv: list[str] | None = None) -> dict[str, Any]:
         print(
             f"{key:24} peak {row['game_peak_kib']:.0f} KiB per game; finished state {row['finished_state_kib']:.0f} KiB"
         )
-    w = figures["workers"]
-    print(
-        f"simulate, {args.sim_games} games (best of {args.sim_repeat} runs each): 1 worker {w['workers_1_games_per_sec']:.0f} games/s, "
-        f"2 workers {w['workers_2_games_per_sec']:.0f} games/s, speedup {w['speedup']:.2f}x "
-        f"(load average {figures['load_before_workers']:.2f} before); CPU per game "
-        f"{w['workers_1_cpu_ms_per_game']:.2f} ms with 1 worker, {w['workers_2_cpu_ms_per_game']:.2f} ms with 2 "
-        f"(ratio {w['cpu_ratio']:.2f})"
-    )
-    print(
-        f"  {w['pairs']:.0f} pairs of runs: median speedup {w['median_pair_speedup']:.2f}x; "
-        f"{w['steady_pairs']:.0f} pairs at one machine speed (CPU per game within 10%): median {w['median_steady_speedup']:.2f}x"
-    )
-    print(
-        f"this machine's ceiling for two processes (the same work alone, then in two processes at once): "
-        f"a plain loop {figures['two_process_ceiling']['ceiling']:.2f}x, "
-        f"simulate's own work {figures['two_process_ceiling_simulate']['ceiling']:.2f}x"
-    )
+    if args.workers:
+        w = figures["workers"]
+        print(
+            f"simulate, {args.sim_games} games (best of {args.sim_repeat} runs each): 1 worker {w['workers_1_games_per_sec']:.0f} games/s, "
+            f"2 workers {w['workers_2_games_per_sec']:.0f} games/s, speedup {w['speedup']:.2f}x "
+            f"(load average {figures['load_before_workers']:.2f} before); CPU per game "
+            f"{w['workers_1_cpu_ms_per_game']:.2f} ms with 1 worker, {w['workers_2_cpu_ms_per_game']:.2f} ms with 2 "
+            f"(ratio {w['cpu_ratio']:.2f})"
+        )
+        print(
+            f"  {w['pairs']:.0f} pairs of runs: median speedup {w['median_pair_speedup']:.2f}x; "
+            f"{w['steady_pairs']:.0f} pairs at one machine speed (CPU per game within 10%): median {w['median_steady_speedup']:.2f}x"
+        )
+        print(
+            f"this machine's ceiling for two processes (the same work alone, then in two processes at once): "
+            f"a plain loop {figures['two_process_ceiling']['ceiling']:.2f}x, "
+            f"simulate's own work {figures['two_process_ceiling_simulate']['ceiling']:.2f}x"
+        )
     print(f"max RSS {figures['max_rss_mib']:.0f} MiB")
     return figures
 
