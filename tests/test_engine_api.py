@@ -5,7 +5,7 @@ from __future__ import annotations
 import random
 
 import pytest
-from test_engine_helpers import check_invariants, snapshot
+from conftest import check_invariants, snapshot
 
 from biblios_kit.engine import (
     KEEP,

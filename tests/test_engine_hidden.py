@@ -6,7 +6,7 @@ import dataclasses
 import random
 
 import pytest
-from test_engine_helpers import check_invariants
+from conftest import check_invariants
 
 from biblios_kit.engine import EventKind, GameState, Observation, new_game
 from biblios_kit.engine.actions import PAY, PICK

@@ -3,31 +3,13 @@
 from __future__ import annotations
 
 import random
-from pathlib import Path
 
 import pytest
+from conftest import perft_position, perft_rows
 
-from biblios_kit.engine import GameState, new_game
-from biblios_kit.engine.perft import divide, perft, position
+from biblios_kit.engine import new_game
+from biblios_kit.engine.perft import divide, perft
 from biblios_kit.rules import load_ruleset
-
-PERFT_FILE = Path(__file__).parent / "data" / "perft.txt"
-
-
-def perft_rows() -> list[tuple[str, int, int, str, int, int, int]]:
-    """The rows of the perft file: (ruleset[+options], players, seed, phase, occurrence, depth, count)."""
-    rows = []
-    for line in PERFT_FILE.read_text(encoding="utf-8").splitlines():
-        if not line.strip() or line.startswith("#"):
-            continue
-        spec, players, seed, phase, occurrence, depth, count = line.split()
-        rows.append((spec, int(players), int(seed), phase, int(occurrence), int(depth), int(count)))
-    return rows
-
-
-def perft_position(spec: str, players: int, seed: int, phase: str, occurrence: int) -> GameState:
-    ruleset_id, *options = spec.split("+")
-    return position(new_game(load_ruleset(ruleset_id, options), players, seed), seed, phase, occurrence)
 
 
 @pytest.mark.parametrize("row", perft_rows(), ids=lambda row: f"{row[0]}-p{row[1]}-{row[3].lower()}")

@@ -12,7 +12,7 @@ import random
 from pathlib import Path
 
 import pytest
-from test_engine_helpers import SHIPPED_CHOICES, check_invariants, variant
+from conftest import SHIPPED_CHOICES, check_invariants, variant
 
 from biblios_kit.engine import new_game
 from biblios_kit.engine.state import GameState

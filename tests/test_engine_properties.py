@@ -5,9 +5,9 @@ from __future__ import annotations
 import json
 import random
 
+from conftest import SHIPPED_CHOICES, check_invariants, snapshot
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
-from test_engine_helpers import SHIPPED_CHOICES, check_invariants, snapshot
 
 from biblios_kit.bots.random_bot import RandomBot
 from biblios_kit.engine import EventKind, Phase, new_game
@@ -86,7 +86,7 @@ def test_random_bot_only_picks_legal_actions(game) -> None:
 
 
 def test_a_church_card_dealt_in_a_starting_hand_is_resolved_first(tmp_path) -> None:
-    from test_engine_helpers import variant
+    from conftest import variant
 
     ruleset = variant(tmp_path, "setup:\n  4: {starting_hand: 3, remove_random: 3}\n")
     for seed in range(200):

@@ -5,7 +5,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from test_engine_helpers import cat, check_invariants, church_card, die, gold, position, variant
+from conftest import cat, check_invariants, church_card, die, gold, position, variant
 
 from biblios_kit.engine import (
     DECLINE,

@@ -7,7 +7,7 @@ import random
 from pathlib import Path
 
 import pytest
-from test_engine_helpers import snapshot
+from conftest import snapshot
 from typer.testing import CliRunner
 
 from biblios_kit.cli.app import build_app

@@ -19,12 +19,6 @@ SEATS = ("human", "random", "easy")
 NAMES = ("Ann", "Bob", "Cy")
 
 
-@pytest.fixture(autouse=True)
-def _data_dir(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> Path:
-    monkeypatch.setenv("BIBLIOS_KIT_DATA_DIR", str(tmp_path / "data"))
-    return tmp_path / "data"
-
-
 def played(decisions: int, seed: int = 4) -> GameState:
     state = new_game(load_ruleset("biblios", ["medieval-bluff"]), 3, seed)
     rng = random.Random(seed)
@@ -33,8 +27,8 @@ def played(decisions: int, seed: int = 4) -> GameState:
     return state
 
 
-def test_save_goes_to_the_user_data_dir(_data_dir: Path) -> None:
-    assert saves_dir() == _data_dir / "saves"
+def test_save_goes_to_the_userdata_dir(data_dir: Path) -> None:
+    assert saves_dir() == data_dir / "saves"
     assert not has_save()
     path = save_game(played(10), SEATS, NAMES, "fr")
     assert path == save_path() and has_save()

@@ -7,8 +7,7 @@ import json
 import random
 from pathlib import Path
 
-from test_tui_driver import (  # noqa: F401 - _data_dir is an autouse fixture
-    _data_dir,
+from conftest import (
     game_config,
     human_in,
     play_turn,

@@ -6,7 +6,7 @@ import asyncio
 import random
 
 import pytest
-from test_tui_driver import _data_dir, game_config, play_turn, visible_text  # noqa: F401 - the fixture is autouse
+from conftest import game_config, play_turn, visible_text
 
 from biblios_kit.saves import load_game
 from biblios_kit.tui.app import make_app

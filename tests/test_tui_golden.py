@@ -16,7 +16,7 @@ from collections.abc import Callable
 from pathlib import Path
 
 import pytest
-from test_tui_driver import _data_dir, human_in, prepare_save, run_until, waiting_for_person  # noqa: F401
+from conftest import human_in, prepare_save, run_until, waiting_for_person
 
 from biblios_kit.engine.state import GameState, Phase
 from biblios_kit.i18n import set_language
