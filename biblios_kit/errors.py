@@ -94,6 +94,14 @@ class EngineError(CodedError, ValueError):
     """A game the engine cannot set up (an unsupported player count, a deck too small for the setup)."""
 
 
+class BotSpecError(CodedError, ValueError):
+    """A bot spec that names no bot, has a malformed parameter, or a bot that cannot be loaded."""
+
+
+class BotParamError(CodedError, ValueError):
+    """A bot parameter that is unknown, not a number, or out of its range."""
+
+
 class InvalidActionError(CodedError, ValueError):
     """An action that is malformed (cannot be parsed or is not an action at all)."""
 

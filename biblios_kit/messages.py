@@ -40,6 +40,20 @@ TEMPLATES: dict[str, str] = {
     "text-die-twice": N_("die {name!r} named twice in {text!r}"),
     "text-mixed-signs": N_("all dice must move the same way in {text!r}"),
     "text-unknown": N_("unknown action {text!r}"),
+    # bot specs (bots.registry, bots.params)
+    "bot-spec-empty": N_("empty bot spec {spec!r}"),
+    "bot-unknown": N_("unknown bot {name!r}; known: {known}"),
+    "bot-spec-item": N_("expected key=value in bot spec {spec!r}, got {item!r}"),
+    "bot-spec-bad": N_("bad bot spec {spec!r}: {reason}"),
+    "bot-unavailable": N_("the {name!r} bot is not available (module {module} is missing)"),
+    "bot-no-factory": N_("module {module} has no create_bot(name, seed, params)"),
+    "bot-no-params": N_("this bot takes no parameters, got {names}"),
+    "bot-unknown-params": N_("unknown parameter(s) {names}; known: {known}"),
+    "bot-param-not-number": N_("parameter {name} expects a number, got {value}"),
+    "bot-param-not-whole": N_("parameter {name} expects a whole number, got {value}"),
+    "bot-param-above": N_("parameter {name} must be more than {low}, got {value}"),
+    "bot-param-between": N_("parameter {name} must lie between {low} and {high}, got {value}"),
+    "bot-param-at-least": N_("parameter {name} must be at least {low}, got {value}"),
 }
 """The sentence of each error code; ``{field}`` placeholders name the error's fields."""
 
@@ -54,6 +68,10 @@ def _list(value: object) -> str:
 _FIELD_TEXT: Mapping[str, Callable[[object], object]] = {
     "supported": _list,
     "dice": _list,
+    "names": _list,
+    "known": _list,
+    "low": lambda value: f"{value:g}" if isinstance(value, float) else value,
+    "high": lambda value: f"{value:g}" if isinstance(value, float) else value,
     "phase": lambda phase: _(PHASE_WORDS[int(phase)]) if isinstance(phase, int) else phase,
 }
 """How a field that is not shown as it is becomes text (lists, the phase word)."""
@@ -76,6 +94,9 @@ def explain(error: CodedError, lang: str | None = None) -> str:
     for key, convert in _FIELD_TEXT.items():
         if key in fields:
             fields[key] = convert(fields[key])
+    for key, value in fields.items():
+        if isinstance(value, CodedError):  # a nested cause, explained in the same language
+            fields[key] = explain(value)
     if error.code == "illegal":  # the sentence shows the action's text form and seats numbered from 1
         fields["action"] = fields.get("text", fields.get("action"))
         player = fields.get("player")

@@ -1,14 +1,15 @@
 """Reading the parameters of a bot spec (``hard:iterations=200``): names, numbers, ranges.
 
-Errors are :class:`ValueError` with a message in the current language; the registry
-prefixes them with the spec (``bad bot spec 'hard:iterations=0': ...``).
+Errors are :class:`~biblios_kit.errors.BotParamError` (a ``ValueError``) with a code and
+the parameter's name, value and bounds; the registry wraps them with the spec
+(``bad bot spec 'hard:iterations=0': ...``) and the CLI or TUI makes the sentence.
 """
 
 from __future__ import annotations
 
 from collections.abc import Iterable
 
-from biblios_kit.i18n import _
+from biblios_kit.errors import BotParamError
 
 
 def check_names(params: dict[str, object], known: Iterable[str]) -> None:
@@ -17,10 +18,8 @@ def check_names(params: dict[str, object], known: Iterable[str]) -> None:
     unknown = sorted(set(params) - set(known))
     if unknown:
         if not known:
-            raise ValueError(_("this bot takes no parameters, got {names}").format(names=", ".join(unknown)))
-        raise ValueError(
-            _("unknown parameter(s) {names}; known: {known}").format(names=", ".join(unknown), known=", ".join(known))
-        )
+            raise BotParamError("bot-no-params", names=tuple(unknown))
+        raise BotParamError("bot-unknown-params", names=tuple(unknown), known=tuple(known))
 
 
 def number(
@@ -38,21 +37,14 @@ def number(
     ``low``/``high`` bound it (``above`` makes ``low`` exclusive); ``whole`` asks for an integer.
     """
     value = params.get(key, default)
-    bounds = {"low": f"{low:g}" if low is not None else "", "high": f"{high:g}" if high is not None else ""}
     if isinstance(value, bool) or not isinstance(value, (int, float)):
-        raise ValueError(_("parameter {name} expects a number, got {value}").format(name=key, value=value))
+        raise BotParamError("bot-param-not-number", name=key, value=value)
     if whole and value != int(value):
-        raise ValueError(_("parameter {name} expects a whole number, got {value}").format(name=key, value=value))
+        raise BotParamError("bot-param-not-whole", name=key, value=value)
     if above and low is not None and value <= low:
-        raise ValueError(
-            _("parameter {name} must be more than {low}, got {value}").format(name=key, low=bounds["low"], value=value)
-        )
+        raise BotParamError("bot-param-above", name=key, low=low, value=value)
     if low is not None and high is not None and not low <= value <= high:
-        raise ValueError(
-            _("parameter {name} must lie between {low} and {high}, got {value}").format(name=key, value=value, **bounds)
-        )
+        raise BotParamError("bot-param-between", name=key, low=low, high=high, value=value)
     if low is not None and value < low:
-        raise ValueError(
-            _("parameter {name} must be at least {low}, got {value}").format(name=key, low=bounds["low"], value=value)
-        )
+        raise BotParamError("bot-param-at-least", name=key, low=low, value=value)
     return int(value) if whole else float(value)

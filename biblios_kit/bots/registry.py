@@ -11,7 +11,7 @@ from __future__ import annotations
 import importlib
 
 from biblios_kit.bots.base import Bot
-from biblios_kit.i18n import _
+from biblios_kit.errors import BotSpecError
 
 BOT_MODULES: dict[str, str] = {
     "random": "biblios_kit.bots.random_bot",
@@ -22,8 +22,7 @@ BOT_MODULES: dict[str, str] = {
 """Bot name -> module providing ``create_bot``."""
 
 
-class BotSpecError(ValueError):
-    """A bot spec that names no bot, has a malformed parameter, or a bot that cannot be loaded."""
+__all__ = ["BOT_MODULES", "BotSpecError", "bot_names", "make_bot", "parse_spec"]
 
 
 def bot_names() -> list[str]:
@@ -43,16 +42,16 @@ def _value(text: str) -> object:
 def parse_spec(spec: str) -> tuple[str, dict[str, object]]:
     """Split ``spec`` into (name, parameters); raise :class:`BotSpecError` if malformed."""
     if not isinstance(spec, str) or not spec.strip():
-        raise BotSpecError(_("empty bot spec {spec!r}").format(spec=spec))
+        raise BotSpecError("bot-spec-empty", spec=spec)
     name, *rest = spec.strip().split(":")
     name = name.strip().lower()
     if name not in BOT_MODULES:
-        raise BotSpecError(_("unknown bot {name!r}; known: {known}").format(name=name, known=", ".join(bot_names())))
+        raise BotSpecError("bot-unknown", name=name, known=tuple(bot_names()))
     params: dict[str, object] = {}
     for item in rest:
         key, sep, value = item.partition("=")
         if not sep or not key.strip() or not value.strip():
-            raise BotSpecError(_("expected key=value in bot spec {spec!r}, got {item!r}").format(spec=spec, item=item))
+            raise BotSpecError("bot-spec-item", spec=spec, item=item)
         params[key.strip()] = _value(value.strip())
     return name, params
 
@@ -66,13 +65,13 @@ def make_bot(spec: str, seed: int) -> Bot:
     except ModuleNotFoundError as error:
         if error.name != module_name:
             raise
-        raise BotSpecError(f"the {name!r} bot is not available yet (module {module_name} is missing)") from None
+        raise BotSpecError("bot-unavailable", name=name, module=module_name) from None
     factory = getattr(module, "create_bot", None)
     if factory is None:
-        raise BotSpecError(f"module {module_name} has no create_bot(name, seed, params)")
+        raise BotSpecError("bot-no-factory", module=module_name)
     try:
         bot: Bot = factory(name, seed, params)
     except (TypeError, ValueError) as error:
-        raise BotSpecError(_("bad bot spec {spec!r}: {reason}").format(spec=spec.strip(), reason=error)) from None
+        raise BotSpecError("bot-spec-bad", spec=spec.strip(), reason=error) from None
     bot.name = spec.strip()
     return bot
