@@ -41,6 +41,8 @@ class LabReport:
     """For a sweep: per ruleset (in order), the swept fields and their values."""
     skipped: list[str] = field(default_factory=list)
     """Sweep values skipped because they are invalid, with their located errors."""
+    games: dict[str, list[dict[str, Any]]] = field(default_factory=dict, repr=False)
+    """Each cell's per-game metrics, in game order (for plots)."""
 
     def to_json(self) -> dict[str, Any]:
         """A JSON-ready dict (described in ``docs/lab.md``)."""
@@ -158,4 +160,5 @@ def run_experiment(
         seconds=time.perf_counter() - began,
         workers=backend.workers,
         results_file=str(results),
+        games=all_games,
     )
