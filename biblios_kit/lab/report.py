@@ -206,7 +206,7 @@ def to_csv(report: LabReport) -> str:
 def _svg(figure: Any) -> str:
     """A matplotlib figure as inline SVG (text drawn as paths: no font needed to view it)."""
     buffer = io.StringIO()
-    figure.savefig(buffer, format="svg", bbox_inches="tight")
+    figure.savefig(buffer, format="svg", bbox_inches="tight", metadata={"Date": None})
     text = buffer.getvalue()
     return text[text.index("<svg") :]
 

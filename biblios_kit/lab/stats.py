@@ -95,7 +95,8 @@ def wilson(rate: float, n: int) -> tuple[float, float]:
     denominator = 1 + z * z / n
     centre = (rate + z * z / (2 * n)) / denominator
     half = z * math.sqrt(max(0.0, rate * (1 - rate) / n + z * z / (4 * n * n))) / denominator
-    return (max(0.0, centre - half), min(1.0, centre + half))
+    # Rounding can put a bound a hair past the rate itself at 0 or 1: the interval always contains it.
+    return (max(0.0, min(rate, centre - half)), min(1.0, max(rate, centre + half)))
 
 
 def t_interval(values: Sequence[float]) -> tuple[float, float]:
