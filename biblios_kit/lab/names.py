@@ -8,9 +8,16 @@ from biblios_kit.rules.model import Ruleset
 
 def arm_label(arm: str) -> str:
     """The name of an arm (``main``, ``skill:STRONG>WEAK``, ``restrict:NAME``) for reports."""
+    from biblios_kit.lab.restrict import RESTRICTIONS
+
     kind, _sep, rest = arm.partition(":")
     if kind == "restrict":
-        return _("restricted play: {restriction}").format(restriction=rest)
+        known = RESTRICTIONS.get(rest)
+        if known is None:
+            return _("restricted play: {restriction}").format(restriction=rest)
+        return _("restricted play: {restriction} ({description})").format(
+            restriction=rest, description=_(known.description)
+        )
     if kind == "skill":
         strong, _sep, weak = rest.partition(">")
         return _("skill gradient: {strong} against {weak}").format(strong=strong, weak=weak)
@@ -22,6 +29,15 @@ def _category(ruleset: Ruleset | None, position: str) -> str:
     if ruleset is None or not 0 <= index < len(ruleset.categories):
         return _("category {number}").format(number=position)
     return ruleset.categories[index].name.get(current_language())
+
+
+def _gift_phase(ruleset: Ruleset | None) -> str:
+    """The edition's name of the first phase, with its article ("the Gift phase", "l'étape Donation")."""
+    from biblios_kit.rulebook.grammar import with_article
+
+    lang = current_language()
+    term = ruleset.term("gift_phase", lang) if ruleset is not None else _("gift phase")
+    return with_article(term, lang)
 
 
 def metric_label(key: str, ruleset: Ruleset | None = None, arm: str = "main") -> str:
@@ -60,7 +76,9 @@ def metric_label(key: str, ruleset: Ruleset | None = None, arm: str = "main") ->
         "tiebreak": _("Winner decided by the final tie-break"),
         "tiebreak_depth": _("Depth of the final tie-break"),
         "penalties": _("Penalties per game"),
-        "comeback": _("Comeback: the leader after the gift phase does not win"),
+        "comeback": _("Comeback: the leader at the end of {the_gift_phase} does not win").format(
+            the_gift_phase=_gift_phase(ruleset)
+        ),
         "lead_changes": _("Lead changes per game"),
         "decided_at": _("Share of the game after which the winner leads to the end"),
     }

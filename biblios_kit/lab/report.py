@@ -96,7 +96,7 @@ def table_rows(report: LabReport, cells: list[CellStats], rulesets: list[Ruleset
 
 def group_title(players: int, arm: str, cells: list[CellStats]) -> str:
     """The heading of one group's table."""
-    return _("{players} players, {arm}: {games} games per ruleset").format(
+    return _("{players} players, {arm} (games per ruleset: {games})").format(
         players=players, arm=arm_label(arm), games=format_number(max(c.games for c in cells))
     )
 
@@ -104,7 +104,9 @@ def group_title(players: int, arm: str, cells: list[CellStats]) -> str:
 def summary_lines(report: LabReport) -> list[str]:
     """What the run did: games played and resumed, time, workers, results file, legend."""
     lines = [
-        _("{played} games played, {resumed} taken from the results file, in {seconds} s on {workers} workers").format(
+        _(
+            "Games played: {played}; taken from the results file: {resumed}; time: {seconds} s; workers: {workers}"
+        ).format(
             played=format_number(report.played),
             resumed=format_number(report.resumed),
             seconds=format_decimal(report.seconds, 1),

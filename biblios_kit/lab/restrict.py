@@ -83,7 +83,7 @@ def _never_bid(ruleset: Ruleset, observation: Observation, action: Action) -> bo
 RESTRICTIONS: dict[str, Restriction] = {
     r.name: r
     for r in (
-        Restriction("no-church", N_("never uses church cards (declines each one)"), _no_church),
+        Restriction("no-church", N_("declines every card that moves the dice"), _no_church),
         Restriction("no-bluff", N_("never bids more than it can pay"), _no_bluff),
         Restriction("no-overbid", N_("never bids more than the value of the card under auction"), _no_overbid),
         Restriction("no-gold-keep", N_("never keeps a Gold card on its gift turn"), _no_gold_keep),
