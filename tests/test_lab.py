@@ -433,3 +433,21 @@ def test_precision_flag_reports_capped_games(tmp_path: Path) -> None:
     )  # fmt: skip
     assert code == 0 and json.loads(stdout)["cells"][0]["games"] == 20
     assert not math.isnan(json.loads(stdout)["cells"][0]["metrics"]["margin"]["value"])
+
+
+def test_lab_help_imports_no_heavy_library() -> None:
+    import subprocess
+    import sys
+
+    proc = subprocess.run(
+        [sys.executable, "-X", "importtime", "-m", "biblios_kit", "lab", "compare", "--help"],
+        capture_output=True,
+        text=True,
+        cwd=Path(__file__).resolve().parent.parent,
+        timeout=60,
+    )
+    assert proc.returncode == 0 and "--precision" in proc.stdout
+    imported = {line.split("|")[-1].strip() for line in proc.stderr.splitlines() if line.startswith("import time:")}
+    assert "biblios_kit.cli.lab_cmds" in imported
+    heavy = sorted(n for n in imported if n.split(".")[0] in ("dask", "distributed", "scipy", "matplotlib", "numpy"))
+    assert heavy == []
