@@ -227,6 +227,18 @@ def test_a_real_difference_is_flagged(tmp_path: Path) -> None:
     assert not any(d.significant for k, d in differences.items() if k.startswith("seat_win"))
 
 
+def test_skill_gradient_and_both_editions(tmp_path: Path) -> None:
+    skill = Arm("skill", strong="easy", weak="random")
+    experiment = _experiment(_ref("scripts-and-scribes"), _ref("biblios"), games=15, arms=(MAIN, skill))
+    report = run_experiment(experiment, InProcessBackend(), tmp_path / "skill.jsonl")
+    by_key = {(c.label, c.arm): c for c in report.cells}
+    for label in ("scripts-and-scribes", "biblios"):
+        strong = by_key[(label, "skill:easy>random")].estimates["focus_win"]
+        assert strong.n == 15 and strong.value > 0.6  # the easy bot beats random ones most of the time
+    # Categories are compared by board position across editions (Illuminators with Monks...).
+    assert "category_by_winner.1" in by_key[("biblios", "main")].differences
+
+
 class _Interrupting(InProcessBackend):
     """Plays ``after`` jobs, then behaves like Ctrl-C."""
 
