@@ -4,12 +4,15 @@ from __future__ import annotations
 
 import csv
 import io
+import itertools
 import json
 import math
 from collections.abc import Iterator, Sequence
 from pathlib import Path
 
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 from typer.testing import CliRunner
 
 from biblios_kit.cli.app import build_app
@@ -186,6 +189,22 @@ def test_holm_adjustment() -> None:
     assert holm([0.01, 0.04, 0.03]) == pytest.approx([0.03, 0.06, 0.06])
     assert holm([0.5, 0.001]) == pytest.approx([0.5, 0.002])
     assert holm([]) == []
+
+
+@given(st.lists(st.floats(min_value=0, max_value=1), max_size=30))
+def test_holm_never_lowers_a_p_value_and_keeps_the_order(p_values: list[float]) -> None:
+    adjusted = holm(p_values)
+    assert all(p <= a <= 1 for p, a in zip(p_values, adjusted))
+    for i, j in itertools.combinations(range(len(p_values)), 2):
+        if p_values[i] < p_values[j]:
+            assert adjusted[i] <= adjusted[j]
+
+
+@given(st.integers(min_value=1, max_value=10_000), st.data())
+def test_wilson_interval_contains_the_rate(n: int, data: st.DataObject) -> None:
+    k = data.draw(st.integers(min_value=0, max_value=n))
+    low, high = wilson(k / n, n)
+    assert 0 <= low <= k / n <= high <= 1
 
 
 def test_comparisons_and_seat_test() -> None:
