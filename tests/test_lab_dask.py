@@ -59,6 +59,30 @@ def test_cluster_results_equal_in_process(cluster: DaskBackend, tmp_path: Path) 
     assert _rows(tmp_path / "dask.jsonl") == _rows(tmp_path / "local.jsonl")
 
 
+def test_an_unreachable_scheduler_is_reported() -> None:
+    with pytest.raises(SchedulerUnreachableError) as caught:
+        DaskBackend(address="tcp://127.0.0.1:9", timeout=1.0)
+    assert caught.value.address == "tcp://127.0.0.1:9"
+
+
+def test_cli_runs_on_an_existing_scheduler(cluster: DaskBackend, tmp_path: Path) -> None:
+    from typer.testing import CliRunner
+
+    from biblios_kit.cli.app import build_app
+
+    address = cluster.cluster.scheduler_address
+    assert address.startswith("tcp://127.0.0.1:")
+    common = ["lab", "sweep", "biblios", "--set", "dice.0.start=2,4", "-p", "2", "-b", "random", "-g", "8", "--json"]
+    runner = CliRunner()
+    remote = runner.invoke(build_app(), [*common, "--cluster", address, "--results", str(tmp_path / "a.jsonl")])
+    local = runner.invoke(build_app(), [*common, "--in-process", "--results", str(tmp_path / "b.jsonl")])
+    assert remote.exit_code == 0 and local.exit_code == 0, remote.stderr + local.stderr
+    remote_data, local_data = json.loads(remote.stdout), json.loads(local.stdout)
+    assert remote_data["workers"] == 2 and local_data["workers"] == 1
+    assert remote_data["cells"] == local_data["cells"]
+
+
+# Last: it kills a worker (the nanny starts a new one, but not at once).
 def test_a_killed_worker_loses_no_finished_game(cluster: DaskBackend, tmp_path: Path) -> None:
     experiment = _experiment("easy", games=16, batch=2)
     pids = list(cluster.client.run(os.getpid).values())
@@ -77,9 +101,3 @@ def test_a_killed_worker_loses_no_finished_game(cluster: DaskBackend, tmp_path: 
     assert len(rows) == len(set(rows)) == 4 * 16  # every game once: none lost, none written twice
     reference = run_experiment(experiment, InProcessBackend(), tmp_path / "reference.jsonl")
     assert _figures(report) == _figures(reference)
-
-
-def test_an_unreachable_scheduler_is_reported() -> None:
-    with pytest.raises(SchedulerUnreachableError) as caught:
-        DaskBackend(address="tcp://127.0.0.1:9", timeout=1.0)
-    assert caught.value.address == "tcp://127.0.0.1:9"
