@@ -21,7 +21,7 @@ from biblios_kit.i18n import use_language
 from biblios_kit.lab import report as out
 from biblios_kit.lab.backends import InProcessBackend
 from biblios_kit.lab.metrics import measure, play, play_and_measure
-from biblios_kit.lab.overrides import SetError, patch_for, sweep_rulesets
+from biblios_kit.lab.overrides import SetError, patch_for, split_values, sweep_rulesets
 from biblios_kit.lab.plan import MAIN, Arm, Experiment, GameRow, Job, RulesetRef, run_job, seats_for
 from biblios_kit.lab.restrict import RESTRICTIONS, RestrictedBot
 from biblios_kit.lab.results import ResultsFileError, read_results
@@ -340,8 +340,26 @@ def test_sweep_applies_values_and_skips_invalid_ones() -> None:
     assert len(skipped) == 1 and "dice[0].start=9" in skipped[0] and "at most 6" in skipped[0]
     with pytest.raises(SetError, match="no field 'bogus'"):
         sweep_rulesets("biblios", [], ["dice.0.bogus=1"])
+    points, skipped = sweep_rulesets("biblios", [], ["dice=3"])
+    assert points == [] and "expected a list" in skipped[0]
     with pytest.raises(SetError):
         sweep_rulesets("biblios", [], ["dice.0.start"])
+
+
+def test_sweep_a_card_value_with_a_whole_mapping() -> None:
+    assert split_values("{2: ABCD, 3: EFG, 4: I, 5: H},{2: ABCD, 3: EFGHI},x") == [
+        "{2: ABCD, 3: EFG, 4: I, 5: H}",
+        "{2: ABCD, 3: EFGHI}",
+        "x",
+    ]
+    points, skipped = sweep_rulesets("biblios", [], ["categories.monks.cards={2: ABCD, 3: EFG, 4: I, 5: H},{2: ABCD}"])
+    assert skipped == []
+    monks = [sorted((c.value, c.letter) for c in p.ruleset.deck if c.category == "monks") for p in points]
+    assert monks[0][-2:] == [(4, "I"), (5, "H")]  # card H now worth 5
+    assert monks[1] == [(2, "A"), (2, "B"), (2, "C"), (2, "D")]  # the dropped values are gone, not merged back
+    assert [c.value for c in points[0].ruleset.deck if c.category == "pigments"] == [
+        c.value for c in load_ruleset("biblios").deck if c.category == "pigments"
+    ]
 
 
 # --------------------------------------------------------------------------- reports

@@ -1,7 +1,9 @@
 """``--set FIELD=V1,V2,...``: the rulesets of a sweep, each value applied as a variant of the swept ruleset.
 
 A field is named by its path in the ruleset format, dots between the parts (``dice.0.start``,
-``setup.3.gift_cards``, ``gold.2``); list items are numbered from 0. Each value (or each
+``setup.3.gift_cards``, ``gold.2``); list items are numbered from 0. A value is read as YAML, so
+a field holding a mapping or a list takes one in flow style (``categories.monks.cards={2: ABCD,
+3: EFG, 4: I, 5: H}`` makes Monks card H worth 5); commas inside brackets do not separate values. Each value (or each
 combination of values, with several ``--set``) becomes a small variant file that ``extends`` the
 swept ruleset, loaded like any variant: merged by :func:`~biblios_kit.rules.merge.deep_merge`
 (a list is written out whole, with the one item changed, since lists replace), then checked by
@@ -43,10 +45,19 @@ class Setting:
     """The values as given."""
 
 
+def _string_keys(value: Any) -> Any:
+    """``value`` with every mapping key as a string, as the ruleset loader reads documents."""
+    if isinstance(value, dict):
+        return {str(key): _string_keys(item) for key, item in value.items()}
+    if isinstance(value, list):
+        return [_string_keys(item) for item in value]
+    return value
+
+
 def _parse_value(text: str) -> Any:
-    """A value as YAML reads it (``3`` an int, ``true`` a boolean, ``ABCD`` a string)."""
+    """A value as YAML reads it (``3`` an int, ``true`` a boolean, ``ABCD`` a string, ``{2: AB}`` a mapping)."""
     try:
-        return yaml.safe_load(text)
+        return _string_keys(yaml.safe_load(text))
     except yaml.YAMLError:
         return text
 
@@ -86,21 +97,45 @@ def parse_setting(text: str, document: dict[str, Any]) -> Setting:
     for part in field.replace("[", ".").replace("]", "").split("."):
         node, key = _step(node, part.strip(), field)
         path.append(key)
-    if isinstance(node, dict | list):
-        raise SetError(
-            _("--set {field}: this field holds several fields; set one of them ({known})").format(
-                field=field, known=_known(node)
-            )
-        )
-    texts = tuple(v.strip() for v in raw.split(",") if v.strip())
+    texts = tuple(v.strip() for v in split_values(raw) if v.strip())
+    if not texts:
+        raise SetError(_("--set expects FIELD=VALUE[,VALUE...], got {text!r}").format(text=text))
     return Setting(field, tuple(path), tuple(_parse_value(v) for v in texts), texts)
+
+
+def split_values(raw: str) -> list[str]:
+    """Split ``V1,V2,...`` at the commas outside YAML brackets (``{2: AB, 3: C},{2: A, 3: BC}`` is two values)."""
+    values: list[str] = []
+    depth = 0
+    current: list[str] = []
+    for char in raw:
+        if char in "[{":
+            depth += 1
+        elif char in "]}":
+            depth = max(0, depth - 1)
+        if char == "," and depth == 0:
+            values.append("".join(current))
+            current = []
+        else:
+            current.append(char)
+    values.append("".join(current))
+    return values
+
+
+def _replacing(old: Any, new: Any) -> Any:
+    """``new`` as a patch that replaces ``old``: mappings merge, so keys ``new`` drops are deleted (``None``)."""
+    if not isinstance(old, dict) or not isinstance(new, dict):
+        return new
+    dropped: dict[Any, Any] = {key: None for key in old if key not in new}
+    return {**dropped, **{key: _replacing(old.get(key), item) for key, item in new.items()}}
 
 
 def patch_for(document: dict[str, Any], assignments: Iterable[tuple[tuple[str | int, ...], Any]]) -> dict[str, Any]:
     """The variant patch that sets each (path, value) of ``document``.
 
-    Mappings merge, so a mapping field is patched by nested mappings; lists replace, so a field
-    inside a list is patched by writing the whole list (copied from ``document``) with that item changed.
+    Mappings merge, so a mapping field is patched by nested mappings (a mapping value replacing a
+    mapping deletes the keys it drops); lists replace, so a field inside a list is patched by
+    writing the whole list (copied from ``document``) with that item changed.
     """
     patch: dict[str, Any] = {}
     for path, value in assignments:
@@ -111,6 +146,8 @@ def patch_for(document: dict[str, Any], assignments: Iterable[tuple[tuple[str | 
             if isinstance(source, list):
                 cut = i + 1
                 break
+        if cut == len(path) and isinstance(source, dict):
+            value = _replacing(source[path[-1]], value)
         head, tail = path[:cut], path[cut:]
         node: Any = patch
         source = document
