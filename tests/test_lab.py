@@ -459,12 +459,35 @@ def test_cli_sweep_csv_html_and_resume(tmp_path: Path) -> None:
         (["sweep", "biblios", "--set", "dice.0.start=abc"], "abc"),
         (["sweep", "biblios", "--set", "nonsense"], "FIELD=VALUE"),
         (["compare", "biblios", "--cluster", "tcp://127.0.0.1:9"], "127.0.0.1:9"),
+        (["compare"], "rulesets to compare"),
+        (["sweep", "--set", "dice.0.start=2"], "--ruleset"),
+        (["sweep", "biblios", "-r", "biblios", "--set", "dice.0.start=2"], "--ruleset"),
+        (["sweep", "biblios"], "--set"),
     ],
 )
 def test_cli_bad_input_exits_2_without_traceback(args: list[str], needle: str, tmp_path: Path) -> None:
     code, stdout, stderr = _cli("lab", *args, "--results", str(tmp_path / "r.jsonl"))
     assert code == 2, stdout + stderr
     assert needle in stderr and "Traceback" not in stderr + stdout
+
+
+def test_cli_takes_rulesets_as_arguments_or_with_the_shared_flag(tmp_path: Path) -> None:
+    common = ["-p", "2", "-b", "random", "-g", "3", "--in-process", "--json"]
+    code, stdout, _err = _cli(
+        "lab", "compare", "-r", "biblios", "-r", "second-place-dice", *common, "--results", str(tmp_path / "a")
+    )
+    flagged = json.loads(stdout)
+    code2, stdout2, _err = _cli(
+        "lab", "compare", "biblios", "second-place-dice", *common, "--results", str(tmp_path / "b")
+    )
+    assert code == code2 == 0 and flagged["cells"] == json.loads(stdout2)["cells"]
+    code, stdout, _err = _cli(
+        "lab", "sweep", "-r", "biblios", "--set", "gold.1=10,12", *common, "--results", str(tmp_path / "c")
+    )
+    assert code == 0 and [c["ruleset"] for c in json.loads(stdout)["cells"]] == [
+        "biblios gold.1=10",
+        "biblios gold.1=12",
+    ]
 
 
 def test_cli_refuses_a_results_file_of_another_experiment(tmp_path: Path) -> None:

@@ -9,7 +9,15 @@ from typing import TYPE_CHECKING, Annotated, Any
 import typer
 
 from biblios_kit.cli.common import error_prefix, fail, start
-from biblios_kit.cli.options import BotsOption, LangOption, OptionOption, PlayersListOption, SeedOption
+from biblios_kit.cli.options import (
+    BotsOption,
+    LangOption,
+    OptionOption,
+    PlayersListOption,
+    RulesetOption,
+    RulesetsOption,
+    SeedOption,
+)
 from biblios_kit.i18n import _
 
 if TYPE_CHECKING:
@@ -93,13 +101,14 @@ BatchOption = Annotated[int, typer.Option("--batch", help=_("Games per task sent
 
 def compare(
     rulesets: Annotated[
-        list[str],
+        list[str] | None,
         typer.Argument(
             help=_(
                 "Rulesets (id, alias or file; NAME+OPTION switches an option on for that ruleset only), baseline first."
             )
         ),
-    ],
+    ] = None,
+    ruleset: RulesetsOption = None,
     option: OptionOption = None,
     players: PlayersListOption = "4",
     bots: BotsOption = "medium",
@@ -124,8 +133,11 @@ def compare(
     start(lang)
     from biblios_kit.errors import BibliosError
 
+    names = [*(ruleset or ()), *(rulesets or ())]
+    if not names:
+        fail(f"{error_prefix()} " + _("name the rulesets to compare, the baseline first"))
     try:
-        refs = _compare_refs(rulesets, tuple(option or ()))
+        refs = _compare_refs(names, tuple(option or ()))
     except BibliosError as error:
         fail(f"{error_prefix()} {error}")
     _run(
@@ -135,16 +147,19 @@ def compare(
 
 
 def sweep(
-    ruleset: Annotated[str, typer.Argument(help=_("The ruleset to sweep (id, alias or file)."))],
+    swept: Annotated[
+        str | None, typer.Argument(metavar="RULESET", help=_("The ruleset to sweep (id, alias or file)."))
+    ] = None,
     set_: Annotated[
-        list[str],
+        list[str] | None,
         typer.Option(
             "--set",
             help=_(
                 "FIELD=V1,V2,...: a ruleset field by its path (for example dice.0.start) and the values to try (repeatable: every combination)."
             ),
         ),
-    ],
+    ] = None,
+    ruleset: RulesetOption = None,
     option: OptionOption = None,
     players: PlayersListOption = "4",
     bots: BotsOption = "medium",
@@ -167,6 +182,12 @@ def sweep(
 ) -> None:
     """Sweep ruleset fields."""
     start(lang)
+    if (swept is None) == (ruleset is None):
+        fail(f"{error_prefix()} " + _("name one ruleset to sweep (as an argument or with --ruleset)"))
+    ruleset = swept if swept is not None else ruleset
+    assert ruleset is not None
+    if not set_:
+        fail(f"{error_prefix()} " + _("--set FIELD=V1,V2,... is needed: which field to sweep, and its values"))
     from biblios_kit.errors import BibliosError
     from biblios_kit.lab.overrides import sweep_rulesets
     from biblios_kit.lab.plan import RulesetRef

@@ -24,6 +24,7 @@ __all__ = [
     "PlayersListOption",
     "PlayersOption",
     "RulesetOption",
+    "RulesetsOption",
     "SeedOption",
     "parse_bots",
     "parse_players",
@@ -34,8 +35,13 @@ class FlagError(BibliosError, ValueError):
     """A flag's value that cannot be used; the message names the flag."""
 
 
-RulesetOption = Annotated[str, typer.Option("--ruleset", "-r", help=_("Ruleset id, alias or file."))]
-"""``--ruleset/-r``: one ruleset by id, alias or file."""
+RulesetOption = Annotated[str | None, typer.Option("--ruleset", "-r", help=_("Ruleset id, alias or file."))]
+"""``--ruleset/-r``: one ruleset by id, alias or file (give a default, or treat ``None`` as not given)."""
+
+RulesetsOption = Annotated[
+    list[str] | None, typer.Option("--ruleset", "-r", help=_("Ruleset id, alias or file (repeatable)."))
+]
+"""``--ruleset/-r`` for commands that take several rulesets."""
 
 OptionOption = Annotated[
     list[str] | None, typer.Option("--option", "-o", help=_("Switch on a ruleset option (repeatable)."))
