@@ -16,7 +16,7 @@ import typer
 from biblios_kit.errors import BibliosError
 from biblios_kit.i18n import N_, _, use_language
 
-COMMANDS: tuple[str, ...] = ("rules", "variant", "replay", "simulate", "play")
+COMMANDS: tuple[str, ...] = ("rules", "variant", "replay", "simulate", "lab", "play")
 """The top-level commands and groups, in the order help lists them."""
 
 
@@ -98,6 +98,10 @@ def _register(name: str, app: typer.Typer, rules_app: typer.Typer, variant_app: 
         from biblios_kit.cli import simulate_cmds
 
         simulate_cmds.register(app)
+    elif name == "lab":
+        from biblios_kit.cli import lab_cmds
+
+        lab_cmds.register(app)
     elif name == "play":
         from biblios_kit.cli import play_cmds
 

@@ -1,0 +1,102 @@
+"""Lab throughput: a plain in-process loop against local Dask clusters of 1 and 2 workers.
+
+Usage (from the repository root)::
+
+    .venv/bin/python benchmarks/lab.py                        # 400 four-player games of medium bots
+    .venv/bin/python benchmarks/lab.py --games 200 --bots easy --players 3
+
+Every backend plays the same experiment (biblios, one cell, ``--games`` games in tasks of
+``--batch``), once untimed to warm up, then timed. The in-process figure is the lab's own loop (``InProcessBackend``: each game
+played, replayed and measured); the Dask figures include the cluster's scheduling and
+pickling but not its start-up (timed separately). It prints games/s per backend, the
+speed-up of 2 workers over 1, and the overhead of 1 worker against the in-process loop,
+by wall time and by CPU time summed over every process (this process, the scheduler in it,
+and the workers: a fairer figure on a machine shared with other work), then checks that
+every backend gave identical figures.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+
+from biblios_kit.lab.backends import Backend, DaskBackend, InProcessBackend
+from biblios_kit.lab.plan import Experiment, RulesetRef
+from biblios_kit.lab.runner import LabReport, run_experiment
+from biblios_kit.rules import load_ruleset
+
+
+def _cpu(backend: Backend) -> float:
+    """CPU seconds used so far by this process and, on Dask, by every worker process."""
+    used = time.process_time()
+    if isinstance(backend, DaskBackend):
+        used += sum(backend.client.run(time.process_time).values())
+    return used
+
+
+def _run(experiment: Experiment, backend: Backend, folder: Path, name: str) -> tuple[LabReport, float, float]:
+    """Run ``experiment``; return its report, the wall seconds and the CPU seconds (all processes) it took."""
+    cpu = _cpu(backend)
+    began = time.perf_counter()
+    report = run_experiment(experiment, backend, folder / f"{name}.jsonl")
+    return report, time.perf_counter() - began, _cpu(backend) - cpu
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--games", type=int, default=400)
+    parser.add_argument("--players", type=int, default=4)
+    parser.add_argument("--bots", default="medium")
+    parser.add_argument("--batch", type=int, default=10)
+    parser.add_argument("--ruleset", default="biblios")
+    args = parser.parse_args()
+
+    ref = RulesetRef.of(load_ruleset(args.ruleset))
+    experiment = Experiment((ref,), (args.players,), (args.bots,), games=args.games, batch=args.batch, seed=1)
+    print(f"{args.games} games, {args.players} players, {args.bots} bots, {args.batch} games per task")
+    figures: dict[str, float] = {}
+    cpu_per_game: dict[str, float] = {}
+    reports: dict[str, LabReport] = {}
+    with tempfile.TemporaryDirectory() as tmp:
+        folder = Path(tmp)
+        _run(experiment, InProcessBackend(), folder, "warm")  # imports, ruleset compilation, caches
+        reports["in-process"], seconds, cpu = _run(experiment, InProcessBackend(), folder, "in-process")
+        figures["in-process"] = args.games / seconds
+        cpu_per_game["in-process"] = cpu / args.games
+        print(
+            f"  in-process loop      {figures['in-process']:7.1f} games/s ({seconds:.1f} s; "
+            f"{1000 * cpu / args.games:.1f} ms CPU per game)"
+        )
+        for workers in (1, 2):
+            began = time.perf_counter()
+            backend = DaskBackend(workers=workers)
+            start_up = time.perf_counter() - began
+            try:
+                _run(experiment, backend, folder, f"warm-{workers}")  # workers import and compile once
+                name = f"dask-{workers}"
+                reports[name], seconds, cpu = _run(experiment, backend, folder, name)
+            finally:
+                backend.close()
+            figures[name] = args.games / seconds
+            cpu_per_game[name] = cpu / args.games
+            print(
+                f"  Dask, {workers} worker{'s' if workers > 1 else ' '}      {figures[name]:7.1f} games/s "
+                f"({seconds:.1f} s; {1000 * cpu / args.games:.1f} ms CPU per game; cluster start-up {start_up:.1f} s)"
+            )
+    print(f"  2 workers / 1 worker: {figures['dask-2'] / figures['dask-1']:.2f}x")
+    overhead = 1 - figures["dask-1"] / figures["in-process"]
+    print(f"  overhead of 1 Dask worker against the in-process loop: {100 * overhead:.1f}% (wall time)")
+    overhead = cpu_per_game["dask-1"] / cpu_per_game["in-process"] - 1
+    print(f"  overhead of 1 Dask worker against the in-process loop: {100 * overhead:.1f}% (CPU time, all processes)")
+    first = [c.to_json() for c in reports["in-process"].cells]
+    same = all([c.to_json() for c in r.cells] == first for r in reports.values())
+    print(f"  identical figures on every backend: {'yes' if same else 'NO'}")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,102 @@
+"""The command-line flags shared by commands, declared once: one spelling and one help text per concept.
+
+``--ruleset/-r``, ``--option/-o``, ``--players/-p``, ``--seed/-s``, ``--bots/-b`` and ``--lang``
+mean the same in every command that adopts these declarations (the ``lab`` commands do; the
+older commands keep their own declarations for now). Parsers for the list-valued flags turn
+bad input into a :class:`FlagError` whose message names the flag.
+"""
+
+from __future__ import annotations
+
+from typing import Annotated
+
+import typer
+
+from biblios_kit.cli.common import LangOption
+from biblios_kit.errors import BibliosError
+from biblios_kit.i18n import _
+
+__all__ = [
+    "BotsOption",
+    "FlagError",
+    "LangOption",
+    "OptionOption",
+    "PlayersListOption",
+    "PlayersOption",
+    "RulesetOption",
+    "RulesetsOption",
+    "SeedOption",
+    "parse_bots",
+    "parse_players",
+]
+
+
+class FlagError(BibliosError, ValueError):
+    """A flag's value that cannot be used; the message names the flag."""
+
+
+RulesetOption = Annotated[str | None, typer.Option("--ruleset", "-r", help=_("Ruleset id, alias or file."))]
+"""``--ruleset/-r``: one ruleset by id, alias or file (give a default, or treat ``None`` as not given)."""
+
+RulesetsOption = Annotated[
+    list[str] | None, typer.Option("--ruleset", "-r", help=_("Ruleset id, alias or file (repeatable)."))
+]
+"""``--ruleset/-r`` for commands that take several rulesets."""
+
+OptionOption = Annotated[
+    list[str] | None, typer.Option("--option", "-o", help=_("Switch on a ruleset option (repeatable)."))
+]
+"""``--option/-o``: a ruleset option to switch on, repeatable."""
+
+PlayersOption = Annotated[int, typer.Option("--players", "-p", help=_("Number of players."))]
+"""``--players/-p``: one player count."""
+
+PlayersListOption = Annotated[
+    str, typer.Option("--players", "-p", help=_("Player counts, comma-separated (for example 2,3,4)."))
+]
+"""``--players/-p`` for commands that take several player counts (parse with :func:`parse_players`)."""
+
+SeedOption = Annotated[int, typer.Option("--seed", "-s", help=_("Seed of the whole run."))]
+"""``--seed/-s``: the seed everything random in a run derives from."""
+
+BotsOption = Annotated[
+    str,
+    typer.Option(
+        "--bots",
+        "-b",
+        help=_(
+            "Bot specs, comma-separated: one for every seat, or one per seat (random, easy, medium, hard:iterations=500)."
+        ),
+    ),
+]
+"""``--bots/-b``: bot specs (parse with :func:`parse_bots`)."""
+
+
+def parse_players(text: str) -> tuple[int, ...]:
+    """``"2,3,4"`` -> ``(2, 3, 4)``; raise :class:`FlagError` naming ``--players`` otherwise."""
+    counts: list[int] = []
+    for part in text.split(","):
+        part = part.strip()
+        if not part:
+            continue
+        if not part.isdigit() or int(part) < 1:
+            raise FlagError(_("--players expects player counts such as 2,3,4, got {value!r}").format(value=part))
+        counts.append(int(part))
+    if not counts:
+        raise FlagError(_("--players expects at least one player count"))
+    return tuple(dict.fromkeys(counts))
+
+
+def parse_bots(text: str) -> tuple[str, ...]:
+    """``"medium,easy"`` -> ``("medium", "easy")``, each spec checked by the bot registry; raise :class:`FlagError`."""
+    from biblios_kit.bots.registry import BotSpecError, make_bot
+
+    specs = tuple(spec.strip() for spec in text.split(",") if spec.strip())
+    if not specs:
+        raise FlagError(_("--bots needs at least one bot spec"))
+    for spec in dict.fromkeys(specs):
+        try:
+            make_bot(spec, 0)
+        except BotSpecError as error:
+            raise FlagError(f"--bots: {error}") from None
+    return specs
