@@ -130,6 +130,26 @@ def _key(message) -> tuple[str, str | None]:  # type: ignore[no-untyped-def]
     return msgid, message.context
 
 
+def _families(names: frozenset[str]) -> frozenset[str]:
+    """Placeholders with every form of an edition term (``{the_hand}``, ``{of_the_hand}``) counted as that term.
+
+    A translation may place a term with the article its grammar needs: the English
+    ``{the_public_space}`` can be ``{of_the_public_space}`` ("del espacio público") in Spanish.
+    """
+    from biblios_kit.rulebook.grammar import placeholder_family
+
+    def family(token: str) -> str:
+        name, rest = token[1:-1], ""
+        for mark in ("!", ":"):
+            if mark in name:
+                name, tail = name.split(mark, 1)
+                rest = mark + tail + rest
+                break
+        return "{" + placeholder_family(name) + rest + "}"
+
+    return frozenset(family(token) for token in names)
+
+
 def _placeholder_problems(lang: str, message) -> list[CatalogProblem]:  # type: ignore[no-untyped-def]
     ids = message.id if isinstance(message.id, (tuple, list)) else (message.id,)
     strings = message.string if isinstance(message.string, (tuple, list)) else (message.string,)
@@ -147,9 +167,9 @@ def _placeholder_problems(lang: str, message) -> list[CatalogProblem]:  # type: 
         except ValueError as error:
             problems.append(CatalogProblem(lang, "placeholders", ids[0], f"malformed msgstr[{index}]: {error}"))
             continue
-        if got != wanted:
-            missing = ", ".join(sorted(wanted - got)) or "-"
-            extra = ", ".join(sorted(got - wanted)) or "-"
+        if _families(got) != _families(wanted):
+            missing = ", ".join(sorted(_families(wanted) - _families(got))) or "-"
+            extra = ", ".join(sorted(_families(got) - _families(wanted))) or "-"
             problems.append(
                 CatalogProblem(lang, "placeholders", ids[0], f"msgstr[{index}] lacks {missing}; unknown {extra}")
             )

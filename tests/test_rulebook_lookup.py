@@ -119,7 +119,7 @@ def test_spans_map_back_through_accents() -> None:
         (
             "fr",
             [
-                "Scriptorium",
+                "Plateau de Valeurs",
                 "plateau de valeur",
                 "Bluff médiéval",
                 "total en Moines",

@@ -9,7 +9,7 @@ from typing import Annotated, Any
 import typer
 
 from biblios_kit.cli.common import LangOption, error_prefix, fail, start
-from biblios_kit.i18n import _, ngettext
+from biblios_kit.i18n import _, format_list, ngettext
 
 
 def register(app: typer.Typer) -> None:
@@ -150,7 +150,7 @@ def render_text(data: dict[str, Any], ruleset: Any = None) -> str:
         )
     ]
     if data["options"]:
-        lines.append(_("Options: {options}").format(options=", ".join(data["options"])))
+        lines.append(_("Options: {options}").format(options=format_list(data["options"])))
     lines.append(_("Win rate per seat:"))
     bots = data["bots"]
     for seat, (rate, ci) in enumerate(zip(data["seat_win_rates"], data["seat_win_ci95"])):

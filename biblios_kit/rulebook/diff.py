@@ -11,7 +11,7 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 
 from biblios_kit.i18n import N_, _, format_list, in_language
-from biblios_kit.rulebook.grammar import capitalize
+from biblios_kit.rulebook.grammar import capitalize, term_values
 from biblios_kit.rulebook.render import _Renderer, describe_effect, penalty_name
 from biblios_kit.rules.model import (
     TERM_KEYS,
@@ -147,7 +147,7 @@ class _Differ:
                     "; ".join(self.ra.die_line(d) for d in ca.dice),
                     "; ".join(self.rb.die_line(d) for d in cb.dice),
                 )
-        self.compare("gold", _("{gold} cards").format(gold=a.term("gold", lang)), _gold, _gold)
+        self.compare("gold", _("{gold} cards").format(**term_values(a, lang)), _gold, _gold)
         self.compare("church-cards", _("Die-changing cards in the deck"), _church_cards, _church_text)
         self.compare(
             "players",
@@ -211,17 +211,17 @@ class _Differ:
         for kind, topic in kinds.items():
             self.compare(
                 f"auction:currency:{kind.value}",
-                _(topic).format(gold=self.a.term("gold", lang)),
+                _(topic).format(**term_values(self.a, lang)),
                 lambda r, k=kind: r.auction.currency.get(k),
                 lambda r, k=kind: (
-                    currency[r.auction.currency[k]].format(gold=r.term("gold", lang))
+                    currency[r.auction.currency[k]].format(**term_values(r, lang))
                     if k in r.auction.currency
                     else _("none")
                 ),
             )
         self.compare(
             "auction:gold-ceiling",
-            _("Highest bid in {gold}").format(gold=self.a.term("gold", lang)),
+            _("Highest bid in {gold}").format(**term_values(self.a, lang)),
             lambda r: r.auction.gold_ceiling,
             lambda r: str(r.auction.gold_ceiling),
         )

@@ -10,8 +10,8 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Callable
 
-from biblios_kit.i18n import N_, _, format_list, in_language, ngettext
-from biblios_kit.rulebook.grammar import capitalize, with_article
+from biblios_kit.i18n import N_, _, format_list, format_number, in_language, ngettext, pgettext
+from biblios_kit.rulebook.grammar import capitalize, term_values
 from biblios_kit.rulebook.model import Block, BulletList, Paragraph, Rulebook, Section, Subheading, Table
 from biblios_kit.rules.model import (
     TERM_KEYS,
@@ -99,16 +99,6 @@ def describe_tiebreak(step: TieBreak, ruleset: Ruleset, lang: str) -> str:
     if step.by is TieBreakBy.CATEGORY_LETTER:
         return _("earliest letter in {category} (a player with no card there comes last)").format(category=category)
     return _("won the {category} category").format(category=category)
-
-
-def term_values(ruleset: Ruleset, lang: str) -> dict[str, str]:
-    """Every edition term as a template value: ``{hand}`` and, with its article, ``{the_hand}``."""
-    values: dict[str, str] = {}
-    for key in TERM_KEYS:
-        term = ruleset.term(key, lang)
-        values[key] = term
-        values[f"the_{key}"] = with_article(term, lang)
-    return values
 
 
 def penalty_name(kind: PenaltyKind) -> str:
@@ -319,6 +309,23 @@ class _Renderer:
 
         blocks.append(Subheading(capitalize(self.t["board"])))
         blocks.extend(self.dice_blocks())
+        coined = [form.text for form in (r.term_form(key, lang) for key in TERM_KEYS) if form.coined]
+        if coined:
+            quoted = [pgettext("quotation", "“{text}”").format(text=text) for text in coined]
+            blocks.append(Subheading(_("Terms")))
+            blocks.append(
+                self.p(
+                    ngettext(
+                        "No published rulebook of {game} exists in this language: the term {terms} is this "
+                        "project's own.",
+                        "No published rulebook of {game} exists in this language: the terms {terms} are this "
+                        "project's own.",
+                        len(coined),
+                    ),
+                    game=r.title.get(lang),
+                    terms=format_list(quoted),
+                )
+            )
         return Section("components", self.title("components"), tuple(blocks))
 
     def church_table(self) -> list[Block]:
@@ -329,8 +336,28 @@ class _Renderer:
             effects[card.effect.id] = (effect, count + 1)
         if not effects:
             return [self.p(_("This deck has no {church}."))]
-        rows = tuple((capitalize(describe_effect(effect)), str(count)) for effect, count in effects.values())
+        if any(effect_id in self.r.church_names for effect_id in effects):
+            named = tuple(
+                (
+                    self.church_name(effect_id),
+                    capitalize(describe_effect(effect)),
+                    format_number(count),
+                )
+                for effect_id, (effect, count) in effects.items()
+            )
+            return [Table((_("Card"), _("Effect"), _("Cards")), named)]
+        rows = tuple((capitalize(describe_effect(effect)), format_number(count)) for effect, count in effects.values())
         return [Table((_("Effect"), _("Cards")), rows)]
+
+    def church_name(self, effect_id: str) -> str:
+        """The edition's name of a church/bishop card ("+2"), or its effect's symbol when it has none."""
+        named = self.r.church_names.get(effect_id)
+        if named is not None:
+            return named.get(self.lang)
+        effect = next(c.effect for c in self.church_cards() if c.effect is not None and c.effect.id == effect_id)
+        signs = set(effect.signs)
+        step = "±1" if signs == {1, -1} else ("+1" if signs == {1} else "-1")
+        return step if effect.dice == 1 else f"{step} ×{effect.dice}"
 
     def die_line(self, die: AwardDie) -> str:
         return _("die for {place}: starts at {start}, always stays between {min} and {max}").format(
@@ -703,7 +730,25 @@ class _Renderer:
         if a.refuse_to_pay:
             blocks.append(self.p(_("A winner who could pay may also refuse to pay and take the penalty instead.")))
         else:
-            blocks.append(self.p(_("A winner who can pay must pay.")))
+            refusal = [
+                option
+                for option in self.r.options.values()
+                if isinstance(auction_changes := option.changes.get("auction"), dict)
+                and auction_changes.get("refuse_to_pay") is True
+            ]
+            if refusal:
+                blocks.append(
+                    self.p(
+                        _(
+                            "A winner who can pay must pay, unless the option {option} is on (see {section}): "
+                            "then they may refuse and take the penalty."
+                        ),
+                        option=pgettext("quotation", "“{text}”").format(text=refusal[0].title.get(self.lang)),
+                        section=self.title("options"),
+                    )
+                )
+            else:
+                blocks.append(self.p(_("A winner who can pay must pay.")))
         blocks.append(
             self.p(
                 _(
@@ -855,7 +900,29 @@ class _Renderer:
                 ),
                 self.p(_("Players still tied after all this share the victory.")),
             )
+            if self.refined_chain():
+                blocks += (
+                    self.p(
+                        _(
+                            "The printed English and French rules stop after the most {gold} and the winner of "
+                            "{category}. The steps after the first are a refinement: whenever the printed rule "
+                            "decides a tie, they decide it the same way."
+                        ),
+                        category=self.r.categories[0].name.get(self.lang),
+                    ),
+                )
         return Section("ties", self.title("ties"), blocks)
+
+    def refined_chain(self) -> bool:
+        """Whether the tie-break chain is the refined one: Gold, then each category's total and letter in board order."""
+        chain = self.r.scoring.final_tiebreak
+        expected = [TieBreak(TieBreakBy.GOLD)]
+        for category in self.r.categories:
+            expected += [
+                TieBreak(TieBreakBy.CATEGORY_TOTAL, category.id),
+                TieBreak(TieBreakBy.CATEGORY_LETTER, category.id),
+            ]
+        return list(chain) == expected
 
     def options(self) -> Section:
         r = self.r

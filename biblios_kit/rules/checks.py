@@ -34,6 +34,19 @@ def deck_cards(document: Mapping[str, Any]) -> list[_Card]:
     return cards
 
 
+def _terms(document: Mapping[str, Any]) -> dict[str, str]:
+    """The document's own terms in every form, in the active language, so messages use the edition's words."""
+    from biblios_kit.i18n import current_language
+    from biblios_kit.rulebook.grammar import term_forms
+    from biblios_kit.rules.model import TERM_KEYS, build_term
+
+    lang = current_language()
+    values: dict[str, str] = {}
+    for key in TERM_KEYS:
+        values.update(term_forms(key, build_term(document["terms"][key]).form(lang), lang))
+    return values
+
+
 def semantic_issues(document: Mapping[str, Any]) -> list[Issue]:
     """Check references and arithmetic of a schema-valid merged document; return every issue."""
     issues: list[Issue] = []
@@ -267,8 +280,8 @@ def _check_setups(document: Mapping[str, Any], cards: list[_Card], issues: list[
                 Issue(
                     (*path, "gift_cards"),
                     _(
-                        "a gift turn of {gift} cards is too small for {players} players: one card is kept, one goes to the auction pile and each other player takes one, so expected at least {need}"
-                    ).format(gift=gift, players=players, need=players + 1),
+                        "a gift turn of {gift} cards is too small for {players} players: one card is kept, one goes to {the_auction_pile} and each other player takes one, so expected at least {need}"
+                    ).format(gift=gift, players=players, need=players + 1, **_terms(document)),
                 )
             )
         elif left < gift:
@@ -276,8 +289,8 @@ def _check_setups(document: Mapping[str, Any], cards: list[_Card], issues: list[
                 Issue(
                     path,
                     _(
-                        "only {left} cards are left for the gift phase, fewer than one gift turn of {gift}; remove fewer cards"
-                    ).format(left=left, gift=gift),
+                        "only {left} cards are left for {the_gift_phase}, fewer than one gift turn of {gift}; remove fewer cards"
+                    ).format(left=left, gift=gift, **_terms(document)),
                 )
             )
 
