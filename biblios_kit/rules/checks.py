@@ -55,6 +55,7 @@ def semantic_issues(document: Mapping[str, Any]) -> list[Issue]:
     _check_dice(document["dice"], ("dice",), issues)
     cards = deck_cards(document)
     _check_church(document, issues)
+    _check_church_names(document, issues)
     _check_setups(document, cards, issues)
     _check_auction(document, cards, issues)
     _check_scoring(document, issues)
@@ -164,6 +165,20 @@ def _check_church(document: Mapping[str, Any], issues: list[Issue]) -> None:
                         "the card moves {count} different dice but only {movable} dice can be targeted",
                         movable,
                     ).format(count=body["dice"], movable=movable),
+                )
+            )
+
+
+def _check_church_names(document: Mapping[str, Any], issues: list[Issue]) -> None:
+    """Every name in ``terms.church_cards`` belongs to a church effect of the deck."""
+    effects = document["church"]["cards"]
+    for effect_id in document["terms"].get("church_cards", {}):
+        if effect_id not in effects:
+            issues.append(
+                Issue(
+                    ("terms", "church_cards", effect_id),
+                    unknown_name_message(_("church effect"), effect_id, effects),
+                    at_key=True,
                 )
             )
 
