@@ -10,7 +10,7 @@ from collections import Counter
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 
-from biblios_kit.i18n import N_, _, format_list, in_language
+from biblios_kit.i18n import N_, _, format_list, in_language, pgettext
 from biblios_kit.rulebook.grammar import capitalize, term_values
 from biblios_kit.rulebook.render import _Renderer, describe_effect, penalty_name
 from biblios_kit.rules.model import (
@@ -69,7 +69,8 @@ def _composition(ruleset: Ruleset, category_id: str) -> str:
 
 def _gold(ruleset: Ruleset) -> str:
     gold = Counter(card.value for card in ruleset.deck if card.kind is CardKind.GOLD)
-    return ", ".join(f"{gold[value]} × {value}" for value in sorted(gold)) or _("none")
+    parts = [_("{count} × {value}").format(count=gold[value], value=value) for value in sorted(gold)]
+    return format_list(parts) if parts else pgettext("no cards", "none")
 
 
 def _church_cards(ruleset: Ruleset) -> Counter[tuple[tuple[int, ...], int]]:
@@ -85,7 +86,8 @@ def _church_text(ruleset: Ruleset) -> str:
             key = (card.effect.signs, card.effect.dice)
             text, count = effects.get(key, (describe_effect(card.effect), 0))
             effects[key] = (text, count + 1)
-    return "; ".join(f"{count} × {text}" for text, count in effects.values()) or _("none")
+    parts = [_("{count} × {cards}").format(count=count, cards=text) for text, count in effects.values()]
+    return format_list(parts) if parts else pgettext("no cards", "none")
 
 
 def short_tiebreak(step: TieBreak, ruleset: Ruleset, lang: str) -> str:
@@ -216,7 +218,7 @@ class _Differ:
                 lambda r, k=kind: (
                     currency[r.auction.currency[k]].format(**term_values(r, lang))
                     if k in r.auction.currency
-                    else _("none")
+                    else pgettext("no currency", "none")
                 ),
             )
         self.compare(
@@ -289,7 +291,7 @@ class _Differ:
 
         def in_force(r: Ruleset) -> str:
             titles = [r.options[o].title.get(lang) for o in r.options if o in r.active_options]
-            return format_list(titles) if titles else _("none")
+            return format_list(titles) if titles else pgettext("no options", "none")
 
         self.compare("options:active", _("Options in force"), lambda r: sorted(r.active_options), in_force)
 
