@@ -292,3 +292,12 @@ def test_replay_log_in_any_language(tmp_path: Path) -> None:
     assert bad.exit_code == 2 and "--player 9" in bad.output
     alone = runner.invoke(build_app(), ["replay", str(path), "--player", "1"])
     assert alone.exit_code == 2
+
+
+@pytest.mark.parametrize("width", [24, 31, 40, 57])
+def test_rules_show_never_starts_a_french_line_with_punctuation(width: int) -> None:
+    from biblios_kit.rulebook.formats import rulebook_text
+
+    for ruleset in (load_ruleset("biblios", ["medieval-bluff"]), load_ruleset("scripts-and-scribes")):
+        text = rulebook_text(render_rulebook(ruleset, "fr"), width)
+        assert not [line for line in text.splitlines() if line.lstrip()[:1] in (":", ";", "!", "?", "»")]

@@ -185,7 +185,9 @@ def rulebook_lines(ruleset: Ruleset, lang: str) -> Iterator[str]:
 
 
 @pytest.mark.parametrize("lang", LANGS)
-@pytest.mark.parametrize(("ruleset_id", "options"), CASES, ids=lambda value: value if isinstance(value, str) else "+".join(value) or "-")
+@pytest.mark.parametrize(
+    ("ruleset_id", "options"), CASES, ids=lambda value: value if isinstance(value, str) else "+".join(value) or "-"
+)
 def test_rulebooks_screens_and_events_have_no_known_defect(
     ruleset_id: str, options: tuple[str, ...], lang: str
 ) -> None:

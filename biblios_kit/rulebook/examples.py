@@ -92,7 +92,9 @@ def choose(state: GameState, rng: random.Random) -> int:
     legal = state.legal_actions()
     phase = state.phase
     if phase is Phase.BIDDING:
-        obs = state.observation(state.current_player)
+        seat = state.current_player
+        assert seat is not None
+        obs = state.observation(seat)
         assert obs.auction is not None
         means = _gold_in_hand(ruleset, obs.hand) if obs.auction.currency == "gold" else len(obs.hand) - 1
         bids = [action for action in legal if action >= BID]

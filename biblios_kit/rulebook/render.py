@@ -1005,7 +1005,7 @@ class _Renderer:
                 other=fact("other"),
                 vp=fact("vp"),
             ),
-            BulletList(tuple(steps), ordered=True),
+            BulletList(tuple(steps)),
             self.p(
                 _("The first difference decides: {winner} ranks ahead of {other}."),
                 winner=fact("winner"),
