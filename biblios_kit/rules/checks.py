@@ -295,7 +295,7 @@ def _check_setups(document: Mapping[str, Any], cards: list[_Card], issues: list[
                 Issue(
                     (*path, "gift_cards"),
                     _(
-                        "a gift turn of {gift} cards is too small for {players} players: one card is kept, one goes to {the_auction_pile} and each other player takes one, so expected at least {need}"
+                        "a turn of {gift} cards in {the_gift_phase} is too small for {players} players: one card is kept, one goes to {the_auction_pile} and each other player takes one, so expected at least {need}"
                     ).format(gift=gift, players=players, need=players + 1, **_terms(document)),
                 )
             )
@@ -304,7 +304,7 @@ def _check_setups(document: Mapping[str, Any], cards: list[_Card], issues: list[
                 Issue(
                     path,
                     _(
-                        "only {left} cards are left for {the_gift_phase}, fewer than one gift turn of {gift}; remove fewer cards"
+                        "only {left} cards are left for {the_gift_phase}, fewer than one turn of {gift}; remove fewer cards"
                     ).format(left=left, gift=gift, **_terms(document)),
                 )
             )
