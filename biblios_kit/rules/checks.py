@@ -254,9 +254,9 @@ def _check_setups(document: Mapping[str, Any], cards: list[_Card], issues: list[
                     Issue(
                         (*path, "remove", index, "count"),
                         ngettext(
-                            "removes {count} cards but the deck has only {left} such card left",
-                            "removes {count} cards but the deck has only {left} such cards left",
-                            len(matching),
+                            "removes {count} card but the deck has only {left} of that kind",
+                            "removes {count} cards but the deck has only {left} of that kind",
+                            removal["count"],
                         ).format(count=removal["count"], left=len(matching)),
                     )
                 )
