@@ -76,19 +76,10 @@ def replay(
     print(render_text(data, state))
 
 
-def spectator_events(state: Any) -> list[Any]:
-    """The event log as a spectator sees it: a card is named only when every player sees it."""
-    views = [state.events_for(seat) for seat in range(state.players)]
-    events = []
-    for versions in zip(*views):
-        public = next((event for event in versions if event.card is None), versions[0])
-        events.append(public)
-    return events
-
-
 def game_log(state: Any, seat: int | None = None) -> list[str]:
     """The whole game's events as sentences in the active language, seen by ``seat`` (0-based) or a spectator."""
     from biblios_kit.describe import describe_events
+    from biblios_kit.rulebook.examples import spectator_events
 
     names = [_("Player {number}").format(number=number + 1) for number in range(state.players)]
     events = spectator_events(state) if seat is None else state.events_for(seat)
