@@ -301,3 +301,16 @@ def test_rules_show_never_starts_a_french_line_with_punctuation(width: int) -> N
     for ruleset in (load_ruleset("biblios", ["medieval-bluff"]), load_ruleset("scripts-and-scribes")):
         text = rulebook_text(render_rulebook(ruleset, "fr"), width)
         assert not [line for line in text.splitlines() if line.lstrip()[:1] in (":", ";", "!", "?", "»")]
+
+
+def test_a_masculine_church_term_reads_right(tmp_path: Path) -> None:
+    path = variant(tmp_path, "terms:\n  church: {en: Bishop, fr: Évêque, es: Obispo}\n")
+    ruleset = load_ruleset(path)
+    for lang, wrong in (
+        ("fr", ("une Évêque", "l'Évêque est acquise", "aucune Évêque")),
+        ("es", ("una Obispo", "ninguna Obispo")),
+    ):
+        text = "\n".join(line for section in render_rulebook(ruleset, lang).sections for line in section.lines())
+        assert not [phrase for phrase in wrong if phrase in text], lang
+    french = "\n".join(render_rulebook(ruleset, "fr").section("church").lines())
+    assert "Un joueur acquiert un Évêque quand" in french
