@@ -314,3 +314,18 @@ def test_a_masculine_church_term_reads_right(tmp_path: Path) -> None:
         assert not [phrase for phrase in wrong if phrase in text], lang
     french = "\n".join(render_rulebook(ruleset, "fr").section("church").lines())
     assert "Un joueur acquiert un Évêque quand" in french
+
+
+def test_french_typography_tool_is_idempotent_and_the_catalog_already_follows_it() -> None:
+    from biblios_kit.i18n_tools import LOCALES, french_typography, read_catalog
+
+    assert french_typography("Vous avez pioché: {card}") == f"Vous avez pioché{NNBSP}: {{card}}"
+    assert french_typography("« Refus de payer »") == f"«{NNBSP}Refus de payer{NNBSP}»"
+    assert french_typography("{x:>3} http://a 12:30 f.json:1:2: x") == "{x:>3} http://a 12:30 f.json:1:2: x"
+    for text in ("a ; b ! c ?", "« a »", "Quoi?"):
+        assert french_typography(french_typography(text)) == french_typography(text)
+    catalog = read_catalog(LOCALES / "fr" / "LC_MESSAGES" / "biblios_kit.po", "fr")
+    for message in catalog:
+        strings = message.string if isinstance(message.string, tuple) else (message.string,)
+        for text in strings if message.id else ():
+            assert french_typography(text) == text, message.id

@@ -20,11 +20,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from functools import cache
 
-from biblios_kit.engine import new_game
-from biblios_kit.engine.actions import BID, PASS, PAY, REFUSE
-from biblios_kit.engine.events import Event, EventKind
-from biblios_kit.engine.scoring import GameResult, WonBy
-from biblios_kit.engine.state import GameState, Phase
+from biblios_kit.engine import BID, PASS, PAY, REFUSE, Event, EventKind, GameResult, GameState, Phase, WonBy, new_game
 from biblios_kit.rules.model import CardKind, Overpay, Ruleset, TieBreak, TieBreakBy
 
 KINDS: tuple[str, ...] = ("gift", "overpay", "penalty", "category-tie", "final-tie")
