@@ -287,6 +287,7 @@ def apply_typography(lang: str = "fr") -> int:
     for message in catalog:
         if not message.id:
             continue
+        new: str | tuple[str, ...]
         if isinstance(message.string, (tuple, list)):
             new = tuple(french_typography(text) for text in message.string)
         else:
