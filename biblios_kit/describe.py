@@ -28,9 +28,9 @@ from biblios_kit.engine.actions import (
 )
 from biblios_kit.engine.events import Event, EventKind
 from biblios_kit.engine.scoring import DieAward, GameResult, Placing, WonBy
-from biblios_kit.i18n import _, current_language, format_list, in_language, ngettext
-from biblios_kit.rulebook.grammar import capitalize, with_article
-from biblios_kit.rules.model import TERM_KEYS, CardKind, Currency, Ruleset, TieBreak, TieBreakBy
+from biblios_kit.i18n import _, current_language, format_list, format_number, in_language, ngettext
+from biblios_kit.rulebook.grammar import capitalize, name_forms, term_values, with_article
+from biblios_kit.rules.model import CardKind, Currency, Ruleset, TieBreak, TieBreakBy
 
 E = EventKind
 
@@ -48,20 +48,15 @@ def _language(lang: str | None) -> Iterator[str]:
 def term(ruleset: Ruleset, key: str, lang: str | None = None, article: bool = False) -> str:
     """The edition term ``key`` in ``lang`` (the active language by default), optionally with its article."""
     code = lang or current_language()
-    text = ruleset.term(key, code)
-    return with_article(text, code) if article else text
+    form = ruleset.term_form(key, code)
+    return with_article(form, code) if article else form.text
 
 
 def term_args(ruleset: Ruleset, lang: str | None = None) -> dict[str, str]:
-    """Every edition term as a template value, bare (``{public_space}``) and with its article
-    (``{the_public_space}``), so a translation can use either ("del espacio público")."""
-    code = lang or current_language()
-    values: dict[str, str] = {}
-    for key in TERM_KEYS:
-        text = ruleset.term(key, code)
-        values[key] = text
-        values[f"the_{key}"] = with_article(text, code)
-    return values
+    """Every edition term as template values in every form (``{public_space}``, ``{the_public_space}``,
+    ``{of_the_public_space}``...: see :mod:`biblios_kit.rulebook.grammar`), so a translation uses the
+    one its grammar needs ("del espacio público", "de la pila de robo")."""
+    return term_values(ruleset, lang or current_language())
 
 
 def effect_symbol(signs: Sequence[int], dice: int) -> str:
@@ -72,16 +67,20 @@ def effect_symbol(signs: Sequence[int], dice: int) -> str:
 
 
 def card_name(ruleset: Ruleset, card: int, lang: str | None = None) -> str:
-    """A card in a few words: ``† Monks 3 E``, ``Gold 2``, ``Church card +1 ×2``."""
+    """A card in a few words: ``† Monks 3 E``, ``Gold 2``, ``Church card +1 ×2``, ``Bishop card +2``.
+
+    A church card is named by the edition's own name of its effect when the ruleset gives one
+    (``terms.church_cards``), else by its symbol (:func:`effect_symbol`).
+    """
     with _language(lang) as code:
         c = ruleset.deck[card]
         if c.kind is CardKind.GOLD:
-            return _("{gold} {value}").format(gold=ruleset.term("gold", code), value=c.value)
+            return _("{gold} {value}").format(value=c.value, **term_values(ruleset, code))
         if c.kind is CardKind.CHURCH:
             assert c.effect is not None
-            return "{church} {effect}".format(
-                church=capitalize(ruleset.term("church", code)), effect=effect_symbol(c.effect.signs, c.effect.dice)
-            )
+            named = ruleset.church_names.get(c.effect.id)
+            effect = named.get(code) if named is not None else effect_symbol(c.effect.signs, c.effect.dice)
+            return _("{church} {effect}").format(church=capitalize(ruleset.term("church", code)), effect=effect)
         assert c.category is not None
         category = ruleset.category(c.category)
         return "{glyph} {name} {value} {letter}".format(
@@ -124,7 +123,7 @@ def bid_text(ruleset: Ruleset, amount: int, currency: str, lang: str | None = No
     """An amount in an auction's currency: ``3 Gold`` or ``2 cards``."""
     with _language(lang) as code:
         if currency == "gold":
-            return _("{amount} {gold}").format(amount=amount, gold=ruleset.term("gold", code))
+            return _("{amount} {gold}").format(amount=format_number(amount), **term_values(ruleset, code))
         return ngettext("{amount} card", "{amount} cards", amount).format(amount=amount)
 
 
@@ -208,40 +207,41 @@ class EventDescriber:
         who = _name(self.names, event.player)
         name = card_name(rs, card, code) if card is not None else None
         terms = term_args(rs, code)
+        people = name_forms("player", who, code)
         if kind == E.SETUP_REMOVED:
             return ngettext(
                 "{count} card was removed face down.", "{count} cards were removed face down.", args[0]
             ).format(count=args[0])
         if kind == E.DEALT:
             if name is None:
-                return _("{player} was dealt a card.").format(player=who)
-            return _("{player} was dealt {card}.").format(player=who, card=name)
+                return _("{player} was dealt a card.").format(**people)
+            return _("{player} was dealt {card}.").format(**people, card=name)
         if kind == E.GIFT_TURN:
             return ngettext(
                 "{player}'s turn: {count} card to draw.", "{player}'s turn: {count} cards to draw.", args[0]
-            ).format(player=who, count=args[0])
+            ).format(**people, count=args[0])
         if kind == E.DREW:
             if name is None:
                 return None
-            return _("{player} drew {card}.").format(player=who, card=name)
+            return _("{player} drew {card}.").format(**people, card=name)
         if kind == E.KEPT:
             if name is None:
-                return _("{player} kept a card face down.").format(player=who)
-            return _("{player} kept {card}.").format(player=who, card=name)
+                return _("{player} kept a card face down.").format(**people)
+            return _("{player} kept {card}.").format(**people, card=name)
         if kind == E.TO_AUCTION_PILE:
             if name is None:
-                return _("{player} put a card face down on {the_auction_pile}.").format(player=who, **terms)
-            return _("{player} put {card} on {the_auction_pile}.").format(player=who, card=name, **terms)
+                return _("{player} put a card face down on {the_auction_pile}.").format(**people, **terms)
+            return _("{player} put {card} on {the_auction_pile}.").format(**people, card=name, **terms)
         if kind == E.TO_PUBLIC:
-            return _("{player} put {card} in {the_public_space}.").format(player=who, card=name, **terms)
+            return _("{player} put {card} in {the_public_space}.").format(**people, card=name, **terms)
         if kind == E.TOOK_KEPT:
             return None
         if kind == E.PICKED:
-            return _("{player} took {card} from {the_public_space}.").format(player=who, card=name, **terms)
+            return _("{player} took {card} from {the_public_space}.").format(**people, card=name, **terms)
         if kind == E.CHURCH_USED:
-            return _("{player} used {card}.").format(player=who, card=name)
+            return _("{player} used {card}.").format(**people, card=name)
         if kind == E.CHURCH_DECLINED:
-            return _("{player} did not use {card}.").format(player=who, card=name)
+            return _("{player} did not use {card}.").format(**people, card=name)
         if kind == E.DIE_MOVED:
             return _("{die} die: {old} → {new}.").format(die=die_name(rs, args[0], code), old=args[1], new=args[2])
         if kind == E.PUBLIC_DISCARDED:
@@ -259,14 +259,14 @@ class EventDescriber:
         if kind == E.REVEALED:
             if card is not None:
                 self.currency = card_currency(rs, card)
-            return _("{player} put {card} up for auction.").format(player=who, card=name)
+            return _("{player} put {card} up for auction.").format(**people, card=name)
         if kind == E.BID:
-            return _("{player} bids {amount}.").format(player=who, amount=bid_text(rs, args[0], self.currency, code))
+            return _("{player} bids {amount}.").format(**people, amount=bid_text(rs, args[0], self.currency, code))
         if kind == E.PASSED:
-            return _("{player} passes.").format(player=who)
+            return _("{player} passes.").format(**people)
         if kind == E.WON:
             return _("{player} wins {card} for {amount}.").format(
-                player=who, card=name, amount=bid_text(rs, args[0], self.currency, code)
+                **people, card=name, amount=bid_text(rs, args[0], self.currency, code)
             )
         if kind == E.ALL_PASSED:
             return _("Nobody bid on {card}.").format(card=name)
@@ -274,38 +274,42 @@ class EventDescriber:
             return _("Nobody is left to bid on {card}.").format(card=name)
         if kind == E.CANNOT_PAY:
             return _("{player} cannot pay {amount} and is penalized.").format(
-                player=who, amount=bid_text(rs, args[0], self.currency, code)
+                **people, amount=bid_text(rs, args[0], self.currency, code)
             )
         if kind == E.REFUSED:
             return _("{player} refuses to pay {amount} and is penalized.").format(
-                player=who, amount=bid_text(rs, args[0], self.currency, code)
+                **people, amount=bid_text(rs, args[0], self.currency, code)
             )
         if kind == E.PAID_GOLD:
-            return _("{player} paid with {card}.").format(player=who, card=name)
+            return _("{player} paid with {card}.").format(**people, card=name)
         if kind == E.PAID_CARD:
             if name is None:
-                return _("{player} discarded a card face down to pay.").format(player=who)
-            return _("{player} discarded {card} face down to pay.").format(player=who, card=name)
+                return _("{player} discarded a card face down to pay.").format(**people)
+            return _("{player} discarded {card} face down to pay.").format(**people, card=name)
         if kind == E.TOOK:
-            return _("{player} took {card}.").format(player=who, card=name)
+            return _("{player} took {card}.").format(**people, card=name)
         if kind == E.DISCARDED:
             return _("{card} was removed from the game.").format(card=name)
         if kind == E.PENALTY_TAKEN:
             victim = _name(self.names, args[0])
             if name is None:
-                return _("{player} took a random card from {penalized}.").format(player=who, penalized=victim)
-            return _("{player} took {card} at random from {penalized}.").format(player=who, card=name, penalized=victim)
+                return _("{player} took a random card from {penalized}.").format(
+                    **people, **name_forms("penalized", victim, code)
+                )
+            return _("{player} took {card} at random from {penalized}.").format(
+                **people, card=name, **name_forms("penalized", victim, code)
+            )
         if kind == E.PENALTY_REMOVED:
             victim = _name(self.names, args[0])
             if name is None:
                 return _("{player} removed a random card of {penalized} from the game.").format(
-                    player=who, penalized=victim
+                    **people, **name_forms("penalized", victim, code)
                 )
             return _("{player} drew {card} at random from {penalized}; it leaves the game.").format(
-                player=who, card=name, penalized=victim
+                **people, card=name, **name_forms("penalized", victim, code)
             )
         if kind == E.PENALTY_EMPTY:
-            return _("{player} has no card left to take.").format(player=who)
+            return _("{player} has no card left to take.").format(**people)
         if kind == E.GAME_OVER:
             return _("The game is over.")
         return None  # pragma: no cover - every kind is handled above
@@ -339,7 +343,7 @@ def tiebreak_text(ruleset: Ruleset, step: TieBreak | None, lang: str | None = No
             return capitalize(ruleset.term("victory_points", code))
         category = ruleset.category(step.category).name.get(code) if step.category else ""
         if step.by is TieBreakBy.GOLD:
-            return _("tie-break: most {gold}").format(gold=ruleset.term("gold", code))
+            return _("tie-break: most {gold}").format(**term_values(ruleset, code))
         if step.by is TieBreakBy.CATEGORY_TOTAL:
             return _("tie-break: {category} total").format(category=category)
         if step.by is TieBreakBy.CATEGORY_LETTER:

@@ -264,11 +264,22 @@ def format_list(items: Iterable[str], style: Literal["standard", "or"] = "standa
     return babel_format_list(values, style=style, locale=current_language())
 
 
+MIN_GROUPING_DIGITS: dict[str, int] = {"en": 1, "fr": 1, "es": 2}
+"""CLDR's ``minimumGroupingDigits`` per language: Spanish groups only from five digits ("1096,6"
+but "10 960,6"). Babel 2.18 does not apply it, so :func:`format_number` and friends do."""
+
+
+def _grouped(number: float) -> bool:
+    """Whether ``number`` gets a grouping separator in the active language (CLDR's minimum grouping digits)."""
+    digits = len(str(int(abs(number))))
+    return digits >= 3 + MIN_GROUPING_DIGITS.get(current_language(), 1)
+
+
 def format_number(number: int | float) -> str:
-    """Format a whole or decimal number with the active language's grouping (1,234 / 1 234 / 1234)."""
+    """Format a whole or decimal number with the active language's grouping (1,234 / 1 234 / 1234 / 10.960)."""
     from babel.numbers import format_decimal as babel_format_decimal
 
-    return babel_format_decimal(number, locale=current_language())
+    return babel_format_decimal(number, locale=current_language(), group_separator=_grouped(number))
 
 
 def _pattern(kind: Literal["decimal", "percent"], digits: int) -> str:
@@ -291,14 +302,18 @@ def format_decimal(number: float, digits: int = 2) -> str:
     """Format ``number`` with exactly ``digits`` decimals in the active language (3.50 / 3,50)."""
     from babel.numbers import format_decimal as babel_format_decimal
 
-    return babel_format_decimal(number, format=_pattern("decimal", digits), locale=current_language())
+    return babel_format_decimal(
+        number, format=_pattern("decimal", digits), locale=current_language(), group_separator=_grouped(number)
+    )
 
 
 def format_percent(ratio: float, digits: int = 0) -> str:
     """Format a ratio (0.25) as a percentage in the active language (25% / 25 % / 25 %)."""
     from babel.numbers import format_percent as babel_format_percent
 
-    return babel_format_percent(ratio, format=_pattern("percent", digits), locale=current_language())
+    return babel_format_percent(
+        ratio, format=_pattern("percent", digits), locale=current_language(), group_separator=_grouped(ratio * 100)
+    )
 
 
 # --- An explicit translator, for code that renders in a given language -------------------------

@@ -134,6 +134,26 @@ def _key(message: Message) -> tuple[str, str | None]:
     return msgid, message.context
 
 
+def _families(names: frozenset[str]) -> frozenset[str]:
+    """Placeholders with every form of an edition term (``{the_hand}``, ``{of_the_hand}``) counted as that term.
+
+    A translation may place a term with the article its grammar needs: the English
+    ``{the_public_space}`` can be ``{of_the_public_space}`` ("del espacio público") in Spanish.
+    """
+    from biblios_kit.rulebook.grammar import placeholder_family
+
+    def family(token: str) -> str:
+        name, rest = token[1:-1], ""
+        for mark in ("!", ":"):
+            if mark in name:
+                name, tail = name.split(mark, 1)
+                rest = mark + tail + rest
+                break
+        return "{" + placeholder_family(name) + rest + "}"
+
+    return frozenset(family(token) for token in names)
+
+
 def _placeholder_problems(lang: str, message: Message) -> list[CatalogProblem]:
     ids = message.id if isinstance(message.id, (tuple, list)) else (message.id,)
     strings = message.string if isinstance(message.string, (tuple, list)) else (message.string,)
@@ -151,9 +171,9 @@ def _placeholder_problems(lang: str, message: Message) -> list[CatalogProblem]:
         except ValueError as error:
             problems.append(CatalogProblem(lang, "placeholders", ids[0], f"malformed msgstr[{index}]: {error}"))
             continue
-        if got != wanted:
-            missing = ", ".join(sorted(wanted - got)) or "-"
-            extra = ", ".join(sorted(got - wanted)) or "-"
+        if _families(got) != _families(wanted):
+            missing = ", ".join(sorted(_families(wanted) - _families(got))) or "-"
+            extra = ", ".join(sorted(_families(got) - _families(wanted))) or "-"
             problems.append(
                 CatalogProblem(lang, "placeholders", ids[0], f"msgstr[{index}] lacks {missing}; unknown {extra}")
             )
@@ -236,8 +256,58 @@ def summary(problems: Sequence[CatalogProblem]) -> str:
     )
 
 
+NNBSP = "\u202f"
+"""The narrow no-break space French puts before ``: ; ! ?`` and inside « »."""
+
+
+def french_typography(text: str) -> str:
+    """``text`` with French spacing: a narrow no-break space before ``: ; ! ?`` and inside « ».
+
+    ``{placeholders}`` (format specs such as ``{x:>3}``), ``://`` and ``12:30`` are left alone;
+    applying it twice changes nothing.
+    """
+    import re
+
+    parts = re.split(r"(\{[^{}]*\})", text)
+    for index in range(0, len(parts), 2):
+        part = re.sub(r"[ \u00a0]+([:;!?])", NNBSP + r"\1", parts[index])
+        part = re.sub(r"«[ \u00a0\u202f]*", "«" + NNBSP, part)
+        part = re.sub(r"[ \u00a0\u202f]*»", NNBSP + "»", part)
+        parts[index] = part
+    joined = "".join(parts)
+    joined = re.sub(r"(?<=[\w})\]»%'\"])([;!?])(?=\s|$)", NNBSP + r"\1", joined)
+    return re.sub(r"(?<=[^\W\d_]|[})\]»%'\"])(:)(?=\s|$)", NNBSP + r"\1", joined)
+
+
+def apply_typography(lang: str = "fr") -> int:
+    """Rewrite ``lang``'s catalog with :func:`french_typography` on every translation; return how many changed."""
+    import io
+
+    from babel.messages.pofile import write_po
+
+    path = LOCALES / lang / "LC_MESSAGES" / f"{DOMAIN}.po"
+    catalog = read_catalog(path, lang)
+    changed = 0
+    for message in catalog:
+        if not message.id:
+            continue
+        new: str | tuple[str, ...]
+        if isinstance(message.string, (tuple, list)):
+            new = tuple(french_typography(text) for text in message.string)
+        else:
+            new = french_typography(message.string or "")
+        if new != message.string:
+            message.string = new
+            changed += 1
+    buffer = io.BytesIO()
+    write_po(buffer, catalog, width=76, include_previous=False)
+    path.write_bytes(buffer.getvalue())
+    return changed
+
+
 def main(argv: Sequence[str] | None = None) -> int:
-    """``check [LANG...]`` lists the problems (exit 1 if any); ``update`` re-extracts and merges; ``extract FILE``."""
+    """``check [LANG...]`` lists the problems (exit 1 if any); ``update`` re-extracts and merges; ``extract FILE``;
+    ``typography`` gives the French translations their narrow no-break spaces."""
     args = list(sys.argv[1:] if argv is None else argv)
     command = args[0] if args else "check"
     if command == "check":
@@ -256,7 +326,13 @@ def main(argv: Sequence[str] | None = None) -> int:
     if command == "extract" and len(args) == 2:
         extract(Path(args[1]).resolve())
         return 0
-    print("usage: python -m biblios_kit.i18n_tools [check [LANG...] | update | extract FILE]", file=sys.stderr)
+    if command == "typography":
+        print(f"fr: {apply_typography('fr')} translations given French spacing")
+        return 0
+    print(
+        "usage: python -m biblios_kit.i18n_tools [check [LANG...] | update | extract FILE | typography]",
+        file=sys.stderr,
+    )
     return 2
 
 

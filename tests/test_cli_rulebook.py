@@ -58,7 +58,7 @@ def test_done_when_diff_of_the_editions_in_french() -> None:
     result = run_process("rules", "diff", "biblios", "scripts-and-scribes", "--lang", "fr")
     assert result.returncode == 0, result.stderr
     out = result.stdout
-    assert out.startswith("Règles qui diffèrent entre biblios et scripts-and-scribes :")
+    assert out.startswith("Règles qui diffèrent entre biblios et scripts-and-scribes\u202f:")
     for phrase in (
         "Nom du plateau",
         "plateau de valeur",
@@ -140,7 +140,7 @@ def test_search_without_a_match_is_helpful(capsys: pytest.CaptureFixture[str]) -
     [
         ("en", "medieval", "Options (options)", "[Medieval]"),
         ("es", "farol", "Fase de subasta (auction)", "[farol]"),
-        ("fr", "évêque", "Carte Évêque (church)", "[Évêque]"),
+        ("fr", "évêque", "Carte évêque (church)", "[évêque]"),
     ],
 )
 def test_search_highlights_without_a_terminal(

@@ -100,7 +100,7 @@ BROKEN_RECORDS: list[tuple[str, Mutation, dict[str, str]]] = [
         lambda d: {**d, "players": 9},
         {
             "en": "ruleset 'biblios' cannot be played by 9 players (player counts: 2, 3, or 4)",
-            "fr": "le jeu de règles 'biblios' ne se joue pas à 9 joueurs (nombres de joueurs : 2, 3 ou 4)",
+            "fr": "le jeu de règles 'biblios' ne se joue pas à 9 joueurs (nombres de joueurs\u202f: 2, 3 ou 4)",
             "es": "el reglamento 'biblios' no se juega con 9 jugadores (número de jugadores: 2, 3 o 4)",
         },
     ),
@@ -118,7 +118,7 @@ BROKEN_RECORDS: list[tuple[str, Mutation, dict[str, str]]] = [
         lambda d: {**d, "actions": d["actions"][:2] + ["fly"]},
         {
             "en": "action 3 ('fly') is not a valid action: ",
-            "fr": "l'action 3 ('fly') n'est pas une action valable : ",
+            "fr": "l'action 3 ('fly') n'est pas une action valable\u202f: ",
             "es": "la acción 3 ('fly') no es una acción válida: ",
         },
     ),
@@ -273,7 +273,7 @@ def test_save_without_names_gets_localized_seat_names() -> None:
 @pytest.mark.parametrize(
     ("lang", "prefix", "fragment"),
     [
-        ("fr", "erreur :", "JSON invalide ou tronqué"),
+        ("fr", "erreur\u202f:", "JSON invalide ou tronqué"),
         ("es", "error:", "JSON no válido o truncado"),
     ],
 )

@@ -167,9 +167,12 @@ def test_refuse_to_pay_option_is_explained() -> None:
     book = render_rulebook(load_ruleset("biblios", ["refuse-to-pay"]), "en")
     assert "may also refuse to pay" in text_of(book.section("auction"))
     assert "whether they cannot or they refuse" in text_of(book.section("penalty"))
-    assert "A winner who can pay must pay." in text_of(
+    assert "A winner who can pay must pay, unless the option “Refusing to pay” is on" in text_of(
         render_rulebook(load_ruleset("biblios"), "en").section("auction")
     )
+    # the Spanish seed allows refusing as an option: the Spanish rulebook says so instead of forbidding it
+    spanish = text_of(render_rulebook(load_ruleset("biblios"), "es").section("auction"))
+    assert "salvo si está activa la opción «Negarse a pagar»" in spanish
 
 
 @pytest.mark.parametrize("lang", SUPPORTED)
@@ -319,7 +322,7 @@ def test_unsupported_language_renders_english() -> None:
 def test_formats() -> None:
     book = render_rulebook(load_ruleset("biblios"), "fr")
     markdown = format_rulebook(book, "markdown")
-    assert markdown.startswith("# Biblios : les règles\n")
+    assert markdown.startswith("# Biblios\u202f: les règles\n")
     assert "\n## Phase d'Enchères\n" in markdown
     assert "| Joueurs | Retirées d'abord |" in markdown
     assert "\n1. Le plus d'Or" in markdown

@@ -56,6 +56,8 @@ def test_enums_equal_the_registered_behaviours() -> None:
         f"{p}.scoring.{p}.final_tiebreak.items.{p}.each_category.items": model.TieBreakBy,
         f"$defs.setup.{p}.short_draw": model.ShortDraw,
         f"$defs.setup.{p}.remove.items.{p}.kind": model.CardKind,
+        f"$defs.term_text.{p}.gender": model.Gender,
+        f"$defs.term_text.{p}.number": model.GrammaticalNumber,
     }
     for where, enum in expected.items():
         assert enums.pop(where) == values(enum), where

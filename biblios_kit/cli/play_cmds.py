@@ -10,7 +10,7 @@ from typing import TYPE_CHECKING, Annotated
 import typer
 
 from biblios_kit.cli.common import LangOption, error_prefix, fail, start
-from biblios_kit.i18n import _
+from biblios_kit.i18n import _, format_list, ngettext
 
 if TYPE_CHECKING:
     from biblios_kit.tui.config import GameConfig
@@ -78,7 +78,9 @@ def _config(ruleset: str | None, options: list[str], players: int | None, seed: 
         if len(names) > 3:
             fail(
                 f"{error_prefix()} "
-                + _("{count} --name given for {players} players").format(count=len(names), players=3)
+                + ngettext(
+                    "{count} --name given for {players} player", "{count} --name given for {players} players", 3
+                ).format(count=len(names), players=3)
             )
         return GameConfig(names=tuple(names), seed=seed, lang=lang)
     from biblios_kit.errors import BibliosError
@@ -104,12 +106,13 @@ def _config(ruleset: str | None, options: list[str], players: int | None, seed: 
         explicit.add("players")
     if players not in loaded.player_counts:
         fail(f"{error_prefix()} " + _("{ruleset} is played by {counts} players, not {players}").format(
-            ruleset=loaded.id, counts=", ".join(map(str, loaded.player_counts)), players=players))  # fmt: skip
+            ruleset=loaded.id, counts=format_list(map(str, loaded.player_counts), style="or"), players=players))  # fmt: skip
     if seats:
         explicit.add("seats")
         if len(seats) > players:
-            fail(f"{error_prefix()} " + _("{count} --seat given for {players} players").format(
-                count=len(seats), players=players))  # fmt: skip
+            fail(f"{error_prefix()} " + ngettext(
+                "{count} --seat given for {players} player", "{count} --seat given for {players} players", players
+            ).format(count=len(seats), players=players))  # fmt: skip
         if "human" not in seats and len(seats) == players:
             fail(f"{error_prefix()} " + _("at least one --seat must be human"))
         if len(seats) == players:
@@ -118,7 +121,9 @@ def _config(ruleset: str | None, options: list[str], players: int | None, seed: 
     if len(names) > players:
         fail(
             f"{error_prefix()} "
-            + _("{count} --name given for {players} players").format(count=len(names), players=players)
+            + ngettext(
+                "{count} --name given for {players} player", "{count} --name given for {players} players", players
+            ).format(count=len(names), players=players)
         )
     return GameConfig(
         ruleset=loaded.id if ruleset is None else ruleset,

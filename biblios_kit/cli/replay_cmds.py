@@ -9,7 +9,7 @@ from typing import Annotated, Any
 import typer
 
 from biblios_kit.cli.common import LangOption, error_prefix, fail, start
-from biblios_kit.i18n import _
+from biblios_kit.i18n import _, format_list, format_number, ngettext
 
 
 def register(app: typer.Typer) -> None:
@@ -22,10 +22,23 @@ def register(app: typer.Typer) -> None:
 def replay(
     file: Annotated[Path, typer.Argument(help=_("The game record (JSON)."), show_default=False)],
     as_json: Annotated[bool, typer.Option("--json", help=_("Print the result as one JSON object."))] = False,
+    log: Annotated[
+        bool, typer.Option("--log", help=_("Print the whole game's event log in the chosen language, then the result."))
+    ] = False,
+    player: Annotated[
+        int | None,
+        typer.Option(
+            "--player",
+            help=_("With --log: the log as this player (1 for the first seat) saw it; by default, as a spectator."),
+            show_default=False,
+        ),
+    ] = None,
     lang: LangOption = None,
 ) -> None:
     """Replay FILE and print its result."""
     start(lang)
+    if player is not None and not log:
+        fail(_("--player needs --log"))
     from biblios_kit.engine.records import load_record
     from biblios_kit.engine.records import replay as replay_record
     from biblios_kit.errors import RecordError
@@ -44,16 +57,39 @@ def replay(
         "finished": state.is_terminal(),
         "result": state.result().to_dict() if state.is_terminal() else None,
     }
+    if player is not None and not 1 <= player <= record.players:
+        fail(
+            ngettext(
+                "--player {player} is not a seat of this game: it has {count} player",
+                "--player {player} is not a seat of this game: choose 1 to {count}",
+                record.players,
+            ).format(player=player, count=record.players)
+        )
+    if log:
+        data["log"] = game_log(state, None if player is None else player - 1)
     if as_json:
         print(json.dumps(data, ensure_ascii=False, indent=1))
         return
+    if log:
+        print("\n".join(data["log"]))
+        print()
     print(render_text(data, state))
 
 
-def _tiebreak_text(by: str, category: str, gold: str) -> str:
-    """A tie-break criterion in words (``by`` is a ``TieBreakBy`` value)."""
+def game_log(state: Any, seat: int | None = None) -> list[str]:
+    """The whole game's events as sentences in the active language, seen by ``seat`` (0-based) or a spectator."""
+    from biblios_kit.describe import describe_events
+    from biblios_kit.rulebook.examples import spectator_events
+
+    names = [_("Player {number}").format(number=number + 1) for number in range(state.players)]
+    events = spectator_events(state) if seat is None else state.events_for(seat)
+    return describe_events(state.ruleset, events, names)
+
+
+def _tiebreak_text(by: str, category: str, terms: dict[str, str]) -> str:
+    """A tie-break criterion in words (``by`` is a ``TieBreakBy`` value; ``terms`` the edition's term forms)."""
     if by == "gold":
-        return _("most {gold}").format(gold=gold)
+        return _("most {gold}").format(**terms)
     if by == "category-total":
         return _("highest {category} total").format(category=category)
     if by == "category-letter":
@@ -65,15 +101,23 @@ def render_text(data: dict[str, Any], state: Any) -> str:
     """The human-readable replay report, in the active language."""
     ruleset = state.ruleset
     from biblios_kit.i18n import current_language
+    from biblios_kit.rulebook.grammar import capitalize, term_values
 
     lang = current_language()
     lines = [
-        _("{ruleset} with {players} players, seed {seed}: {actions} actions replayed, all legal.").format(
-            ruleset=ruleset.title.get(lang), players=data["players"], seed=data["seed"], actions=data["actions"]
-        )
+        ngettext(
+            "{ruleset} with {players} player, seed {seed}.",
+            "{ruleset} with {players} players, seed {seed}.",
+            data["players"],
+        ).format(ruleset=ruleset.title.get(lang), players=data["players"], seed=data["seed"])
+        + " "
+        + ngettext(
+            "{actions} action replayed, all legal.", "{actions} actions replayed, all legal.", data["actions"]
+        ).format(actions=format_number(data["actions"]))
     ]
     if data["options"]:
-        lines.append(_("Options: {options}").format(options=", ".join(data["options"])))
+        titles = [ruleset.options[option].title.get(lang) for option in data["options"] if option in ruleset.options]
+        lines.append(_("Options: {options}").format(options=format_list(titles)))
     result = data["result"]
     if result is None:
         lines.append(_("The game is not finished."))
@@ -94,11 +138,20 @@ def render_text(data: dict[str, Any], state: Any) -> str:
                 awards.append(
                     _("die {value}: player {player}").format(value=award["value"], player=award["winner"] + 1)
                 )
-        totals = ", ".join(str(t) for t in entry["totals"])
-        lines.append(f"  {category.name.get(lang)} [{totals}]: " + "; ".join(awards))
-    lines.append(_("{term}: {points}").format(term=vp_term, points=", ".join(str(v) for v in result["victory_points"])))
+        totals = format_list(format_number(total) for total in entry["totals"])
+        lines.append(
+            "  "
+            + _("{category} (totals {totals}): {awards}").format(
+                category=category.name.get(lang), totals=totals, awards=format_list(awards)
+            )
+        )
+    lines.append(
+        _("{term}: {points}").format(
+            term=capitalize(vp_term), points=format_list(format_number(v) for v in result["victory_points"])
+        )
+    )
     for placing in result["ranking"]:
-        players = ", ".join(str(p + 1) for p in placing["players"])
+        players = format_list(format_number(p + 1) for p in placing["players"])
         by = placing["by"]
         if by is None:
             reason = vp_term
@@ -106,7 +159,7 @@ def render_text(data: dict[str, Any], state: Any) -> str:
             reason = _tiebreak_text(
                 by["by"],
                 ruleset.category(by["category"]).name.get(lang) if by["category"] else "",
-                ruleset.term("gold", lang),
+                term_values(ruleset, lang),
             )
         if len(placing["players"]) > 1:
             lines.append(

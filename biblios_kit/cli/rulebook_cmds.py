@@ -64,7 +64,9 @@ def _section_choices(ruleset: "Ruleset", lang: str) -> str:
     from biblios_kit.rulebook.model import SECTION_IDS
     from biblios_kit.rulebook.render import section_title
 
-    return ", ".join(f"{sid} ({section_title(sid, ruleset, lang)})" for sid in SECTION_IDS)
+    return format_list(
+        _("{id} ({title})").format(id=sid, title=section_title(sid, ruleset, lang)) for sid in SECTION_IDS
+    )
 
 
 def _escape(text: str) -> str:
@@ -156,7 +158,7 @@ def register(app: typer.Typer) -> None:
             "{query}: {count} matching line in {sections}.", "{query}: {count} matching lines in {sections}.", count
         ).format(query=repr(query), count=count, sections=format_list([title for _id, title in sections]))
         for index, (sid, title) in enumerate(sections):
-            heading = f"{title} ({sid})"
+            heading = _("{title} ({id})").format(title=title, id=sid)
             if console is not None:
                 console.print(f"[bold underline]{_escape(heading)}[/]")
             else:
@@ -202,8 +204,8 @@ def register(app: typer.Typer) -> None:
         for difference in differences:
             print()
             print(f"* {difference.topic}")
-            print(f"    {a}: {difference.left}")
-            print(f"    {b}: {difference.right}")
+            print("    " + _("{ruleset}: {rule}").format(ruleset=a, rule=difference.left))
+            print("    " + _("{ruleset}: {rule}").format(ruleset=b, rule=difference.right))
         print()
         print(ngettext("{count} difference.", "{count} differences.", len(differences)).format(count=len(differences)))
 

@@ -9,7 +9,7 @@ from typing import Annotated, Any
 import typer
 
 from biblios_kit.cli.common import USAGE_ERROR, LangOption, start
-from biblios_kit.i18n import _, ngettext
+from biblios_kit.i18n import _, format_list, ngettext
 
 
 def register(app: typer.Typer) -> None:
@@ -38,17 +38,21 @@ def list_rulesets(lang: LangOption = None) -> None:
     from biblios_kit.rules.source import display_path
 
     entries = available_rulesets()
-    headings = {"edition": _("Editions"), "variant": _("Shipped variants"), "user": _("Your rulesets")}
+    headings = {"edition": _("Editions:"), "variant": _("Shipped variants:"), "user": _("Your rulesets:")}
     seen: set[str] = set()
     for origin, heading in headings.items():
         group = [entry for entry in entries if entry.origin == origin]
-        typer.echo(f"{heading}:")
+        typer.echo(heading)
         if origin == "user":
             typer.echo("  " + _("folder: {path}").format(path=user_rulesets_dir()))
         if not group:
             typer.echo("  " + _("(none)"))
         for entry in group:
-            names = entry.id + (f" ({', '.join(entry.aliases)})" if entry.aliases else "")
+            names = (
+                _("{id} ({aliases})").format(id=entry.id, aliases=format_list(entry.aliases))
+                if entry.aliases
+                else entry.id
+            )
             try:
                 composed = compose(entry.path)
             except RulesetError:

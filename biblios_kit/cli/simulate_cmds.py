@@ -10,7 +10,7 @@ from typing import Annotated, Any
 import typer
 
 from biblios_kit.cli.common import LangOption, error_prefix, fail, start
-from biblios_kit.i18n import _, ngettext
+from biblios_kit.i18n import _, format_list, ngettext
 
 
 def register(app: typer.Typer) -> None:
@@ -136,6 +136,7 @@ def render_text(data: dict[str, Any], ruleset: Any = None) -> str:
     With the run's ``Ruleset``, the game and its categories are named in the user's language.
     """
     from biblios_kit.i18n import current_language, format_decimal, format_number, format_percent
+    from biblios_kit.rulebook.grammar import name_forms
 
     lang = current_language()
 
@@ -143,15 +144,19 @@ def render_text(data: dict[str, Any], ruleset: Any = None) -> str:
         return ruleset.category(category_id).name.get(lang) if ruleset is not None else category_id
 
     lines = [
-        _("{games} games of {ruleset} with {players} players (seed {seed})").format(
+        ngettext(
+            "{games} game of {ruleset} with {players} players (seed {seed})",
+            "{games} games of {ruleset} with {players} players (seed {seed})",
+            data["games"],
+        ).format(
             games=format_number(data["games"]),
-            ruleset=ruleset.title.get(lang) if ruleset is not None else data["ruleset"],
             players=data["players"],
             seed=data["seed"],
+            **name_forms("ruleset", ruleset.title.get(lang) if ruleset is not None else data["ruleset"], lang),
         )
     ]
     if data["options"]:
-        lines.append(_("Options: {options}").format(options=", ".join(data["options"])))
+        lines.append(_("Options: {options}").format(options=format_list(data["options"])))
     lines.append(_("Win rate per seat:"))
     bots = data["bots"]
     for seat, (rate, ci) in enumerate(zip(data["seat_win_rates"], data["seat_win_ci95"])):

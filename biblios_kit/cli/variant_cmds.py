@@ -18,7 +18,7 @@ _ID = re.compile(r"^[a-z0-9][a-z0-9-]*$")  # the schema's id pattern (kept here 
 # Title and description of a new variant in each language a ruleset carries (data, not UI text).
 _TITLES = {
     "en": "{title} (house rules: {name})",
-    "fr": "{title} (règles maison : {name})",
+    "fr": "{title} (règles maison\u202f: {name})",
     "es": "{title} (reglas de la casa: {name})",
 }
 _DESCRIPTIONS = {

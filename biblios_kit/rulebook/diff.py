@@ -11,8 +11,8 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import TypeVar
 
-from biblios_kit.i18n import N_, _, format_list, in_language
-from biblios_kit.rulebook.grammar import capitalize
+from biblios_kit.i18n import N_, _, format_list, in_language, pgettext
+from biblios_kit.rulebook.grammar import capitalize, term_values
 from biblios_kit.rulebook.render import _Renderer, describe_effect, penalty_name
 from biblios_kit.rules.model import (
     TERM_KEYS,
@@ -72,7 +72,8 @@ def _composition(ruleset: Ruleset, category_id: str) -> str:
 
 def _gold(ruleset: Ruleset) -> str:
     gold = Counter(card.value for card in ruleset.deck if card.kind is CardKind.GOLD)
-    return ", ".join(f"{gold[value]} × {value}" for value in sorted(gold)) or _("none")
+    parts = [_("{count} × {value}").format(count=gold[value], value=value) for value in sorted(gold)]
+    return format_list(parts) if parts else pgettext("no cards", "none")
 
 
 def _church_cards(ruleset: Ruleset) -> Counter[tuple[tuple[int, ...], int]]:
@@ -88,7 +89,8 @@ def _church_text(ruleset: Ruleset) -> str:
             key = (card.effect.signs, card.effect.dice)
             text, count = effects.get(key, (describe_effect(card.effect), 0))
             effects[key] = (text, count + 1)
-    return "; ".join(f"{count} × {text}" for text, count in effects.values()) or _("none")
+    parts = [_("{count} × {cards}").format(count=count, cards=text) for text, count in effects.values()]
+    return format_list(parts) if parts else pgettext("no cards", "none")
 
 
 def short_tiebreak(step: TieBreak, ruleset: Ruleset, lang: str) -> str:
@@ -152,7 +154,7 @@ class _Differ:
                     "; ".join(self.ra.die_line(d) for d in ca.dice),
                     "; ".join(self.rb.die_line(d) for d in cb.dice),
                 )
-        self.compare("gold", _("{gold} cards").format(gold=a.term("gold", lang)), _gold, _gold)
+        self.compare("gold", _("{gold} cards").format(**term_values(a, lang)), _gold, _gold)
         self.compare("church-cards", _("Die-changing cards in the deck"), _church_cards, _church_text)
         self.compare(
             "players",
@@ -220,18 +222,18 @@ class _Differ:
 
             def bid_text(r: Ruleset, k: CardKind = kind) -> str:
                 if k in r.auction.currency:
-                    return currency[r.auction.currency[k]].format(gold=r.term("gold", lang))
-                return _("none")
+                    return currency[r.auction.currency[k]].format(**term_values(r, lang))
+                return pgettext("no currency", "none")
 
             self.compare(
                 f"auction:currency:{kind.value}",
-                _(topic).format(gold=self.a.term("gold", lang)),
+                _(topic).format(**term_values(self.a, lang)),
                 bid_currency,
                 bid_text,
             )
         self.compare(
             "auction:gold-ceiling",
-            _("Highest bid in {gold}").format(gold=self.a.term("gold", lang)),
+            _("Highest bid in {gold}").format(**term_values(self.a, lang)),
             lambda r: r.auction.gold_ceiling,
             lambda r: str(r.auction.gold_ceiling),
         )
@@ -299,7 +301,7 @@ class _Differ:
 
         def in_force(r: Ruleset) -> str:
             titles = [r.options[o].title.get(lang) for o in r.options if o in r.active_options]
-            return format_list(titles) if titles else _("none")
+            return format_list(titles) if titles else pgettext("no options", "none")
 
         self.compare("options:active", _("Options in force"), lambda r: sorted(r.active_options), in_force)
 

@@ -10,8 +10,10 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Callable
 
-from biblios_kit.i18n import N_, _, format_list, in_language, ngettext
-from biblios_kit.rulebook.grammar import capitalize, with_article
+from biblios_kit.i18n import N_, _, format_list, format_number, in_language, ngettext, pgettext
+from biblios_kit.rulebook.examples import NAMES as EXAMPLE_NAMES
+from biblios_kit.rulebook.examples import Example
+from biblios_kit.rulebook.grammar import capitalize, term_values
 from biblios_kit.rulebook.model import Block, BulletList, Paragraph, Rulebook, Section, Subheading, Table
 from biblios_kit.rules.model import (
     TERM_KEYS,
@@ -99,16 +101,6 @@ def describe_tiebreak(step: TieBreak, ruleset: Ruleset, lang: str) -> str:
     if step.by is TieBreakBy.CATEGORY_LETTER:
         return _("earliest letter in {category} (a player with no card there comes last)").format(category=category)
     return _("won the {category} category").format(category=category)
-
-
-def term_values(ruleset: Ruleset, lang: str) -> dict[str, str]:
-    """Every edition term as a template value: ``{hand}`` and, with its article, ``{the_hand}``."""
-    values: dict[str, str] = {}
-    for key in TERM_KEYS:
-        term = ruleset.term(key, lang)
-        values[key] = term
-        values[f"the_{key}"] = with_article(term, lang)
-    return values
 
 
 def penalty_name(kind: PenaltyKind) -> str:
@@ -319,6 +311,23 @@ class _Renderer:
 
         blocks.append(Subheading(capitalize(self.t["board"])))
         blocks.extend(self.dice_blocks())
+        coined = [form.text for form in (r.term_form(key, lang) for key in TERM_KEYS) if form.coined]
+        if coined:
+            quoted = [pgettext("quotation", "“{text}”").format(text=text) for text in coined]
+            blocks.append(Subheading(_("Terms")))
+            blocks.append(
+                self.p(
+                    ngettext(
+                        "No published rulebook of {game} exists in this language: the term {terms} is this "
+                        "project's own.",
+                        "No published rulebook of {game} exists in this language: the terms {terms} are this "
+                        "project's own.",
+                        len(coined),
+                    ),
+                    game=r.title.get(lang),
+                    terms=format_list(quoted),
+                )
+            )
         return Section("components", self.title("components"), tuple(blocks))
 
     def church_table(self) -> list[Block]:
@@ -329,8 +338,28 @@ class _Renderer:
             effects[card.effect.id] = (effect, count + 1)
         if not effects:
             return [self.p(_("This deck has no {church}."))]
-        rows = tuple((capitalize(describe_effect(effect)), str(count)) for effect, count in effects.values())
+        if any(effect_id in self.r.church_names for effect_id in effects):
+            named = tuple(
+                (
+                    self.church_name(effect_id),
+                    capitalize(describe_effect(effect)),
+                    format_number(count),
+                )
+                for effect_id, (effect, count) in effects.items()
+            )
+            return [Table((_("Card"), _("Effect"), _("Cards")), named)]
+        rows = tuple((capitalize(describe_effect(effect)), format_number(count)) for effect, count in effects.values())
         return [Table((_("Effect"), _("Cards")), rows)]
+
+    def church_name(self, effect_id: str) -> str:
+        """The edition's name of a church/bishop card ("+2"), or its effect's symbol when it has none."""
+        named = self.r.church_names.get(effect_id)
+        if named is not None:
+            return named.get(self.lang)
+        effect = next(c.effect for c in self.church_cards() if c.effect is not None and c.effect.id == effect_id)
+        signs = set(effect.signs)
+        step = "±1" if signs == {1, -1} else ("+1" if signs == {1} else "-1")
+        return step if effect.dice == 1 else f"{step} ×{effect.dice}"
 
     def die_line(self, die: AwardDie) -> str:
         return _("die for {place}: starts at {start}, always stays between {min} and {max}").format(
@@ -703,7 +732,25 @@ class _Renderer:
         if a.refuse_to_pay:
             blocks.append(self.p(_("A winner who could pay may also refuse to pay and take the penalty instead.")))
         else:
-            blocks.append(self.p(_("A winner who can pay must pay.")))
+            refusal = [
+                option
+                for option in self.r.options.values()
+                if isinstance(auction_changes := option.changes.get("auction"), dict)
+                and auction_changes.get("refuse_to_pay") is True
+            ]
+            if refusal:
+                blocks.append(
+                    self.p(
+                        _(
+                            "A winner who can pay must pay, unless the option {option} is on (see {section}): "
+                            "then they may refuse and take the penalty."
+                        ),
+                        option=pgettext("quotation", "“{text}”").format(text=refusal[0].title.get(self.lang)),
+                        section=self.title("options"),
+                    )
+                )
+            else:
+                blocks.append(self.p(_("A winner who can pay must pay.")))
         blocks.append(
             self.p(
                 _(
@@ -855,7 +902,147 @@ class _Renderer:
                 ),
                 self.p(_("Players still tied after all this share the victory.")),
             )
+            if self.refined_chain():
+                blocks += (
+                    self.p(
+                        _(
+                            "The printed English and French rules stop after the most {gold} and the winner of "
+                            "{category}. The steps after the first are a refinement: whenever the printed rule "
+                            "decides a tie, they decide it the same way."
+                        ),
+                        category=self.r.categories[0].name.get(self.lang),
+                    ),
+                )
         return Section("ties", self.title("ties"), blocks)
+
+    def examples(self, section_id: str) -> list[Block]:
+        """The worked examples of this section, from real games of the ruleset (see :mod:`.examples`)."""
+        from biblios_kit.rulebook.examples import SECTION_OF, example_lines, find_examples
+
+        blocks: list[Block] = []
+        for example in find_examples(self.r):
+            if SECTION_OF[example.kind] == section_id:
+                blocks.append(Subheading(_("Example")))
+                blocks.extend(self.example(example, example_lines(self.r, example, self.lang)))
+        return blocks
+
+    def example(self, example: Example, lines: list[str]) -> list[Block]:
+        """One worked example as paragraphs and the game's own event sentences."""
+        fact = example.fact
+        if example.kind == "gift":
+            intro = ngettext(
+                "A turn from a game of these rules with {count} player, as {player}, the active player, sees it:",
+                "A turn from a game of these rules with {count} players, as {player}, the active player, sees it:",
+                example.players,
+            )
+            return [
+                self.p(intro, count=example.players, player=EXAMPLE_NAMES[example.viewer or 0]),
+                BulletList(tuple(lines)),
+                self.p(_("Each player received exactly one card during the turn.")),
+            ]
+        if example.kind == "overpay":
+            return [
+                self.p(_("An auction from a game of these rules:")),
+                BulletList(tuple(lines)),
+                self.p(
+                    _("{player} paid {paid} for a bid of {bid}: no change is given, so {lost} is lost."),
+                    player=fact("player"),
+                    paid=_("{amount} {gold}").format(amount=fact("paid"), **self.t),
+                    bid=_("{amount} {gold}").format(amount=fact("bid"), **self.t),
+                    lost=_("{amount} {gold}").format(amount=fact("lost"), **self.t),
+                ),
+            ]
+        if example.kind == "penalty":
+            blocks: list[Block] = [self.p(_("An auction from a game of these rules:")), BulletList(tuple(lines))]
+            if self.r.penalty.exclude_from_reauction:
+                blocks.append(
+                    self.p(_("{player} may not bid when the same card is auctioned again."), player=fact("player"))
+                )
+            return blocks
+        if example.kind == "category-tie":
+            value = int(str(fact("value")))
+            return [
+                self.p(
+                    ngettext(
+                        "At the end of a game of these rules, {winner} and {other} both total {total} in {category}. "
+                        "{winner} holds the letter {winner_letter}, earlier than {other_letter}: {winner} wins "
+                        "{category} and scores its die, {value} {victory_points}.",
+                        "At the end of a game of these rules, {winner} and {other} both total {total} in {category}. "
+                        "{winner} holds the letter {winner_letter}, earlier than {other_letter}: {winner} wins "
+                        "{category} and scores its die, {value} {victory_points}.",
+                        value,
+                    ),
+                    winner=fact("winner"),
+                    other=fact("other"),
+                    total=fact("total"),
+                    category=self.category_name(str(fact("category"))),
+                    winner_letter=fact("winner_letter"),
+                    other_letter=fact("other_letter"),
+                    value=value,
+                )
+            ]
+        chain = self.r.scoring.final_tiebreak
+        values = fact("values")
+        assert isinstance(values, tuple)
+        steps = []
+        for step, (mine, theirs) in zip(chain, values):
+            steps.append(
+                _("{step}: {winner} {mine}, {other} {theirs}").format(
+                    step=capitalize(self.short_tiebreak(step)),
+                    winner=fact("winner"),
+                    other=fact("other"),
+                    mine=self.step_value(mine),
+                    theirs=self.step_value(theirs),
+                )
+            )
+        return [
+            self.p(
+                _(
+                    "At the end of a game of these rules, {winner} and {other} both have {vp} {victory_points}. "
+                    "The chain compares them, step by step:"
+                ),
+                winner=fact("winner"),
+                other=fact("other"),
+                vp=fact("vp"),
+            ),
+            BulletList(tuple(steps)),
+            self.p(
+                _("The first difference decides: {winner} ranks ahead of {other}."),
+                winner=fact("winner"),
+                other=fact("other"),
+            ),
+        ]
+
+    def short_tiebreak(self, step: TieBreak) -> str:
+        """A tie-break step in a few words ("most Gold", "highest Monks total")."""
+        category = self.category_name(step.category) if step.category else ""
+        if step.by is TieBreakBy.GOLD:
+            return _("most {gold}").format(**self.t)
+        if step.by is TieBreakBy.CATEGORY_TOTAL:
+            return _("highest {category} total").format(category=category)
+        if step.by is TieBreakBy.CATEGORY_LETTER:
+            return _("earliest {category} letter").format(category=category)
+        return _("winning {category}").format(category=category)
+
+    @staticmethod
+    def step_value(value: object) -> str:
+        """A player's value on a tie-break step: a number, a letter, or yes/no."""
+        if isinstance(value, bool):
+            return _("yes") if value else _("no")
+        if isinstance(value, int):
+            return format_number(value)
+        return pgettext("no letter", "none") if value == "-" else str(value)
+
+    def refined_chain(self) -> bool:
+        """Whether the tie-break chain is the refined one: Gold, then each category's total and letter in board order."""
+        chain = self.r.scoring.final_tiebreak
+        expected = [TieBreak(TieBreakBy.GOLD)]
+        for category in self.r.categories:
+            expected += [
+                TieBreak(TieBreakBy.CATEGORY_TOTAL, category.id),
+                TieBreak(TieBreakBy.CATEGORY_LETTER, category.id),
+            ]
+        return list(chain) == expected
 
     def options(self) -> Section:
         r = self.r
@@ -904,6 +1091,10 @@ def render_rulebook(ruleset: Ruleset, lang: str) -> Rulebook:
     with in_language(lang) as code:
         renderer = _Renderer(ruleset, code)
         sections = tuple(build(renderer) for build in SECTION_BUILDERS.values())
+        sections = tuple(
+            Section(section.id, section.title, section.blocks + tuple(renderer.examples(section.id)))
+            for section in sections
+        )
         title = _("{game}: the rules").format(game=ruleset.title.get(code))
         subtitle = _("Ruleset {id}, version {version}").format(id=ruleset.id, version=ruleset.version)
         return Rulebook(ruleset.id, code, title, subtitle, sections)

@@ -9,6 +9,8 @@ from types import MappingProxyType
 from typing import Any
 
 from biblios_kit.rules.model import (
+    LANGUAGES,
+    TERM_KEYS,
     AllPass,
     AuctionRules,
     AwardDie,
@@ -33,6 +35,7 @@ from biblios_kit.rules.model import (
     Text,
     TieBreak,
     TieBreakBy,
+    build_term,
 )
 
 
@@ -164,7 +167,9 @@ def build_ruleset(
         title=text(document["title"]),
         description=text(document["description"]),
         provenance=tuple(document.get("provenance", ())),
-        terms=MappingProxyType({key: text(value) for key, value in document["terms"].items()}),
+        terms=MappingProxyType(
+            {key: build_term(value) for key, value in document["terms"].items() if key in TERM_KEYS}
+        ),
         categories=categories,
         deck=deck,
         setups=MappingProxyType(dict(sorted(setups.items()))),
@@ -192,4 +197,10 @@ def build_ruleset(
         source=source,
         extends=extends,
         document=MappingProxyType(dict(document)),
+        church_names=MappingProxyType(
+            {
+                effect: build_term(value if isinstance(value, dict) else dict.fromkeys(LANGUAGES, value))
+                for effect, value in document["terms"].get("church_cards", {}).items()
+            }
+        ),
     )

@@ -34,6 +34,19 @@ def deck_cards(document: Mapping[str, Any]) -> list[_Card]:
     return cards
 
 
+def _terms(document: Mapping[str, Any]) -> dict[str, str]:
+    """The document's own terms in every form, in the active language, so messages use the edition's words."""
+    from biblios_kit.i18n import current_language
+    from biblios_kit.rulebook.grammar import term_forms
+    from biblios_kit.rules.model import TERM_KEYS, build_term
+
+    lang = current_language()
+    values: dict[str, str] = {}
+    for key in TERM_KEYS:
+        values.update(term_forms(key, build_term(document["terms"][key]).form(lang), lang))
+    return values
+
+
 def semantic_issues(document: Mapping[str, Any]) -> list[Issue]:
     """Check references and arithmetic of a schema-valid merged document; return every issue."""
     issues: list[Issue] = []
@@ -42,6 +55,7 @@ def semantic_issues(document: Mapping[str, Any]) -> list[Issue]:
     _check_dice(document["dice"], ("dice",), issues)
     cards = deck_cards(document)
     _check_church(document, issues)
+    _check_church_names(document, issues)
     _check_setups(document, cards, issues)
     _check_auction(document, cards, issues)
     _check_scoring(document, issues)
@@ -155,6 +169,20 @@ def _check_church(document: Mapping[str, Any], issues: list[Issue]) -> None:
             )
 
 
+def _check_church_names(document: Mapping[str, Any], issues: list[Issue]) -> None:
+    """Every name in ``terms.church_cards`` belongs to a church effect of the deck."""
+    effects = document["church"]["cards"]
+    for effect_id in document["terms"].get("church_cards", {}):
+        if effect_id not in effects:
+            issues.append(
+                Issue(
+                    ("terms", "church_cards", effect_id),
+                    unknown_name_message(_("church effect"), effect_id, effects),
+                    at_key=True,
+                )
+            )
+
+
 def _removal_matches(removal: Mapping[str, object], card: _Card) -> bool:
     kind, value, category, effect = card
     return (
@@ -226,9 +254,9 @@ def _check_setups(document: Mapping[str, Any], cards: list[_Card], issues: list[
                     Issue(
                         (*path, "remove", index, "count"),
                         ngettext(
-                            "removes {count} cards but the deck has only {left} such card left",
-                            "removes {count} cards but the deck has only {left} such cards left",
-                            len(matching),
+                            "removes {count} card but the deck has only {left} of that kind",
+                            "removes {count} cards but the deck has only {left} of that kind",
+                            removal["count"],
                         ).format(count=removal["count"], left=len(matching)),
                     )
                 )
@@ -267,8 +295,8 @@ def _check_setups(document: Mapping[str, Any], cards: list[_Card], issues: list[
                 Issue(
                     (*path, "gift_cards"),
                     _(
-                        "a gift turn of {gift} cards is too small for {players} players: one card is kept, one goes to the auction pile and each other player takes one, so expected at least {need}"
-                    ).format(gift=gift, players=players, need=players + 1),
+                        "a turn of {gift} cards in {the_gift_phase} is too small for {players} players: one card is kept, one goes to {the_auction_pile} and each other player takes one, so expected at least {need}"
+                    ).format(gift=gift, players=players, need=players + 1, **_terms(document)),
                 )
             )
         elif left < gift:
@@ -276,8 +304,8 @@ def _check_setups(document: Mapping[str, Any], cards: list[_Card], issues: list[
                 Issue(
                     path,
                     _(
-                        "only {left} cards are left for the gift phase, fewer than one gift turn of {gift}; remove fewer cards"
-                    ).format(left=left, gift=gift),
+                        "only {left} cards are left for {the_gift_phase}, fewer than one turn of {gift}; remove fewer cards"
+                    ).format(left=left, gift=gift, **_terms(document)),
                 )
             )
 

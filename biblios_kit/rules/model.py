@@ -265,6 +265,99 @@ class Option:
     """The YAML-shaped patch merged into the ruleset when the option is on."""
 
 
+class Gender(str, enum.Enum):
+    """The grammatical gender of a term in French or Spanish (English ignores it)."""
+
+    MASCULINE = "masculine"
+    FEMININE = "feminine"
+
+
+class GrammaticalNumber(str, enum.Enum):
+    """Whether a term is a singular or a plural noun phrase ("Points de Victoire" is plural)."""
+
+    SINGULAR = "singular"
+    PLURAL = "plural"
+
+
+FRENCH_VOWELS = frozenset("aeiouyàâäéèêëîïôöùûüÿæœ")
+"""Letters before which French elides *le*/*la*/*de* by default (a word starting with *h* must say so)."""
+
+
+def default_elision(text: str, lang: str) -> bool:
+    """Whether ``text`` elides its article by default: French before a vowel (not *h*), never otherwise.
+
+    French "l'étape", "d'Or" but "le Hall" unless the ruleset states ``elision: true``
+    (an *h muet*: "l'heure"). In Spanish ``elision`` means a feminine noun with a stressed
+    *a-* that takes *el*/*un* ("el agua"); it is never assumed.
+    """
+    return lang == "fr" and text[:1].casefold() in FRENCH_VOWELS
+
+
+@dataclass(frozen=True, slots=True)
+class TermForm:
+    """A term in one language with the grammar sentences need to place it.
+
+    A ruleset writes a term as a plain string (masculine, singular, elision by the first
+    letter) or as ``{text, gender, number, elision, coined}``.
+    """
+
+    text: str
+    gender: Gender = Gender.MASCULINE
+    number: GrammaticalNumber = GrammaticalNumber.SINGULAR
+    elision: bool = False
+    """French: the article and *de* elide before it ("l'étape", "d'Or"). Spanish: a feminine
+    noun taking *el* ("el agua")."""
+    coined: bool = False
+    """The term is this project's own word: no published rulebook in this language gives it."""
+
+    @property
+    def feminine(self) -> bool:
+        """Whether the term is feminine."""
+        return self.gender is Gender.FEMININE
+
+    @property
+    def plural(self) -> bool:
+        """Whether the term is a plural noun phrase."""
+        return self.number is GrammaticalNumber.PLURAL
+
+
+@dataclass(frozen=True, slots=True)
+class Term:
+    """An edition term in each supported language, with its grammar."""
+
+    en: TermForm
+    fr: TermForm
+    es: TermForm
+
+    def form(self, lang: str) -> TermForm:
+        """The term and its grammar in ``lang`` (English when ``lang`` is not supported)."""
+        return getattr(self, lang) if lang in LANGUAGES else self.en
+
+    def get(self, lang: str) -> str:
+        """The bare text of the term in ``lang`` (English when ``lang`` is not supported)."""
+        return self.form(lang).text
+
+
+def term_form(raw: str | Mapping[str, object], lang: str) -> TermForm:
+    """Build a :class:`TermForm` from a ruleset value: a string, or ``{text, gender, number, elision, coined}``."""
+    if isinstance(raw, str):
+        return TermForm(raw, elision=default_elision(raw, lang))
+    text = str(raw["text"])
+    elision = raw.get("elision")
+    return TermForm(
+        text=text,
+        gender=Gender(raw.get("gender", Gender.MASCULINE.value)),
+        number=GrammaticalNumber(raw.get("number", GrammaticalNumber.SINGULAR.value)),
+        elision=default_elision(text, lang) if elision is None else bool(elision),
+        coined=bool(raw.get("coined", False)),
+    )
+
+
+def build_term(raw: Mapping[str, str | Mapping[str, object]]) -> Term:
+    """Build a :class:`Term` from a ruleset's ``{en, fr, es}`` mapping of term values."""
+    return Term(**{lang: term_form(raw[lang], lang) for lang in LANGUAGES})
+
+
 TERM_KEYS: tuple[str, ...] = (
     "board",
     "gold",
@@ -290,7 +383,8 @@ class Ruleset:
     title: Text
     description: Text
     provenance: tuple[str, ...]
-    terms: Mapping[str, Text]
+    terms: Mapping[str, Term]
+    """The edition's words (:data:`TERM_KEYS`), with their grammar in each language."""
     categories: tuple[Category, ...]
     """In board order."""
     deck: tuple[Card, ...]
@@ -313,6 +407,9 @@ class Ruleset:
     """The chain of rulesets this one extends, nearest first (ids)."""
     document: Mapping[str, object] = field(default_factory=lambda: MappingProxyType({}), repr=False, compare=False)
     """The merged YAML-shaped document (read-only), for renderers and diffs."""
+    church_names: Mapping[str, Term] = field(default_factory=lambda: MappingProxyType({}))
+    """The edition's own name of a church/bishop card, by effect id ("+2" in Scripts & Scribes);
+    effects without one are named by their symbol."""
 
     @property
     def player_counts(self) -> tuple[int, ...]:
@@ -329,6 +426,10 @@ class Ruleset:
     def term(self, key: str, lang: str) -> str:
         """Return the edition's term ``key`` (one of :data:`TERM_KEYS`) in ``lang``."""
         return self.terms[key].get(lang)
+
+    def term_form(self, key: str, lang: str) -> TermForm:
+        """Return the edition's term ``key`` in ``lang`` with its gender, number and elision."""
+        return self.terms[key].form(lang)
 
     def __hash__(self) -> int:
         return hash(self.content_hash)

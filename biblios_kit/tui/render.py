@@ -7,6 +7,7 @@ card its viewer may not know.
 
 from __future__ import annotations
 
+import re
 from collections import defaultdict
 from collections.abc import Sequence
 
@@ -16,13 +17,45 @@ from rich.text import Text
 from biblios_kit.describe import bid_text, card_name, die_category, term, term_args
 from biblios_kit.engine.observation import Observation
 from biblios_kit.engine.state import Phase
-from biblios_kit.i18n import _, current_language, ngettext
+from biblios_kit.i18n import _, current_language, format_list, format_number, ngettext
 from biblios_kit.rulebook.grammar import capitalize
 from biblios_kit.rules.model import CardKind, Ruleset
 from biblios_kit.tui.localize import contrast, seat_kind_label
 
 MUTED = "grey62"
 ACCENT = "bold #e0b050"
+
+
+def fill(template: str, style: str = "", **values: str | Text) -> Text:
+    """A translated ``template`` as rich text: its own words in ``style``, each ``{name}`` replaced by ``values[name]``.
+
+    A label and its punctuation stay one message ("You drew: {card}", « Vous avez pioché : … »)
+    that a translator can reorder, while the values keep their own styles.
+    """
+    text = Text()
+    for index, part in enumerate(re.split(r"\{(\w+)\}", template)):
+        if index % 2:
+            value = values[part]
+            if isinstance(value, Text):
+                text.append_text(value)
+            else:
+                text.append(value)
+        elif part:
+            text.append(part, style=style)
+    return text
+
+
+def card_list(ruleset: Ruleset, cards: Sequence[int]) -> Text:
+    """Coloured card names joined as a list in the active language ("A, B et C")."""
+    marks = [f"\x00{index}\x00" for index in range(len(cards))]
+    joined = format_list(marks)
+    text = Text()
+    for index, part in enumerate(joined.split("\x00")):
+        if index % 2:
+            text.append_text(card_text(ruleset, cards[int(part)]))
+        elif part:
+            text.append(part)
+    return text
 
 
 def card_text(ruleset: Ruleset, card: int) -> Text:
@@ -127,7 +160,7 @@ def players_table(names: Sequence[str], seats: Sequence[str], hand_sizes: Sequen
         if seats[seat] != "human":
             label.append(f" ({seat_kind_label(seats[seat])})", style=MUTED)
         elif seat == viewer:
-            label.append(f" ({_('you')})", style=MUTED)
+            label.append(" " + _("(you)"), style=MUTED)
         size = hand_sizes[seat]
         table.add_row(marker, label, Text(ngettext("{count} card", "{count} cards", size).format(count=size)))
     return table
@@ -135,14 +168,16 @@ def players_table(names: Sequence[str], seats: Sequence[str], hand_sizes: Sequen
 
 def piles_text(ruleset: Ruleset, obs: Observation) -> Text:
     """Sizes of the draw pile and the auction pile, and the cards out of the game."""
-    text = Text()
-    text.append(capitalize(term(ruleset, "draw_pile")) + ": ", style=MUTED)
-    text.append(str(obs.draw_pile), style="bold")
-    text.append(" · " + capitalize(term(ruleset, "auction_pile")) + ": ", style=MUTED)
-    text.append(str(obs.auction_pile), style="bold")
-    text.append(" · " + _("out") + ": ", style=MUTED)
-    text.append(str(obs.removed + len(obs.discard)), style="bold")
-    return text
+    terms = term_args(ruleset)
+    terms.update(draw_pile=capitalize(terms["draw_pile"]), auction_pile=capitalize(terms["auction_pile"]))
+    return fill(
+        _("{draw_pile}: {draw} · {auction_pile}: {auction} · out of the game: {out}"),
+        MUTED,
+        **terms,
+        draw=Text(format_number(obs.draw_pile), style="bold"),
+        auction=Text(format_number(obs.auction_pile), style="bold"),
+        out=Text(format_number(obs.removed + len(obs.discard)), style="bold"),
+    )
 
 
 def focus_text(ruleset: Ruleset, obs: Observation, names: Sequence[str], viewer: int | None,
@@ -155,22 +190,29 @@ def focus_text(ruleset: Ruleset, obs: Observation, names: Sequence[str], viewer:
     who = names[obs.current_player] if obs.current_player is not None else ""
     if phase is Phase.GIFT:
         if obs.drawn is not None and viewer == obs.active_player:
-            text.append(_("You drew") + ": ", style=MUTED)
-            text.append_text(card_text(ruleset, obs.drawn))
+            text.append_text(fill(_("You drew: {card}"), MUTED, card=card_text(ruleset, obs.drawn)))
             text.append("\n")
             keep, to_auction, public = obs.owed
-            text.append(_("Still to place") + ": ", style=MUTED)
+            terms = term_args(ruleset)
             parts = []
             if keep:
-                parts.append(_("keep {count}").format(count=keep))
+                parts.append(ngettext("{count} card to keep", "{count} cards to keep", keep).format(count=keep))
             if to_auction:
-                parts.append(f"{term(ruleset, 'auction_pile')} {to_auction}")
+                parts.append(
+                    ngettext(
+                        "{count} card for {the_auction_pile}", "{count} cards for {the_auction_pile}", to_auction
+                    ).format(count=to_auction, **terms)
+                )
             if public:
-                parts.append(f"{term(ruleset, 'public_space')} {public}")
-            text.append(" · ".join(parts))
+                parts.append(
+                    ngettext(
+                        "{count} card for {the_public_space}", "{count} cards for {the_public_space}", public
+                    ).format(count=public, **terms)
+                )
+            text.append_text(fill(_("Still to place: {destinations}"), MUTED, destinations=" · ".join(parts)))
             if obs.kept is not None:
-                text.append("\n" + _("Kept this turn") + ": ", style=MUTED)
-                text.append_text(card_text(ruleset, obs.kept))
+                text.append("\n")
+                text.append_text(fill(_("Kept this turn: {card}"), MUTED, card=card_text(ruleset, obs.kept)))
         else:
             text.append(_("{player} is placing the cards drawn.").format(player=names[obs.active_player]))
     elif phase is Phase.PICK:
@@ -180,38 +222,49 @@ def focus_text(ruleset: Ruleset, obs: Observation, names: Sequence[str], viewer:
             text.append(_("{player} takes a card from {the_public_space}.").format(player=who, **term_args(ruleset)))
     elif phase is Phase.CHURCH and obs.church is not None:
         owner, card = obs.church
-        text.append(_("{player} resolves").format(player=names[owner]) + " ", style=MUTED)
-        text.append_text(card_text(ruleset, card))
+        text.append_text(fill(_("{player} resolves {card}"), MUTED, player=names[owner], card=card_text(ruleset, card)))
     if obs.auction is not None:
         auction = obs.auction
         if text:
             text.append("\n")
-        text.append(_("Under auction") + ": ", style=MUTED)
-        text.append_text(card_text(ruleset, auction.card))
+        text.append_text(fill(_("Under auction: {card}"), MUTED, card=card_text(ruleset, auction.card)))
         text.append("\n")
         if auction.high_bidder is not None:
-            text.append(_("High bid") + ": ", style=MUTED)
-            text.append(bid_text(ruleset, auction.high_bid, auction.currency), style="bold")
-            text.append(" — " + names[auction.high_bidder])
+            text.append_text(
+                fill(
+                    _("High bid: {amount} by {player}"),
+                    MUTED,
+                    amount=Text(bid_text(ruleset, auction.high_bid, auction.currency), style="bold"),
+                    player=names[auction.high_bidder],
+                )
+            )
         else:
             text.append(_("No bid yet."), style=MUTED)
         passed = [names[p] for p, amount in auction.bids if amount == 0]
         if passed:
-            text.append("\n" + _("Passed") + ": " + ", ".join(passed), style=MUTED)
+            text.append("\n" + _("Passed: {players}").format(players=format_list(passed)), style=MUTED)
         if phase is Phase.BIDDING:
             text.append("\n")
             if me:
-                text.append(_("Your bid") + ": ", style=MUTED)
-                text.append(bid_text(ruleset, bid_choice or auction.min_bid, auction.currency), style=ACCENT)
+                amount = bid_text(ruleset, bid_choice or auction.min_bid, auction.currency)
+                text.append_text(fill(_("Your bid: {amount}"), MUTED, amount=Text(amount, style=ACCENT)))
                 text.append("  (+/−)", style=MUTED)
             else:
                 text.append(_("{player} to bid.").format(player=who))
     if obs.auction is not None and viewer is not None and obs.my_auction_cards:
-        text.append("\n" + _("Yours still in the pile") + ": ", style=MUTED)
-        for index, card in enumerate(obs.my_auction_cards):
-            if index:
-                text.append(", ")
-            text.append_text(card_text(ruleset, card))
+        text.append("\n")
+        text.append_text(
+            fill(
+                ngettext(
+                    "Your card still in {the_auction_pile}: {cards}",
+                    "Your cards still in {the_auction_pile}: {cards}",
+                    len(obs.my_auction_cards),
+                ),
+                MUTED,
+                cards=card_list(ruleset, obs.my_auction_cards),
+                **term_args(ruleset),
+            )
+        )
     if obs.payment is not None:
         payment = obs.payment
         text.append("\n")

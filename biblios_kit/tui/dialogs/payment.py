@@ -16,7 +16,7 @@ from biblios_kit.describe import bid_text
 from biblios_kit.engine.actions import PAY, REFUSE
 from biblios_kit.i18n import _, ngettext
 from biblios_kit.rules.model import Ruleset
-from biblios_kit.tui.render import ACCENT, MUTED, card_text
+from biblios_kit.tui.render import ACCENT, MUTED, card_list, card_text, fill
 
 
 class PaymentDialog(ModalScreen[list[int]]):
@@ -45,10 +45,12 @@ class PaymentDialog(ModalScreen[list[int]]):
     def compose(self) -> ComposeResult:
         with Vertical(classes="dialog", id="payment-dialog") as box:
             box.border_title = _("Pay your bid")
-            head = Text(_("You won") + " ", style=MUTED)
-            head.append_text(card_text(self.ruleset, self.card))
-            head.append(" " + _("for") + " ", style=MUTED)
-            head.append(bid_text(self.ruleset, self.bid, self.currency), style=ACCENT)
+            head = fill(
+                _("You won {card} for {amount}"),
+                MUTED,
+                card=card_text(self.ruleset, self.card),
+                amount=Text(bid_text(self.ruleset, self.bid, self.currency), style=ACCENT),
+            )
             yield Static(head, id="payment-head")
             yield Static(id="payment-status")
             yield OptionList(id="payment-options")
@@ -68,14 +70,17 @@ class PaymentDialog(ModalScreen[list[int]]):
         paid = [a - PAY for a in self.chosen]
         if self.currency == "gold":
             total = sum(self.ruleset.deck[c].value for c in paid)
-            status.append(_("Chosen") + ": ", style=MUTED)
             if not paid:
-                status.append(_("nothing yet"), style=MUTED)
-            for index, card in enumerate(paid):
-                if index:
-                    status.append(", ")
-                status.append_text(card_text(self.ruleset, card))
-            status.append(f"  = {bid_text(self.ruleset, total, 'gold')}", style="bold")
+                status.append(_("Chosen: nothing yet"), style=MUTED)
+            else:
+                status.append_text(
+                    fill(
+                        _("Chosen: {cards} = {total}"),
+                        MUTED,
+                        cards=card_list(self.ruleset, paid),
+                        total=Text(bid_text(self.ruleset, total, "gold"), style="bold"),
+                    )
+                )
             if total > self.bid:
                 status.append(
                     "\n"
@@ -84,7 +89,7 @@ class PaymentDialog(ModalScreen[list[int]]):
                 )
         else:
             status.append(
-                ngettext("{count} of {bid} card chosen", "{count} of {bid} cards chosen", self.bid).format(
+                ngettext("{count} card chosen out of {bid}", "{count} cards chosen out of {bid}", len(paid)).format(
                     count=len(paid), bid=self.bid
                 ),
                 style="bold",

@@ -8,7 +8,8 @@ from textual.containers import Center, Middle, Vertical
 from textual.screen import Screen
 from textual.widgets import Button, Static
 
-from biblios_kit.i18n import _
+from biblios_kit.i18n import _, current_language
+from biblios_kit.rulebook.grammar import name_forms
 
 
 class CurtainScreen(Screen[None]):
@@ -24,7 +25,9 @@ class CurtainScreen(Screen[None]):
         with Middle(), Center(), Vertical(id="curtain-box"):
             yield Static(_("Pass the keyboard to {player}.").format(player=self.player), id="curtain-title")
             yield Static(
-                _("Everyone else, please look away: {player}'s cards will be shown.").format(player=self.player),
+                _("Everyone else, please look away: {player}'s cards will be shown.").format(
+                    **name_forms("player", self.player, current_language())
+                ),
                 id="curtain-text",
             )
             with Center():

@@ -15,7 +15,7 @@ from textual.widgets import Button, Footer, Static
 
 from biblios_kit.describe import award_reason, placing_text, result_summary, term, tiebreak_text
 from biblios_kit.engine.scoring import GameResult
-from biblios_kit.i18n import _, current_language
+from biblios_kit.i18n import _, current_language, format_number, ngettext
 from biblios_kit.rulebook.grammar import capitalize
 from biblios_kit.rules.model import Ruleset
 from biblios_kit.tui.localize import set_bindings
@@ -51,9 +51,14 @@ def result_renderable(ruleset: Ruleset, result: GameResult, names: Sequence[str]
             reason = award_reason(ruleset, award, category_result.totals, category_result.best_letters, names)
             table.add_row(label, Text(f"{award.value}", style="bold"), *cells, reason)
     table.add_row(
-        Text(term(ruleset, "gold"), style="bold #f1c40f"), "", *(Text(str(g), style="#f1c40f") for g in result.gold), ""
+        Text(term(ruleset, "gold"), style="bold #f1c40f"),
+        "",
+        *(Text(format_number(g), style="#f1c40f") for g in result.gold),
+        "",
     )
-    table.add_row(Text(vp_term, style="bold"), "", *(Text(str(v), style="bold") for v in result.victory_points), "")
+    table.add_row(
+        Text(vp_term, style="bold"), "", *(Text(format_number(v), style="bold") for v in result.victory_points), ""
+    )
     ranking = Table.grid(padding=(0, 2))
     ranking.add_column(no_wrap=True)
     ranking.add_column(justify="right", no_wrap=True)
@@ -62,7 +67,9 @@ def result_renderable(ruleset: Ruleset, result: GameResult, names: Sequence[str]
         points = result.victory_points[placing.players[0]]
         ranking.add_row(
             Text(placing_text(ruleset, placing, names), style="bold" if placing.place == 1 else ""),
-            f"{points} {vp_term}",
+            ngettext("{points} {victory_points}", "{points} {victory_points}", points).format(
+                points=format_number(points), victory_points=vp_term
+            ),
             tiebreak_text(ruleset, placing.by) if placing.place > 1 or placing.by is not None else "",
         )
     return Group(headline, Text(""), table, Text(""), Text(_("Final ranking"), style=ACCENT), ranking)

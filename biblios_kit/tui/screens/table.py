@@ -30,7 +30,7 @@ from biblios_kit.engine.observation import Observation
 from biblios_kit.engine.state import Phase
 from biblios_kit.errors import BibliosError
 from biblios_kit.i18n import _, current_language
-from biblios_kit.rulebook.grammar import capitalize
+from biblios_kit.rulebook.grammar import capitalize, name_forms
 from biblios_kit.tui.localize import LANGUAGE_NAMES, set_bindings
 from biblios_kit.tui.render import (
     ACCENT,
@@ -364,9 +364,9 @@ class TableScreen(Screen[None]):
                 wanted.append((_key_label("b", bid), "bid-go", "success"))
                 wanted.append(("+", "bid-more", "default"))
             elif phase is Phase.CHURCH:
-                wanted.append((_key_label("c", _("Use the card") + "…"), "open-church", "primary"))
+                wanted.append((_key_label("c", _("Use the card…")), "open-church", "primary"))
             elif phase is Phase.PAYMENT:
-                wanted.append((_key_label("y", _("Pay") + "…"), "open-payment", "primary"))
+                wanted.append((_key_label("y", _("Pay…")), "open-payment", "primary"))
         waiting = None if wanted else self._waiting_text(obs)
         signature = (
             current_language(),
@@ -398,7 +398,7 @@ class TableScreen(Screen[None]):
         name = session.names[obs.current_player]
         if not session.is_human(obs.current_player):
             return Text(_("{player} is thinking…").format(player=name), style=MUTED)
-        return Text(_("Waiting for {player}.").format(player=name), style=MUTED)
+        return Text(_("Waiting for {player}.").format(**name_forms("player", name, current_language())), style=MUTED)
 
     # ------------------------------------------------------------------ the game loop
 

@@ -1,0 +1,336 @@
+"""Worked examples for any ruleset, found by playing it with the engine and told in the rulebook's language.
+
+Each example is a real stretch of a real game of that ruleset (its deck, dice, options and
+tie-break chain): a gift turn, an auction paid in Gold with a surplus that is lost, a
+penalty (Medieval Bluff when that option is on), a category tie settled by letter, and a
+victory-point tie settled by the final tie-break chain. An :class:`Example` keeps the game
+(player count, seed, every action), so :func:`verify` can replay it through the engine's
+public API, action by action, and check every fact the text states.
+
+Games are played with a simple seeded policy (cautious bids, the biggest Gold card first)
+until every kind of example is found or the search budget runs out; an example a ruleset
+cannot produce (no Gold, exact payment, no ties within the budget) is left out. Results
+are cached per ruleset content hash.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from functools import cache
+
+from biblios_kit.engine import BID, PASS, PAY, REFUSE, Event, EventKind, GameResult, GameState, Phase, WonBy, new_game
+from biblios_kit.rules.model import CardKind, Overpay, Ruleset, TieBreak, TieBreakBy
+
+KINDS: tuple[str, ...] = ("gift", "overpay", "penalty", "category-tie", "final-tie")
+"""The kinds of worked example, in rulebook order."""
+
+SECTION_OF: dict[str, str] = {
+    "gift": "gift",
+    "overpay": "auction",
+    "penalty": "penalty",
+    "category-tie": "scoring",
+    "final-tie": "ties",
+}
+"""The rulebook section each kind of example belongs to."""
+
+NAMES: tuple[str, ...] = ("Ana", "Bruno", "Carla", "Dario", "Elena", "Fabio")
+"""The players of the examples (names read the same in every language)."""
+
+SEEDS = 120
+"""How many games the search may play for one ruleset (5 to 15 ms each)."""
+DEEPER_SEEDS = 8
+"""Games after which a victory-point tie settled by the first step (Gold) is good enough."""
+
+
+@dataclass(frozen=True, slots=True)
+class Example:
+    """One worked example: a slice of a real game's event log and the facts its text states.
+
+    ``first``/``last`` delimit the events (``last`` excluded) in the log seen by ``viewer``
+    (``None``: as a spectator sees it). ``facts`` holds the numbers and names the closing
+    sentence uses; :func:`verify` recomputes them.
+    """
+
+    kind: str
+    players: int
+    seed: int
+    actions: tuple[int, ...]
+    viewer: int | None
+    first: int
+    last: int
+    facts: tuple[tuple[str, object], ...] = field(default=())
+
+    def fact(self, name: str) -> object:
+        """The fact called ``name``."""
+        return dict(self.facts)[name]
+
+
+def spectator_events(state: GameState) -> list[Event]:
+    """The event log as a spectator sees it: a card is named only when every player sees it."""
+    views = [state.events_for(seat) for seat in range(state.players)]
+    return [next((event for event in versions if event.card is None), versions[0]) for versions in zip(*views)]
+
+
+def events_seen(state: GameState, viewer: int | None) -> list[Event]:
+    """The event log as ``viewer`` sees it (a spectator when ``None``)."""
+    return spectator_events(state) if viewer is None else state.events_for(viewer)
+
+
+def _gold_in_hand(ruleset: Ruleset, hand: Sequence[int]) -> int:
+    return sum(ruleset.deck[card].value for card in hand if ruleset.deck[card].kind is CardKind.GOLD)
+
+
+def choose(state: GameState, rng: random.Random) -> int:
+    """The examples' policy: random placements, cautious bids, the biggest Gold card first when paying."""
+    ruleset = state.ruleset
+    legal = state.legal_actions()
+    phase = state.phase
+    if phase is Phase.BIDDING:
+        seat = state.current_player
+        assert seat is not None
+        obs = state.observation(seat)
+        assert obs.auction is not None
+        means = _gold_in_hand(ruleset, obs.hand) if obs.auction.currency == "gold" else len(obs.hand) - 1
+        bids = [action for action in legal if action >= BID]
+        if bids and min(bids) - BID <= means + 1 and rng.random() < 0.55:
+            return min(bids)
+        return PASS if PASS in legal else rng.choice(legal)
+    if phase is Phase.PAYMENT:
+        payments = [action for action in legal if PAY <= action < PAY + 1_000]
+        if payments:
+            return max(payments, key=lambda action: (ruleset.deck[action - PAY].value, -action))
+        return next((action for action in legal if action != REFUSE), legal[0])
+    return rng.choice(legal)
+
+
+def play(ruleset: Ruleset, players: int, seed: int) -> tuple[GameState, tuple[int, ...]]:
+    """A whole game of ``ruleset`` with :func:`choose`, and its actions."""
+    state = new_game(ruleset, players=players, seed=seed)
+    rng = random.Random(seed)
+    actions: list[int] = []
+    while not state.is_terminal():
+        action = choose(state, rng)
+        state.apply(action)
+        actions.append(action)
+    return state, tuple(actions)
+
+
+def replay(ruleset: Ruleset, example: Example) -> GameState:
+    """The example's game replayed through the public API; ``ValueError`` on an illegal action."""
+    state = new_game(ruleset, players=example.players, seed=example.seed)
+    for index, action in enumerate(example.actions):
+        if not state.is_legal(action):
+            raise ValueError(f"action {index} of the {example.kind} example is not legal")
+        state.apply(action)
+    return state
+
+
+# -- finding each kind in a finished game ----------------------------------------------------------
+
+
+def _find_gift(state: GameState) -> tuple[int | None, int, int, dict[str, object]] | None:
+    viewer = 0
+    events = state.events_for(viewer)
+    starts = [i for i, event in enumerate(events) if event.kind is EventKind.GIFT_TURN and event.player == viewer]
+    if not starts:
+        return None
+    first = starts[0]
+    last = next((i for i in range(first + 1, len(events)) if events[i].kind is EventKind.GIFT_TURN), len(events))
+    part = events[first:last]
+    if any(event.kind in (EventKind.CHURCH_USED, EventKind.CHURCH_DECLINED) for event in part):
+        return None
+    gained = [event.player for event in part if event.kind in (EventKind.KEPT, EventKind.PICKED)]
+    if sorted(gained) != list(range(state.players)):
+        return None
+    return viewer, first, last, {"gained": len(gained)}
+
+
+def _find_overpay(state: GameState) -> tuple[int | None, int, int, dict[str, object]] | None:
+    ruleset = state.ruleset
+    if ruleset.auction.overpay is not Overpay.LOST:
+        return None
+    events = spectator_events(state)
+    for index, event in enumerate(events):
+        if event.kind is not EventKind.WON or event.card is None:
+            continue
+        if ruleset.deck[event.card].kind is CardKind.GOLD:
+            continue
+        paid: list[int] = []
+        end = index + 1
+        while end < len(events) and events[end].kind is EventKind.PAID_GOLD:
+            card = events[end].card
+            assert card is not None
+            paid.append(ruleset.deck[card].value)
+            end += 1
+        bid = event.args[0]
+        if paid and sum(paid) > bid and len(paid) >= 2:
+            start = max(i for i in range(index + 1) if events[i].kind is EventKind.REVEALED)
+            if end < len(events) and events[end].kind is EventKind.TOOK:
+                end += 1
+            winner = NAMES[event.player]
+            return None, start, end, {"player": winner, "bid": bid, "paid": sum(paid), "lost": sum(paid) - bid}
+    return None
+
+
+def _find_penalty(state: GameState) -> tuple[int | None, int, int, dict[str, object]] | None:
+    events = spectator_events(state)
+    taken = (EventKind.PENALTY_TAKEN, EventKind.PENALTY_REMOVED)
+    for index, event in enumerate(events):
+        if event.kind is not EventKind.CANNOT_PAY:
+            continue
+        end = index + 1
+        while end < len(events) and events[end].kind in (*taken, EventKind.PENALTY_EMPTY):
+            end += 1
+        if not any(e.kind in taken for e in events[index + 1 : end]):
+            continue
+        start = max(i for i in range(index + 1) if events[i].kind is EventKind.REVEALED)
+        if end - start > 14:
+            continue
+        return None, start, end, {"player": NAMES[event.player]}
+    return None
+
+
+def _find_category_tie(state: GameState) -> tuple[int | None, int, int, dict[str, object]] | None:
+    result = state.result()
+    for category in result.categories:
+        for award in category.awards:
+            if award.by is not WonBy.LETTER or award.place != 1 or award.winner is None:
+                continue
+            total = category.totals[award.winner]
+            tied = [p for p, t in enumerate(category.totals) if t == total and p != award.winner]
+            if not tied:
+                continue
+            other = tied[0]
+            return (
+                None,
+                0,
+                0,
+                {
+                    "category": category.category,
+                    "total": total,
+                    "winner": NAMES[award.winner],
+                    "winner_letter": category.best_letters[award.winner] or "",
+                    "other": NAMES[other],
+                    "other_letter": category.best_letters[other] or "",
+                    "value": award.value,
+                },
+            )
+    return None
+
+
+def step_value(result: GameResult, step: TieBreak, player: int, ruleset: Ruleset) -> object:
+    """What ``player`` has on one tie-break step: Gold total, a category total or letter, or whether they won it."""
+    if step.by is TieBreakBy.GOLD:
+        return result.gold[player]
+    index = [c.id for c in ruleset.categories].index(step.category or "")
+    category = result.categories[index]
+    if step.by is TieBreakBy.CATEGORY_TOTAL:
+        return category.totals[player]
+    if step.by is TieBreakBy.CATEGORY_LETTER:
+        return category.best_letters[player] or "-"
+    return any(award.winner == player and award.place == 1 for award in category.awards)
+
+
+def _find_final_tie(state: GameState) -> tuple[int | None, int, int, dict[str, object]] | None:
+    result = state.result()
+    ruleset = state.ruleset
+    for number, placing in enumerate(result.ranking[:-1]):
+        if placing.by is None or placing.shared:
+            continue
+        following = result.ranking[number + 1]
+        winner, other = placing.players[0], following.players[0]
+        if result.victory_points[winner] != result.victory_points[other]:
+            continue
+        chain = ruleset.scoring.final_tiebreak
+        deciding = chain.index(placing.by)
+        if deciding > 2:
+            continue
+        return (
+            None,
+            0,
+            0,
+            {
+                "winner": NAMES[winner],
+                "other": NAMES[other],
+                "vp": result.victory_points[winner],
+                "deciding": deciding,
+                "values": tuple(
+                    (step_value(result, step, winner, ruleset), step_value(result, step, other, ruleset))
+                    for step in chain[: deciding + 1]
+                ),
+            },
+        )
+    return None
+
+
+FINDERS = {
+    "gift": _find_gift,
+    "overpay": _find_overpay,
+    "penalty": _find_penalty,
+    "category-tie": _find_category_tie,
+    "final-tie": _find_final_tie,
+}
+
+
+def example_players(ruleset: Ruleset) -> int:
+    """The player count of the examples: three when the ruleset allows it (as the rulebooks' examples)."""
+    counts = ruleset.player_counts
+    return 3 if 3 in counts else counts[0]
+
+
+@cache
+def _examples(content_hash: str, ruleset: Ruleset) -> tuple[Example, ...]:
+    del content_hash  # the cache key: the ruleset's rules, options applied
+    players = example_players(ruleset)
+    found: dict[str, Example] = {}
+    for seed in range(1, SEEDS + 1):
+        state, actions = play(ruleset, players, seed)
+        for kind, finder in FINDERS.items():
+            if kind in found and not (kind == "final-tie" and found[kind].fact("deciding") == 0):
+                continue
+            hit = finder(state)
+            if hit is not None:
+                viewer, first, last, facts = hit
+                if kind in found and facts["deciding"] == 0:
+                    continue  # a tie settled beyond the first step shows more of the chain
+                found[kind] = Example(kind, players, seed, actions, viewer, first, last, tuple(facts.items()))
+        if len(found) == len(FINDERS) and (found["final-tie"].fact("deciding") != 0 or seed >= DEEPER_SEEDS):
+            break
+    return tuple(found[kind] for kind in KINDS if kind in found)
+
+
+def find_examples(ruleset: Ruleset) -> tuple[Example, ...]:
+    """The worked examples of ``ruleset`` (options applied), in :data:`KINDS` order; cached per ruleset."""
+    return _examples(ruleset.content_hash, ruleset)
+
+
+def verify(ruleset: Ruleset, example: Example) -> None:
+    """Replay ``example``'s game through the engine and check it yields the same events and facts.
+
+    Raises ``ValueError`` when an action is illegal or a stated fact does not hold.
+    """
+    state = replay(ruleset, example)
+    if not state.is_terminal():
+        raise ValueError(f"the {example.kind} example's game does not finish")
+    hit = FINDERS[example.kind](state)
+    if hit is None:
+        raise ValueError(f"the {example.kind} example is not in its game")
+    viewer, first, last, facts = hit
+    if (viewer, first, last, tuple(facts.items())) != (example.viewer, example.first, example.last, example.facts):
+        raise ValueError(f"the {example.kind} example's facts differ on replay")
+
+
+# -- telling an example -----------------------------------------------------------------------------
+
+
+def example_lines(ruleset: Ruleset, example: Example, lang: str) -> list[str]:
+    """The event sentences of ``example`` in ``lang`` (empty for the examples told from the final result)."""
+    from biblios_kit.describe import EventDescriber
+
+    if example.first == example.last:
+        return []
+    state = replay(ruleset, example)
+    events = events_seen(state, example.viewer)[example.first : example.last]
+    return EventDescriber(ruleset, NAMES[: example.players], lang).describe_all(events)
