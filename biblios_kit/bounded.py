@@ -37,7 +37,7 @@ DEFAULT_JSON_DEPTH = 32
 # A JSON string, including its escapes (the unrolled form: linear time on any input).
 _JSON_STRING = re.compile(r'"[^"\\]*(?:\\.[^"\\]*)*"', re.DOTALL)
 _BRACKET = re.compile(r"[\[\]{}]")
-_LONG_NUMBER = re.compile(r"\d{%d,}" % (MAX_INT_DIGITS + 1))
+_LONG_NUMBER = re.compile(rf"\d{{{MAX_INT_DIGITS + 1},}}")
 
 
 class InputError(BibliosError):

@@ -19,7 +19,7 @@ import reprlib
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, NoReturn
+from typing import Any, NoReturn, TypeGuard
 
 from biblios_kit.atomic import write_text_atomic
 from biblios_kit.bounded import MAX_INT_DIGITS, InputError, read_json
@@ -114,11 +114,11 @@ def _fail(where: str | None, message: str) -> NoReturn:
     raise RecordError(f"{_where(where)}: {message}")
 
 
-def _int(value: object) -> bool:
+def _int(value: object) -> TypeGuard[int]:
     return isinstance(value, int) and not isinstance(value, bool)
 
 
-def _strings(value: object) -> bool:
+def _strings(value: object) -> TypeGuard[list[str]]:
     return isinstance(value, list) and all(isinstance(item, str) for item in value)
 
 
