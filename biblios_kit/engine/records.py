@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import reprlib
 from collections.abc import Mapping
 from dataclasses import dataclass, field
@@ -29,6 +30,8 @@ from biblios_kit.errors import BibliosError, RecordError
 from biblios_kit.i18n import _, format_list, ngettext
 from biblios_kit.rules.model import Ruleset
 
+_ID = re.compile(r"[a-z0-9][a-z0-9-]*")
+"""A ruleset id, as the ruleset schema defines it."""
 FORMAT = "biblios-kit-game"
 """The value of the ``format`` key of every record."""
 VERSION = 1
@@ -153,6 +156,13 @@ def from_json(document: object, where: str | None = None) -> GameRecord:
         _fail(where, _("{key} must be a list of strings").format(key="'ruleset.options'"))
     if len(rid) > MAX_ACTION_LENGTH or len(options) > MAX_ACTION_LENGTH:
         _fail(where, _("{key} is too long").format(key="'ruleset'"))
+    if not _ID.fullmatch(rid):  # an id, never a path: a record must not make the loader read any file
+        _fail(
+            where,
+            _("{key} must be a ruleset id (lowercase letters, digits and hyphens), got {value}").format(
+                key="'ruleset.id'", value=reprlib.repr(rid)
+            ),
+        )
     players, seed = document.get("players"), document.get("seed")
     if not _int(players) or players <= 0:
         _fail(where, _("{key} must be a positive integer").format(key="'players'"))

@@ -253,8 +253,10 @@ class _Builder:
         """Report an integer scalar of more than MAX_INT_DIGITS digits (building it would be slow or fail)."""
         if node.tag != _INT_TAG or not isinstance(node.value, str):
             return False
-        digits = sum(character.isdigit() for character in node.value)
-        if digits <= bounded.MAX_INT_DIGITS:
+        # Counted generously: hexadecimal, octal and binary digits, and the parts of a YAML 1.1
+        # sexagesimal number (1:30:00) are letters or digits too; sign and underscores are not.
+        digits = sum(character.isalnum() for character in node.value)
+        if digits <= bounded.MAX_INT_DIGITS + 2:  # room for a 0x, 0o or 0b prefix
             return False
         line, column = _mark(node)
         self.problems.append(Problem(self.document.file, line, column, dotted(path), bounded.number_too_long()))
