@@ -229,8 +229,8 @@ def _issues_for(error: Any) -> Iterator[Issue]:
         ).format(count=expected)
     elif validator == "maxProperties":
         message = ngettext(
-            "too many entries; expected at most {count}",
-            "too many entries; expected at most {count}",
+            "too many entries; expected at most {count} entry",
+            "too many entries; expected at most {count} entries",
             expected,
         ).format(count=expected)
     elif validator == "uniqueItems":
