@@ -470,3 +470,21 @@ def test_any_numbers_in_a_ruleset_are_checked_and_a_passing_one_plays_quickly(
 
         state.playout([random.Random(seat) for seat in range(4)])
         assert state.is_terminal()
+
+
+# --------------------------------------------------------------------------- a few promises on their own
+
+
+@pytest.mark.parametrize("options", [[], ["high-opening"], ["low-ceiling"]])
+def test_a_ruleset_broken_only_by_two_options_together_is_refused_with_any_options(options: list[str]) -> None:
+    path = HOSTILE / "rulesets" / "options-break-together.yaml"
+    with pytest.raises(RulesetError) as caught:
+        load_ruleset(path, options)
+    (problem,) = caught.value.problems
+    assert Path(problem.file).resolve() == path and problem.path == "auction.ceiling.gold"
+    assert problem.message.startswith("with options high-opening, low-ceiling: the ceiling 10 is below")
+
+
+def test_play_refuses_a_seed_that_no_save_could_hold(capsys: pytest.CaptureFixture[str]) -> None:
+    status, _out, err = cli(capsys, "play", "--seed", "9" * (MAX_INT_DIGITS + 1))
+    assert status == 2 and err == f"error: --seed must have at most {MAX_INT_DIGITS} digits\n"
