@@ -192,3 +192,15 @@ def test_a_failed_atomic_write_leaves_the_old_file_and_no_temporary(tmp_path: Pa
     with pytest.raises(TypeError):
         write_text_atomic(target, 42)  # type: ignore[arg-type]
     assert target.read_text() == "old" and [p.name for p in tmp_path.iterdir()] == ["record.json"]
+
+
+def test_simulate_records_removes_the_leftovers_of_a_killed_run(tmp_path: Path) -> None:
+    folder = tmp_path / "records"
+    folder.mkdir()
+    leftover = folder / ".game-000001.json.q8w7e6r5.tmp"
+    leftover.write_text("{")
+    _age(leftover, 2 * 3600)
+    fresh = folder / ".game-000002.json.a1b2c3d4.tmp"  # another run writing right now
+    fresh.write_text("{")
+    run_simulation(SimConfig("biblios", 2, 2, bots=("random", "random"), records=str(folder)))
+    assert sorted(p.name for p in folder.iterdir()) == [fresh.name, "game-000001.json", "game-000002.json"]

@@ -377,6 +377,9 @@ def run_simulation(config: SimConfig, progress: Callable[[int], None] | None = N
         raise ValueError(f"expected one bot spec or {config.players} (one per seat), got {len(config.bots)}")
     if config.records:
         os.makedirs(config.records, exist_ok=True)
+        from biblios_kit.atomic import remove_stale_temporaries
+
+        remove_stale_temporaries(config.records)  # left by an earlier run that was killed mid-write
     try:
         summaries, seconds = run_games(config, progress)
     except SimulationStopped as stopped:
