@@ -37,6 +37,7 @@ DEFAULT_JSON_DEPTH = 32
 # A JSON string, including its escapes (the unrolled form: linear time on any input).
 _JSON_STRING = re.compile(r'"[^"\\]*(?:\\.[^"\\]*)*"', re.DOTALL)
 _BRACKET = re.compile(r"[\[\]{}]")
+_NOT_BRACKET = re.compile(r"[^\[\]{}]+")
 _LONG_NUMBER = re.compile(rf"\d{{{MAX_INT_DIGITS + 1},}}")
 
 
@@ -142,6 +143,24 @@ def _mask_strings(text: str) -> str:
     return _JSON_STRING.sub(lambda match: '"' + " " * (len(match.group()) - 2) + '"', text)
 
 
+def _deeper_than(masked: str, max_depth: int) -> bool:
+    """Whether the brackets of ``masked`` may nest deeper than ``max_depth`` (``False`` is certain).
+
+    Each pass deletes the innermost pairs of one kind (``[]``, then ``{}``, in turn): a pass
+    removes at most one level, so brackets all gone within ``max_depth`` passes nest at most
+    that deep. This runs at the speed of ``str.replace`` (a few milliseconds for a 4 MiB
+    file), where a Python loop over the brackets takes seconds; only when brackets are left
+    (too deep, unbalanced, or many levels alternating ``[`` and ``{``) does the caller walk
+    them one by one.
+    """
+    brackets = _NOT_BRACKET.sub("", masked)
+    for level in range(max_depth):
+        if not brackets:
+            return False
+        brackets = brackets.replace("[]" if level % 2 == 0 else "{}", "")
+    return bool(brackets)
+
+
 def _parse_int(digits: str) -> int:
     if len(digits.lstrip("-")) > MAX_INT_DIGITS:  # the pre-scan finds these first; kept as a guard
         raise InputError(number_too_long())
@@ -160,16 +179,13 @@ def loads_json(text: str, max_depth: int = DEFAULT_JSON_DEPTH) -> Any:
     syntax error, so no ``RecursionError`` or ``ValueError`` escapes.
     """
     masked = _mask_strings(text)
-    depth = 0
-    for match in _BRACKET.finditer(masked):
-        depth += 1 if match.group() in "[{" else -1
-        if depth > max_depth:
-            line, column = position(text, match.start())
-            raise InputError(
-                _("nesting is deeper than {limit} levels").format(limit=max_depth),
-                line,
-                column,
-            )
+    if _deeper_than(masked, max_depth):
+        depth = 0
+        for match in _BRACKET.finditer(masked):  # find where, character by character
+            depth += 1 if match.group() in "[{" else -1
+            if depth > max_depth:
+                line, column = position(text, match.start())
+                raise InputError(_("nesting is deeper than {limit} levels").format(limit=max_depth), line, column)
     long_number = _LONG_NUMBER.search(masked)
     if long_number is not None:
         line, column = position(text, long_number.start())
