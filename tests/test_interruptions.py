@@ -81,6 +81,32 @@ def test_a_killed_worker_gives_a_clear_error_and_the_figures_so_far() -> None:
     assert f"{data['games']} of 1000000 games finished" in err
 
 
+@pytest.mark.skipif(not LINUX_PROC, reason="finds the worker processes through /proc")
+def test_workers_stop_when_the_main_process_is_killed() -> None:
+    process = _simulate("--games", "1000000", "--workers", "2", "--players", "2")
+    try:
+        worker = _worker_of(process)
+        process.kill()  # SIGKILL: no chance to stop the workers itself
+        process.communicate(timeout=60)
+        deadline = time.monotonic() + 20
+        while _running(worker) and time.monotonic() < deadline:
+            time.sleep(0.1)
+        alive = _running(worker)
+        if alive:
+            os.kill(worker, signal.SIGKILL)
+        assert not alive, "the worker went on playing after its main process was killed"
+    finally:
+        _stop(process)
+
+
+def _running(pid: int) -> bool:
+    """Whether ``pid`` is a live process (not gone, not a zombie)."""
+    try:
+        return Path(f"/proc/{pid}/stat").read_text().split()[2] not in ("Z", "X")
+    except OSError:
+        return False
+
+
 @pytest.mark.skipif(not LINUX_PROC, reason="waits for the worker processes through /proc")
 @pytest.mark.parametrize("workers", ["1", "2"])
 def test_ctrl_c_prints_the_figures_so_far_and_says_so(workers: str) -> None:

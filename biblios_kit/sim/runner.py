@@ -191,6 +191,9 @@ def _play_range(
     return rows
 
 
+_PARENT_CHECK_INTERVAL = 0.5
+"""Seconds between a worker's checks that the main process is still there."""
+
 _worker_ruleset: Ruleset | None = None
 """The ruleset of the run, in a worker process (set by :func:`_init_worker`)."""
 
@@ -199,12 +202,24 @@ def _init_worker(config: SimConfig) -> None:
     """Set a worker process up once: load (and compile) the ruleset of the run.
 
     Workers ignore Ctrl-C (SIGINT goes to the whole terminal process group): the main
-    process handles it, stops them and reports the games finished.
+    process handles it, stops them and reports the games finished. A worker whose main
+    process is gone (killed outright) exits within a second instead of playing on for
+    nobody.
     """
     global _worker_ruleset
     import signal
+    import threading
 
     signal.signal(signal.SIGINT, signal.SIG_IGN)
+    parent = os.getppid()
+
+    def watch_parent() -> None:
+        while True:
+            time.sleep(_PARENT_CHECK_INTERVAL)
+            if os.getppid() != parent:
+                os._exit(1)  # nobody is left to read this worker's results
+
+    threading.Thread(target=watch_parent, name="watch-parent", daemon=True).start()
     from biblios_kit.rules import load_ruleset
 
     _worker_ruleset = load_ruleset(config.ruleset, config.options)
