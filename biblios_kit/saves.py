@@ -4,7 +4,9 @@ The file is an ordinary game record (``biblios_kit.engine.records``: ruleset id,
 hash, options, players, seed, actions, ``bots`` = who sits in each seat) that
 ``biblios-kit replay`` and :func:`~biblios_kit.engine.records.load_record` read as is.
 The TUI adds one key the record format ignores, ``"table"``, with the seat names and the
-language, so a resumed game looks the way it was left.
+language, so a resumed game looks the way it was left. The file is read with the bounds of
+every game record (``docs/inputs.md``); temporary files left by interrupted saves are
+removed by the first save of a process.
 
 Error messages are translated when raised, in the language active at that moment.
 """
@@ -17,7 +19,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from biblios_kit.atomic import write_text_atomic
+from biblios_kit.atomic import remove_stale_temporaries, write_text_atomic
 from biblios_kit.engine.records import GameRecord, from_json, read_record_document, record_of, replay
 from biblios_kit.engine.state import GameState
 from biblios_kit.errors import BibliosError, RecordError
@@ -27,6 +29,8 @@ from biblios_kit.resources import saves_dir as saves_dir
 
 HUMAN = "human"
 """The seat spec of a person (any other spec names a bot)."""
+MAX_NAME_LENGTH = 100
+"""Longest seat name (or language code) taken from a save; longer ones fall back to the defaults."""
 
 
 @dataclass(frozen=True)
@@ -56,10 +60,32 @@ def document_of(state: GameState, seats: tuple[str, ...] | list[str], names: tup
     return document
 
 
+_tidied: set[Path] = set()
+"""Folders whose stale temporary files this process has already removed."""
+
+
+def tidy_saves_folder(folder: Path | None = None) -> list[Path]:
+    """Remove the temporary files interrupted saves left in the saves folder (once per process and folder).
+
+    Only our own abandoned temporary files go (see
+    :func:`~biblios_kit.atomic.remove_stale_temporaries`); returns the files removed.
+    """
+    target = folder or saves_dir()
+    if target in _tidied:
+        return []
+    _tidied.add(target)
+    return remove_stale_temporaries(target)
+
+
 def save_game(state: GameState, seats: tuple[str, ...] | list[str], names: tuple[str, ...] | list[str],
               lang: str | None, path: Path | None = None) -> Path:  # fmt: skip
-    """Save ``state`` (atomically) as the game in progress; returns the path written."""
+    """Save ``state`` (atomically) as the game in progress; returns the path written.
+
+    The first save of a process also removes the temporary files that interrupted saves
+    left in the same folder.
+    """
     target = path or save_path()
+    tidy_saves_folder(target.parent)
     write_text_atomic(target, json.dumps(document_of(state, seats, names, lang), ensure_ascii=False) + "\n")
     return target
 
@@ -68,7 +94,7 @@ def load_game(path: Path | None = None) -> SavedGame:
     """Read and replay the saved game; every problem (corrupt, incompatible, illegal) is a :class:`RecordError`."""
     source = path or save_path()
     where = str(source)
-    if not source.is_file():
+    if not source.exists() and not source.is_symlink():  # anything else is read (and refused) below
         message = _("no saved game")
         raise RecordError(f"{where}: {message}")
     document = read_record_document(source)
@@ -95,10 +121,10 @@ def load_game(path: Path | None = None) -> SavedGame:
         if (
             isinstance(raw_names, list)
             and len(raw_names) == record.players
-            and all(isinstance(n, str) for n in raw_names)
+            and all(isinstance(n, str) and len(n) <= MAX_NAME_LENGTH for n in raw_names)
         ):
             names = tuple(raw_names)
-        if isinstance(table.get("lang"), str):
+        if isinstance(table.get("lang"), str) and len(table["lang"]) <= MAX_NAME_LENGTH:
             lang = table["lang"]
     if not names:
         names = tuple(_("Player {number}").format(number=seat + 1) for seat in range(record.players))

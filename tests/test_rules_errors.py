@@ -87,10 +87,11 @@ def test_load_ruleset_raises_the_same_problems(name: str) -> None:
     assert sorted(str(problem) for problem in caught.value.problems) == sorted(expected_lines(name))
 
 
-def test_option_problem_is_raised_when_the_option_is_used() -> None:
-    assert load_ruleset(FIXTURES / "option-breaks-schema.yaml").auction.opening_bid == 1
+@pytest.mark.parametrize("options", [[], ["free-bids"]])
+def test_option_problem_is_raised_whatever_options_are_used(options: list[str]) -> None:
+    # A ruleset broken with an option on is refused with the option off too, as `rules validate` refuses it.
     with pytest.raises(RulesetError) as caught:
-        load_ruleset(FIXTURES / "option-breaks-schema.yaml", ["free-bids"])
+        load_ruleset(FIXTURES / "option-breaks-schema.yaml", options)
     assert [str(p) for p in caught.value.problems] == expected_lines("option-breaks-schema.yaml")
 
 

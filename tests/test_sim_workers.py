@@ -83,7 +83,7 @@ def test_an_error_in_a_game_stops_the_run(monkeypatch: pytest.MonkeyPatch) -> No
 
     calls = []
 
-    def failing(config, ruleset, start, stop):
+    def failing(config, ruleset, start, stop, rows=None):
         calls.append(start)
         raise RuntimeError("boom")
 
@@ -102,9 +102,9 @@ def test_the_thread_switch_interval_is_short_only_while_workers_run(monkeypatch:
     seen = []
     real = runner._play_range
 
-    def watching(config, ruleset, start, stop):
+    def watching(config, ruleset, start, stop, rows=None):
         seen.append(sys.getswitchinterval())
-        return real(config, ruleset, start, stop)
+        return real(config, ruleset, start, stop, rows)
 
     monkeypatch.setattr(runner, "_play_range", watching)
     before = sys.getswitchinterval()

@@ -72,6 +72,10 @@ def _config(ruleset: str | None, options: list[str], players: int | None, seed: 
     from biblios_kit.tui.config import GameConfig
 
     explicit = set()
+    from biblios_kit.bounded import MAX_INT_DIGITS
+
+    if seed is not None and abs(seed) >= 10**MAX_INT_DIGITS:  # the save could not hold it
+        fail(f"{error_prefix()} " + _("--seed must have at most {digits} digits").format(digits=MAX_INT_DIGITS))
     if ruleset is None and not options and players is None and not seats:
         # Nothing to check: the setup screen loads the default edition after its first frame
         # (so the loader, YAML and the ruleset model are not imported here).

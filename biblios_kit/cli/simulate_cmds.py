@@ -4,13 +4,17 @@ from __future__ import annotations
 
 import json
 import sys
-from collections.abc import Callable
-from typing import Annotated, Any
+from typing import TYPE_CHECKING, Annotated, Any, NoReturn
 
 import typer
 
 from biblios_kit.cli.common import LangOption, error_prefix, fail, start
 from biblios_kit.i18n import _, format_list, ngettext
+
+if TYPE_CHECKING:
+    from collections.abc import Callable
+
+    from biblios_kit.sim.runner import SimulationStopped
 
 
 def register(app: typer.Typer) -> None:
@@ -55,7 +59,7 @@ def simulate(
     start(lang)
     from biblios_kit.bots.registry import BotSpecError
     from biblios_kit.errors import BibliosError
-    from biblios_kit.sim.runner import SimConfig, run_simulation
+    from biblios_kit.sim.runner import SimConfig, SimulationStopped, run_simulation
 
     if games < 1:
         fail(f"{error_prefix()} " + _("--games must be at least 1, got {games}").format(games=games))
@@ -90,14 +94,53 @@ def simulate(
     try:
         with _progress(games) as advance:
             stats = run_simulation(config, advance)
+    except SimulationStopped as stopped:
+        _report_stopped(stopped, ruleset, tuple(option or ()), as_json)
     except (BotSpecError, BibliosError, ValueError, OSError) as error:
         fail(f"{error_prefix()} {error}")
+    _print_figures(stats.to_json(), ruleset, tuple(option or ()), as_json)
+
+
+INTERRUPTED_STATUS = 130
+"""Exit status after Ctrl-C (128 + SIGINT), as shells report it."""
+
+
+def _print_figures(data: dict[str, Any], ruleset: str, options: tuple[str, ...], as_json: bool) -> None:
+    """Print the figures of a run on stdout, as JSON or as text."""
     if as_json:
-        print(json.dumps(stats.to_json(), ensure_ascii=False, indent=1))
+        print(json.dumps(data, ensure_ascii=False, indent=1))
         return
     from biblios_kit.rules import load_ruleset
 
-    print(render_text(stats.to_json(), load_ruleset(ruleset, tuple(option or ()))))
+    print(render_text(data, load_ruleset(ruleset, options)))
+
+
+def _report_stopped(stopped: SimulationStopped, ruleset: str, options: tuple[str, ...], as_json: bool) -> NoReturn:
+    """Print the figures of the games finished before a run stopped, say why it stopped, and exit.
+
+    Ctrl-C exits with status 130, a dead worker process with status 2.
+    """
+    from biblios_kit.sim.runner import INTERRUPTED
+
+    done = len(stopped.summaries)
+    if stopped.stats is not None:
+        data = stopped.stats.to_json()
+        data["stopped"] = stopped.reason
+        data["games_planned"] = stopped.planned
+        _print_figures(data, ruleset, options, as_json)
+    finished = ngettext(
+        "{done} of {planned} game finished", "{done} of {planned} games finished", stopped.planned
+    ).format(done=done, planned=stopped.planned)
+    figures = _("the figures above are of those games") if done else _("no figures to show")
+    if stopped.reason == INTERRUPTED:
+        print(_("Interrupted: {finished}; {figures}.").format(finished=finished, figures=figures), file=sys.stderr)
+        raise typer.Exit(INTERRUPTED_STATUS)
+    fail(
+        f"{error_prefix()} "
+        + _("a worker process died (killed, or out of memory): {finished}; {figures}.").format(
+            finished=finished, figures=figures
+        )
+    )
 
 
 class _progress:

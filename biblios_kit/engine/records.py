@@ -15,22 +15,37 @@ from __future__ import annotations
 
 import json
 import os
+import re
+import reprlib
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, NoReturn
+from typing import Any, NoReturn, TypeGuard
 
 from biblios_kit.atomic import write_text_atomic
+from biblios_kit.bounded import MAX_INT_DIGITS, InputError, read_json
 from biblios_kit.engine.actions import format_action, parse_action
 from biblios_kit.engine.state import GameState, new_game
-from biblios_kit.errors import BibliosError, IllegalActionError, InvalidActionError, RecordError
+from biblios_kit.errors import BibliosError, RecordError
 from biblios_kit.i18n import _, format_list, ngettext
 from biblios_kit.rules.model import Ruleset
 
+_ID = re.compile(r"[a-z0-9][a-z0-9-]*")
+"""A ruleset id, as the ruleset schema defines it."""
 FORMAT = "biblios-kit-game"
 """The value of the ``format`` key of every record."""
 VERSION = 1
 """The record format version this code writes and reads."""
+MAX_BYTES = 4 * 1024 * 1024
+"""Largest record file read (4 MiB; a finished game takes a few KiB)."""
+MAX_DEPTH = 8
+"""Deepest nesting of a record's JSON (the format needs 3)."""
+MAX_ACTIONS = 100_000
+"""Most actions a record may hold (a game of the shipped rulesets takes a few hundred)."""
+MAX_ACTION_LENGTH = 200
+"""Longest action text accepted (the longest real one is a few dozen characters)."""
+MAX_PLAYERS = 10
+"""Most players a record may name (the ruleset checks allow 2 to 10)."""
 
 
 @dataclass(frozen=True)
@@ -102,11 +117,11 @@ def _fail(where: str | None, message: str) -> NoReturn:
     raise RecordError(f"{_where(where)}: {message}")
 
 
-def _int(value: object) -> bool:
+def _int(value: object) -> TypeGuard[int]:
     return isinstance(value, int) and not isinstance(value, bool)
 
 
-def _strings(value: object) -> bool:
+def _strings(value: object) -> TypeGuard[list[str]]:
     return isinstance(value, list) and all(isinstance(item, str) for item in value)
 
 
@@ -139,16 +154,44 @@ def from_json(document: object, where: str | None = None) -> GameRecord:
         _fail(where, _("{key} must be a SHA-256 hex string").format(key="'ruleset.content_hash'"))
     if not _strings(options):
         _fail(where, _("{key} must be a list of strings").format(key="'ruleset.options'"))
+    if len(rid) > MAX_ACTION_LENGTH or len(options) > MAX_ACTION_LENGTH:
+        _fail(where, _("{key} is too long").format(key="'ruleset'"))
+    if not _ID.fullmatch(rid):  # an id, never a path: a record must not make the loader read any file
+        _fail(
+            where,
+            _("{key} must be a ruleset id (lowercase letters, digits and hyphens), got {value}").format(
+                key="'ruleset.id'", value=reprlib.repr(rid)
+            ),
+        )
     players, seed = document.get("players"), document.get("seed")
     if not _int(players) or players <= 0:
         _fail(where, _("{key} must be a positive integer").format(key="'players'"))
+    if players > MAX_PLAYERS:
+        _fail(where, _("{key} must be at most {limit}").format(key="'players'", limit=MAX_PLAYERS))
     if not _int(seed):
         _fail(where, _("{key} must be an integer").format(key="'seed'"))
+    if abs(seed) >= 10**MAX_INT_DIGITS:
+        _fail(where, _("{key} has more than {limit} digits").format(key="'seed'", limit=MAX_INT_DIGITS))
     actions = document.get("actions")
     if not _strings(actions):
         _fail(where, _("{key} must be a list of strings").format(key="'actions'"))
+    if len(actions) > MAX_ACTIONS:
+        _fail(
+            where,
+            _("{key} holds {count} actions; a record holds at most {limit}").format(
+                key="'actions'", count=len(actions), limit=MAX_ACTIONS
+            ),
+        )
+    for number, text in enumerate(actions, start=1):
+        if len(text) > MAX_ACTION_LENGTH:
+            _fail(
+                where,
+                _("action {number} is {length} characters long; an action has at most {limit}").format(
+                    number=number, length=len(text), limit=MAX_ACTION_LENGTH
+                ),
+            )
     bots = document.get("bots")
-    if bots is not None and not _strings(bots):
+    if bots is not None and (not _strings(bots) or any(len(spec) > MAX_ACTION_LENGTH for spec in bots)):
         _fail(where, _("{key} must be a list of strings").format(key="'bots'"))
     result = document.get("result")
     if result is not None and not isinstance(result, dict):
@@ -176,21 +219,17 @@ def save_record(record: GameRecord, path: str | os.PathLike[str], *, durable: bo
 
 
 def read_record_document(path: str | os.PathLike[str]) -> object:
-    """Read a record file's JSON document (``RecordError`` if unreadable, not UTF-8 or not JSON)."""
+    """Read a record file's JSON document within the bounds of ``docs/inputs.md`` (``RecordError`` if refused).
+
+    Only a regular file of at most :data:`MAX_BYTES` is read; it must be UTF-8 JSON nested
+    at most :data:`MAX_DEPTH` levels, with no integer over
+    :data:`~biblios_kit.bounded.MAX_INT_DIGITS` digits.
+    """
     where = str(path)
     try:
-        with open(path, encoding="utf-8") as handle:
-            text = handle.read()
-    except OSError as error:
-        _fail(where, _("cannot read the file: {reason}").format(reason=error.strerror or error))
-    except UnicodeDecodeError:
-        _fail(where, _("not UTF-8 text"))
-    try:
-        return json.loads(text)
-    except json.JSONDecodeError as error:
-        _fail(
-            f"{where}:{error.lineno}:{error.colno}", _("invalid or truncated JSON: {reason}").format(reason=error.msg)
-        )
+        return read_json(path, MAX_BYTES, MAX_DEPTH)
+    except InputError as error:
+        raise RecordError(error.located(where)) from None
 
 
 def load_record(path: str | os.PathLike[str]) -> GameRecord:
@@ -242,7 +281,7 @@ def replay(record: GameRecord, ruleset: Ruleset | None = None, where: str | None
     for number, text in enumerate(record.actions, start=1):
         try:
             action = parse_action(state.rules, text)
-        except InvalidActionError as error:
+        except ValueError as error:  # InvalidActionError, or a number the parser cannot take
             _fail(
                 where,
                 _("action {number} ({action}) is not a valid action: {reason}").format(
@@ -251,7 +290,7 @@ def replay(record: GameRecord, ruleset: Ruleset | None = None, where: str | None
             )
         try:
             state.apply(action)
-        except (InvalidActionError, IllegalActionError) as error:
+        except ValueError as error:  # InvalidActionError or IllegalActionError
             _fail(
                 where,
                 _("action {number} ({action}) is not legal at that point of the game: {reason}").format(
@@ -266,6 +305,9 @@ def replay(record: GameRecord, ruleset: Ruleset | None = None, where: str | None
         replayed = {"winners": list(final.winners), "victory_points": list(final.victory_points)}
         if stored != replayed:
             _fail(
-                where, _("replay gives {replayed}, the record says {stored}").format(replayed=replayed, stored=stored)
+                where,
+                _("replay gives {replayed}, the record says {stored}").format(
+                    replayed=replayed, stored=reprlib.repr(stored)
+                ),
             )
     return state

@@ -12,6 +12,10 @@ from biblios_kit.rules.source import FieldPath, Issue
 
 MIN_PLAYERS = 2
 MAX_PLAYERS = 10
+MAX_DECK_CARDS = 300
+"""Most cards a deck may hold (Biblios has 87): bounds the size and length of every game."""
+MAX_CEILING = 1000
+"""Highest bid ceiling, also when ``deck`` stands for the deck's Gold or cards (Biblios: 66 Gold)."""
 CATEGORY_CRITERIA = ("category-total", "category-letter", "category-won")
 """Final tie-break criteria that look at one category."""
 OPTION_FORBIDDEN_CHANGES = ("format", "id", "aliases", "extends", "options")
@@ -54,6 +58,16 @@ def semantic_issues(document: Mapping[str, Any]) -> list[Issue]:
     _check_categories(document, issues)
     _check_dice(document["dice"], ("dice",), issues)
     cards = deck_cards(document)
+    if len(cards) > MAX_DECK_CARDS:
+        issues.append(
+            Issue(
+                (),
+                _("the deck has {count} cards; a ruleset may have at most {limit}").format(
+                    count=len(cards), limit=MAX_DECK_CARDS
+                ),
+            )
+        )
+        return issues  # every later check walks the deck
     _check_church(document, issues)
     _check_church_names(document, issues)
     _check_setups(document, cards, issues)
@@ -316,7 +330,16 @@ def _check_auction(document: Mapping[str, Any], cards: list[_Card], issues: list
     for currency in sorted(set(auction["currency"].values())):
         ceiling = auction["ceiling"][currency]
         resolved = totals[currency] if ceiling == "deck" else ceiling
-        if resolved < auction["opening_bid"]:
+        if resolved > MAX_CEILING:
+            issues.append(
+                Issue(
+                    ("auction", "ceiling", currency),
+                    _("'deck' gives a ceiling of {ceiling}, above the highest allowed, {limit}; give a number").format(
+                        ceiling=resolved, limit=MAX_CEILING
+                    ),
+                )
+            )
+        elif resolved < auction["opening_bid"]:
             if ceiling == "deck":
                 message = _(
                     "'deck' gives a ceiling of {ceiling}, below the opening bid {bid}: no bid would be legal"

@@ -4,7 +4,8 @@ Loading is: locate and read every file of the ``extends`` chain (:mod:`.source`)
 them (:mod:`.merge`), validate the merged document against the JSON Schema
 (:mod:`.schema`), run the semantic checks (:mod:`.checks`), then apply the requested
 options, check again, and build the frozen :class:`~biblios_kit.rules.model.Ruleset`.
-Every problem is reported as a :class:`~biblios_kit.errors.Problem` located in the file
+A ruleset is checked with every combination of the options it declares wherever it is
+loaded. Every problem is reported as a :class:`~biblios_kit.errors.Problem` located in the file
 that set the offending value (a variant, the edition it extends, or an option's
 ``changes``), and all of them are raised together in one :class:`RulesetError`.
 """
@@ -12,13 +13,14 @@ that set the offending value (a variant, the edition it extends, or an option's
 from __future__ import annotations
 
 import hashlib
+import itertools
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, NamedTuple
 
 from biblios_kit.errors import Problem, RulesetError, UnknownOptionError, UnknownRulesetError
-from biblios_kit.i18n import _
+from biblios_kit.i18n import _, ngettext
 from biblios_kit.resources import rulesets_dir, user_rulesets_dir
 from biblios_kit.rules.merge import deep_merge
 from biblios_kit.rules.source import FieldPath, Issue, LocatedDocument, display_path, dotted, parse_bytes, read_bytes
@@ -289,8 +291,37 @@ def check_options(composed: Composed, option_ids: Iterable[str]) -> tuple[dict[s
     if not wanted:
         return document, []
     names = ", ".join(sorted(wanted))
-    prefix = _("with option {name}: ").format(name=names)
+    prefix = ngettext("with option {name}: ", "with options {name}: ", len(wanted)).format(name=names)
     return document, check_document(document, layers, prefix)
+
+
+def option_sets(option_ids: Iterable[str]) -> list[tuple[str, ...]]:
+    """Every non-empty combination of ``option_ids`` (in their order), the smallest first."""
+    ids = list(option_ids)
+    return [combo for size in range(1, len(ids) + 1) for combo in itertools.combinations(ids, size)]
+
+
+def check_option_sets(composed: Composed) -> list[Problem]:
+    """Check a schema-valid composed ruleset with every combination of the options it declares.
+
+    A ruleset may declare at most 6 options (63 combinations). A combination that contains
+    one already found broken is skipped, so each break is reported once, with the
+    smallest set of options that causes it.
+    """
+    declared = composed.document.get("options")
+    if not isinstance(declared, dict) or not declared:
+        return []
+    broken: list[frozenset[str]] = []
+    problems: list[Problem] = []
+    for combo in option_sets(declared):
+        chosen = frozenset(combo)
+        if any(known <= chosen for known in broken):
+            continue
+        _document, found = check_options(composed, combo)
+        if found:
+            broken.append(chosen)
+            problems += found
+    return problems
 
 
 def check_file(path: Path, file: str | None = None) -> list[Problem]:
@@ -303,10 +334,7 @@ def check_file(path: Path, file: str | None = None) -> list[Problem]:
     plain = check_document(composed.document, composed.layers)
     problems += plain
     if not plain:
-        options = composed.document.get("options", {})
-        for option_id in options:
-            _document, option_problems = check_options(composed, [option_id])
-            problems += option_problems
+        problems += check_option_sets(composed)
     return _unique(problems)
 
 
@@ -314,6 +342,8 @@ def check_file(path: Path, file: str | None = None) -> list[Problem]:
 
 
 _built: dict[tuple[Any, ...], Ruleset] = {}
+_options_checked: set[tuple[Any, ...]] = set()
+"""The file versions (paths and digests) whose every option combination has been checked."""
 
 
 def _requested_options(composed: Composed, options: Iterable[str], source: LocatedDocument) -> list[str]:
@@ -353,6 +383,16 @@ def load_ruleset(name: str | Path = "biblios", options: Iterable[str] = ()) -> R
     problems = _unique([*composed.problems, *check_document(composed.document, composed.layers)])
     if problems:
         raise RulesetError(problems)
+    # Every combination of options is checked, not only the one asked for: a ruleset that
+    # breaks with some option on is refused with any options, as `rules validate` refuses it.
+    files = key[0]
+    if files not in _options_checked:
+        problems = _unique(check_option_sets(composed))
+        if problems:
+            raise RulesetError(problems)
+        if len(_options_checked) >= _CACHE_SIZE:
+            _options_checked.clear()
+        _options_checked.add(files)
     active = _requested_options(composed, requested, composed.layers[0].source)
     document, problems = check_options(composed, active)
     if problems:

@@ -16,12 +16,14 @@ from biblios_kit.rules.source import FieldPath, Issue
 SCHEMA_PATH = Path(__file__).resolve().parent / "ruleset.schema.json"
 """The packaged schema file (draft 2020-12)."""
 
+SHOWN_LENGTH = 60
+"""Longest text quoted in a message; a longer one is cut (a hostile file can hold a megabyte)."""
 ID_PATTERN = "^[a-z0-9][a-z0-9-]*$"
-NUMBER_PATTERN = "^[1-9][0-9]*$"
+NUMBER_PATTERN = "^[1-9][0-9]?$"
 
 _PATTERN_HINTS: dict[str, str] = {
     ID_PATTERN: N_("an id (lowercase letters, digits and hyphens, like 'holy-books')"),
-    NUMBER_PATTERN: N_("a whole number from 1 up (like 2)"),
+    NUMBER_PATTERN: N_("a whole number from 1 to 99 (like 2)"),
     "^[A-Z]+$": N_("a run of capital letters, one per card (like 'ABCD')"),
     "^#[0-9a-fA-F]{6}$": N_("a colour written #rrggbb (like '#c0392b')"),
 }
@@ -65,7 +67,7 @@ def show(value: Any) -> str:
     if isinstance(value, bool):
         return "true" if value else "false"
     if isinstance(value, str):
-        return repr(value)
+        return repr(value if len(value) <= SHOWN_LENGTH else value[: SHOWN_LENGTH - 1] + "…")
     if isinstance(value, (int, float, datetime.date)):
         return str(value)
     if isinstance(value, list):
@@ -158,7 +160,7 @@ def _issues_for(error: Any) -> Iterator[Issue]:
         yield Issue(
             (*path, str(value)),
             _("the key {key!r} is not valid here: expected {hint}").format(
-                key=value,
+                key=str(value) if len(str(value)) <= SHOWN_LENGTH else str(value)[: SHOWN_LENGTH - 1] + "…",
                 hint=_pattern_hint(error.schema.get("pattern", ""))
                 if validator == "pattern"
                 else describe(error.schema),
@@ -217,6 +219,18 @@ def _issues_for(error: Any) -> Iterator[Issue]:
         message = ngettext(
             "expected at least {count} entry",
             "expected at least {count} entries",
+            expected,
+        ).format(count=expected)
+    elif validator == "maxItems":
+        message = ngettext(
+            "the list is too long; expected at most {count} item",
+            "the list is too long; expected at most {count} items",
+            expected,
+        ).format(count=expected)
+    elif validator == "maxProperties":
+        message = ngettext(
+            "too many entries; expected at most {count} entry",
+            "too many entries; expected at most {count} entries",
             expected,
         ).format(count=expected)
     elif validator == "uniqueItems":

@@ -1,8 +1,9 @@
 """Read a YAML ruleset file safely into plain data plus the line and column of every node.
 
-The reader refuses what could hurt before anything is built: files over
-:data:`MAX_BYTES`, bytes that are not UTF-8, anchors and aliases (alias bombs,
-recursive aliases), nesting deeper than :data:`MAX_DEPTH`. It reports duplicate keys
+The reader refuses what could hurt before anything is built: anything but a regular file
+(a FIFO, a device), files over :data:`MAX_BYTES`, bytes that are not UTF-8, anchors and
+aliases (alias bombs, recursive aliases), nesting deeper than :data:`MAX_DEPTH`, integers
+of more than :data:`~biblios_kit.bounded.MAX_INT_DIGITS` digits. It reports duplicate keys
 and YAML syntax errors as located :class:`~biblios_kit.errors.Problem` objects.
 """
 
@@ -15,6 +16,7 @@ from typing import Any, NamedTuple
 
 import yaml
 
+from biblios_kit import bounded
 from biblios_kit.errors import Problem, RulesetError
 from biblios_kit.i18n import _
 
@@ -30,6 +32,7 @@ FieldPath = tuple[PathKey, ...]
 
 _Loader: Any = getattr(yaml, "CSafeLoader", yaml.SafeLoader)  # libyaml parses about 10x faster
 _MERGE_TAG = "tag:yaml.org,2002:merge"
+_INT_TAG = "tag:yaml.org,2002:int"
 
 
 def display_path(path: Path) -> str:
@@ -219,6 +222,8 @@ class _Builder:
                         )
                     )
                     continue
+                if self._too_long(key_node, path):
+                    continue
                 key = str(self.loader.construct_object(key_node))
                 key_path = (*path, key)
                 if key in result:
@@ -242,7 +247,22 @@ class _Builder:
         if isinstance(node, yaml.SequenceNode):
             self.document.collections.add(path)
             return [self.build(item, (*path, index)) for index, item in enumerate(node.value)]
+        if self._too_long(node, path):
+            return None
         return self.loader.construct_object(node)
+
+    def _too_long(self, node: yaml.Node, path: FieldPath) -> bool:
+        """Report an integer scalar of more than MAX_INT_DIGITS digits (building it would be slow or fail)."""
+        if node.tag != _INT_TAG or not isinstance(node.value, str):
+            return False
+        # Counted generously: hexadecimal, octal and binary digits, and the parts of a YAML 1.1
+        # sexagesimal number (1:30:00) are letters or digits too; sign and underscores are not.
+        digits = sum(character.isalnum() for character in node.value)
+        if digits <= bounded.MAX_INT_DIGITS + 2:  # room for a 0x, 0o or 0b prefix
+            return False
+        line, column = _mark(node)
+        self.problems.append(Problem(self.document.file, line, column, dotted(path), bounded.number_too_long()))
+        return True
 
 
 def parse_text(text: str, file: str, path: Path | None = None) -> LocatedDocument:
@@ -271,28 +291,18 @@ def parse_text(text: str, file: str, path: Path | None = None) -> LocatedDocumen
 
 
 def read_bytes(path: Path, file: str) -> bytes:
-    """The bytes of a ruleset file, refusing files over :data:`MAX_BYTES` (raises :class:`RulesetError`)."""
+    """The bytes of a ruleset file: a regular file of at most :data:`MAX_BYTES` (raises :class:`RulesetError`).
+
+    Read through :func:`biblios_kit.bounded.read_bytes`: a folder, FIFO or device (even
+    behind a symbolic link) is refused before anything is read from it.
+    """
     try:
-        with path.open("rb") as handle:
-            raw = handle.read(MAX_BYTES + 1)
-    except OSError as error:
-        reason = error.strerror or str(error)
-        raise RulesetError(
-            [Problem(file, 0, 0, "", _("cannot read the file: {reason}").format(reason=reason))]
-        ) from None
-    if len(raw) > MAX_BYTES:
-        raise RulesetError(
-            [
-                Problem(
-                    file,
-                    1,
-                    1,
-                    "",
-                    _("the file is larger than {limit} KiB; a ruleset is a few KiB").format(limit=MAX_BYTES // 1024),
-                )
-            ]
-        )
-    return raw
+        return bounded.read_bytes(path, MAX_BYTES)
+    except bounded.TooLargeError:
+        message = _("the file is larger than {limit} KiB; a ruleset is a few KiB").format(limit=MAX_BYTES // 1024)
+        raise RulesetError([Problem(file, 1, 1, "", message)]) from None
+    except bounded.InputError as error:
+        raise RulesetError([Problem(file, error.line, error.column, "", error.message)]) from None
 
 
 def parse_bytes(raw: bytes, file: str, path: Path | None = None) -> LocatedDocument:

@@ -15,6 +15,7 @@ import time
 from collections import deque
 from collections.abc import Callable
 from concurrent.futures import ProcessPoolExecutor
+from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass
 from itertools import permutations
 from pathlib import Path
@@ -22,10 +23,16 @@ from typing import TYPE_CHECKING
 
 from biblios_kit.engine.compiled import compile_rules
 from biblios_kit.engine.state import GameState, new_game
+from biblios_kit.errors import BibliosError
 from biblios_kit.rules.model import Ruleset
 
 if TYPE_CHECKING:
     from biblios_kit.sim.stats import SimStats
+
+INTERRUPTED = "interrupted"
+""":attr:`SimulationStopped.reason` of a run stopped by Ctrl-C (``KeyboardInterrupt``)."""
+WORKER_DIED = "worker-died"
+""":attr:`SimulationStopped.reason` of a run whose worker process died (killed, out of memory)."""
 
 
 @dataclass(frozen=True)
@@ -60,6 +67,25 @@ class GameSummary:
     """First-place winner of each category (-1 for nobody)."""
     shared: bool
     decisions: int
+
+
+class SimulationStopped(BibliosError):
+    """A run that stopped before playing every game; it carries the games that did finish.
+
+    ``reason`` is :data:`INTERRUPTED` or :data:`WORKER_DIED`; ``summaries`` are the games
+    finished, in game order (with several workers they need not be the first ones);
+    ``stats`` is their :class:`~biblios_kit.sim.stats.SimStats` (set by
+    :func:`run_simulation`, ``None`` when no game finished). Data, not sentences: the CLI
+    words the message.
+    """
+
+    def __init__(self, reason: str, planned: int, summaries: list[GameSummary], seconds: float) -> None:
+        self.reason = reason
+        self.planned = planned
+        self.summaries = summaries
+        self.seconds = seconds
+        self.stats: SimStats | None = None
+        super().__init__(f"simulation stopped ({reason}) after {len(summaries)} of {planned} games")
 
 
 def game_seed(seed: int, index: int) -> int:
@@ -132,8 +158,14 @@ def _plain_random(spec: str) -> bool:
     return type(make_bot(spec, 0)) is RandomBot
 
 
-def _play_range(config: SimConfig, ruleset: Ruleset, start: int, stop: int) -> list[SummaryRow]:
-    """Play games ``start .. stop-1`` of ``config``; return their summaries as rows."""
+def _play_range(
+    config: SimConfig, ruleset: Ruleset, start: int, stop: int, rows: list[SummaryRow] | None = None
+) -> list[SummaryRow]:
+    """Play games ``start .. stop-1`` of ``config``; return their summaries as rows.
+
+    Each row is appended to ``rows`` (a new list by default) as soon as its game ends, so a
+    caller interrupted in the middle still has the games finished.
+    """
     assignments = seat_assignments(config.bots, config.rotate)
     plain = {spec: _plain_random(spec) for spec in config.bots}
     # Random bots only: the seat RNGs are made once and re-seeded per game (Random.seed(s)
@@ -141,7 +173,8 @@ def _play_range(config: SimConfig, ruleset: Ruleset, start: int, stop: int) -> l
     rngs = [random.Random() for _ in range(config.players)]
     if config.records:
         from biblios_kit.engine.records import record_of, save_record
-    rows = []
+    if rows is None:
+        rows = []
     for index in range(start, stop):
         seats = assignments[index % len(assignments)]
         seed = game_seed(config.seed, index)
@@ -158,13 +191,35 @@ def _play_range(config: SimConfig, ruleset: Ruleset, start: int, stop: int) -> l
     return rows
 
 
+_PARENT_CHECK_INTERVAL = 0.5
+"""Seconds between a worker's checks that the main process is still there."""
+
 _worker_ruleset: Ruleset | None = None
 """The ruleset of the run, in a worker process (set by :func:`_init_worker`)."""
 
 
 def _init_worker(config: SimConfig) -> None:
-    """Set a worker process up once: load (and compile) the ruleset of the run."""
+    """Set a worker process up once: load (and compile) the ruleset of the run.
+
+    Workers ignore Ctrl-C (SIGINT goes to the whole terminal process group): the main
+    process handles it, stops them and reports the games finished. A worker whose main
+    process is gone (killed outright) exits within a second instead of playing on for
+    nobody.
+    """
     global _worker_ruleset
+    import signal
+    import threading
+
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    parent = os.getppid()
+
+    def watch_parent() -> None:
+        while True:
+            time.sleep(_PARENT_CHECK_INTERVAL)
+            if os.getppid() != parent:
+                os._exit(1)  # nobody is left to read this worker's results
+
+    threading.Thread(target=watch_parent, name="watch-parent", daemon=True).start()
     from biblios_kit.rules import load_ruleset
 
     _worker_ruleset = load_ruleset(config.ruleset, config.options)
@@ -204,19 +259,39 @@ def run_games(config: SimConfig, progress: Callable[[int], None] | None = None) 
     ruleset = load_ruleset(config.ruleset, config.options)
     rows: list[SummaryRow] = []
 
+    current: list[SummaryRow] = []  # the rows of the chunk this process is playing, kept if the run stops
+
     def take(batch: list[SummaryRow]) -> None:
         rows.extend(batch)
         if progress:
             progress(len(batch))
 
+    def play_here(start: int, stop: int) -> None:
+        current.clear()
+        _play_range(config, ruleset, start, stop, current)
+        batch = list(current)
+        current.clear()
+        take(batch)
+
     chunks = _chunks(config.games, config.workers)
-    if config.workers <= 1 or len(chunks) < 2:
-        for start, stop in chunks:
-            take(_play_range(config, ruleset, start, stop))
-    else:
-        _play_shared(config, ruleset, chunks, take)
-    rows.sort()
-    return [GameSummary(*row) for row in rows], time.perf_counter() - began
+    try:
+        if config.workers <= 1 or len(chunks) < 2:
+            for start, stop in chunks:
+                play_here(start, stop)
+        else:
+            _play_shared(config, ruleset, chunks, take, play_here)
+    except KeyboardInterrupt:
+        stopped = _summaries(rows + current)
+        raise SimulationStopped(INTERRUPTED, config.games, stopped, time.perf_counter() - began) from None
+    except BrokenProcessPool:
+        stopped = _summaries(rows + current)
+        raise SimulationStopped(WORKER_DIED, config.games, stopped, time.perf_counter() - began) from None
+    return _summaries(rows), time.perf_counter() - began
+
+
+def _summaries(rows: list[SummaryRow]) -> list[GameSummary]:
+    """The summaries of ``rows``, in game order."""
+    return [GameSummary(*row) for row in sorted(rows)]
 
 
 _POOL_SWITCH_INTERVAL = 0.0005
@@ -224,9 +299,14 @@ _POOL_SWITCH_INTERVAL = 0.0005
 
 
 def _play_shared(
-    config: SimConfig, ruleset: Ruleset, chunks: list[tuple[int, int]], take: Callable[[list[SummaryRow]], None]
+    config: SimConfig,
+    ruleset: Ruleset,
+    chunks: list[tuple[int, int]],
+    take: Callable[[list[SummaryRow]], None],
+    play_here: Callable[[int, int], None],
 ) -> None:
-    """Play ``chunks`` in this process and ``config.workers - 1`` worker processes, passing each batch to ``take``."""
+    """Play ``chunks`` in ``config.workers - 1`` worker processes (their batches go to ``take``) and in this
+    process (through ``play_here``)."""
     import multiprocessing
     from concurrent.futures import FIRST_COMPLETED, Future, wait
 
@@ -244,6 +324,7 @@ def _play_shared(
     sys.setswitchinterval(min(switch_interval, _POOL_SWITCH_INTERVAL))
     queue = deque(chunks)
     pending: set[Future[list[SummaryRow]]] = set()
+    others = set(multiprocessing.active_children())  # children this process had before the pool
 
     def collect(block: bool) -> None:
         done = wait(pending, return_when=FIRST_COMPLETED)[0] if block else {f for f in pending if f.done()}
@@ -266,10 +347,16 @@ def _play_shared(
                         pending.add(pool.submit(_worker_range, config, start, stop))
                     if queue:
                         start, stop = queue.popleft()
-                        take(_play_range(config, ruleset, start, stop))
+                        play_here(start, stop)
                         collect(block=False)
                     else:
                         collect(block=True)
+            except KeyboardInterrupt:
+                # Stop at once: the workers' chunks in play would only be thrown away.
+                for child in set(multiprocessing.active_children()) - others:
+                    child.terminate()
+                pool.shutdown(wait=True, cancel_futures=True)
+                raise
             except BaseException:
                 pool.shutdown(wait=True, cancel_futures=True)  # drop the chunks not started yet
                 raise
@@ -278,7 +365,11 @@ def _play_shared(
 
 
 def run_simulation(config: SimConfig, progress: Callable[[int], None] | None = None) -> SimStats:
-    """Run ``config`` and return its :class:`~biblios_kit.sim.stats.SimStats`."""
+    """Run ``config`` and return its :class:`~biblios_kit.sim.stats.SimStats`.
+
+    A run stopped by Ctrl-C or by a dead worker process raises :class:`SimulationStopped`
+    with the figures of the games that finished.
+    """
     from biblios_kit.rules import load_ruleset
     from biblios_kit.sim.stats import summarize
 
@@ -301,5 +392,13 @@ def run_simulation(config: SimConfig, progress: Callable[[int], None] | None = N
         raise ValueError(f"expected one bot spec or {config.players} (one per seat), got {len(config.bots)}")
     if config.records:
         os.makedirs(config.records, exist_ok=True)
-    summaries, seconds = run_games(config, progress)
+        from biblios_kit.atomic import remove_stale_temporaries
+
+        remove_stale_temporaries(config.records)  # left by an earlier run that was killed mid-write
+    try:
+        summaries, seconds = run_games(config, progress)
+    except SimulationStopped as stopped:
+        if stopped.summaries:
+            stopped.stats = summarize(config, ruleset, stopped.summaries, stopped.seconds)
+        raise
     return summarize(config, ruleset, summaries, seconds)

@@ -1,0 +1,490 @@
+"""Hostile input never crashes or hangs: a corpus and hypothesis thrown at every reader and CLI command.
+
+Every case runs under a deadline (SIGALRM) and checks the promises of ``docs/inputs.md``: a
+located error (the file's name first), exit status 2 from the CLI, no traceback, and the
+bad file left as it was. The corpus lives in ``tests/data/hostile/`` (see ``make_corpus.py``
+there); attacks that need a current ruleset hash, or too many bytes to commit, are built here.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import hashlib
+import json
+import os
+import shutil
+import signal
+import string
+from collections.abc import Callable, Iterator
+from pathlib import Path
+from types import FrameType
+from typing import Any
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from biblios_kit.bounded import MAX_INT_DIGITS, InputError, loads_json
+from biblios_kit.cli.app import main
+from biblios_kit.engine import new_game
+from biblios_kit.engine.actions import format_action, parse_action
+from biblios_kit.engine.records import MAX_ACTIONS, MAX_BYTES, from_json, load_record, record_of, replay
+from biblios_kit.errors import BibliosError, RecordError, RulesetError
+from biblios_kit.i18n import set_language
+from biblios_kit.rules import load_ruleset
+from biblios_kit.rules.loader import Layer, check_document
+from biblios_kit.rules.source import parse_text, read_file
+
+ROOT = Path(__file__).resolve().parent.parent
+HOSTILE = ROOT / "tests" / "data" / "hostile"
+RECORDS = sorted((HOSTILE / "records").glob("*.json"))
+RULESETS = sorted((HOSTILE / "rulesets").glob("*.yaml"))
+DEADLINE = 30.0
+"""Seconds any one case may take (they take well under one; this only turns a hang into a failure)."""
+
+
+class Hang(Exception):
+    """A case ran past its deadline."""
+
+
+@contextlib.contextmanager
+def deadline(seconds: float = DEADLINE) -> Iterator[None]:
+    """Fail the block with :class:`Hang` if it runs longer than ``seconds``."""
+
+    def expire(_signum: int, _frame: FrameType | None) -> None:
+        raise Hang(f"still running after {seconds} s")
+
+    previous = signal.signal(signal.SIGALRM, expire)
+    signal.setitimer(signal.ITIMER_REAL, seconds)
+    try:
+        yield
+    finally:
+        signal.setitimer(signal.ITIMER_REAL, 0)
+        signal.signal(signal.SIGALRM, previous)
+
+
+@pytest.fixture(autouse=True)
+def _isolated(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
+    monkeypatch.setenv("BIBLIOS_KIT_DATA_DIR", str(tmp_path / "data"))
+    monkeypatch.setenv("BIBLIOS_KIT_CONFIG_DIR", str(tmp_path / "config"))
+    monkeypatch.setenv("BIBLIOS_LANG", "en")
+    set_language("en")
+
+
+def cli(capsys: pytest.CaptureFixture[str], *args: str) -> tuple[int, str, str]:
+    """Run ``biblios-kit ARGS`` in this process through its real entry point: (status, stdout, stderr).
+
+    Anything but a clean exit (an exception escaping ``main``) fails the test with its traceback.
+    """
+    capsys.readouterr()
+    with deadline():
+        try:
+            main([*args, "--lang", "en"])
+            status = 0
+        except SystemExit as stop:
+            status = stop.code if isinstance(stop.code, int) else 1
+    out, err = capsys.readouterr()
+    return status, out, err
+
+
+def fingerprint(path: Path) -> tuple[str, int]:
+    """The bytes (hashed) and modification time of ``path``: a refused file must keep both."""
+    return hashlib.sha256(path.read_bytes()).hexdigest(), path.stat().st_mtime_ns
+
+
+def assert_refused(status: int, out: str, err: str, where: str) -> None:
+    assert status == 2, (status, out, err)
+    assert "Traceback" not in out + err, err
+    assert err.startswith(f"error: {where}"), err
+
+
+def good_record_document(players: int = 3, seed: int = 5, moves: int = 12) -> dict[str, Any]:
+    """A real record of a game of Biblios (current content hash) after ``moves`` random actions."""
+    import random
+
+    state = new_game(load_ruleset("biblios"), players, seed)
+    rng = random.Random(seed)
+    for _ in range(moves):
+        state.apply(rng.choice(state.legal_actions()))
+    return record_of(state).to_json()
+
+
+# --------------------------------------------------------------------------- the corpus: records and saves
+
+
+def test_the_corpus_is_what_make_corpus_writes(tmp_path: Path) -> None:
+    import runpy
+
+    module = runpy.run_path(str(HOSTILE / "make_corpus.py"))
+    assert sorted(module["RECORDS"]) == [p.name for p in RECORDS]
+    assert sorted(module["RULESETS"]) == [p.name for p in RULESETS]
+    assert len(RECORDS) >= 35 and len(RULESETS) >= 35
+
+
+@pytest.mark.parametrize("path", RECORDS, ids=lambda p: p.name)
+def test_replay_refuses_every_hostile_record(path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    before = fingerprint(path)
+    assert_refused(*cli(capsys, "replay", str(path)), str(path))
+    assert fingerprint(path) == before
+
+
+@pytest.mark.parametrize("path", RECORDS, ids=lambda p: p.name)
+def test_every_hostile_record_as_the_saved_game_is_a_record_error(path: Path) -> None:
+    from biblios_kit.saves import load_game, save_path
+
+    target = save_path()
+    target.parent.mkdir(parents=True, exist_ok=True)
+    shutil.copyfile(path, target)
+    before = fingerprint(target)
+    with deadline(), pytest.raises(RecordError) as caught:
+        load_game()
+    assert str(caught.value).startswith(str(target))
+    assert fingerprint(target) == before
+
+
+def _record_file(tmp_path: Path, document: object, name: str = "game.json") -> Path:
+    path = tmp_path / name
+    path.write_text(json.dumps(document), encoding="utf-8")
+    return path
+
+
+@pytest.mark.parametrize(
+    "mutate",
+    [
+        pytest.param(lambda d: {**d, "actions": [*d["actions"], "bid " + "9" * 150]}, id="bid-150-digits"),
+        pytest.param(lambda d: {**d, "actions": [*d["actions"], "bid -1"]}, id="negative-bid"),
+        pytest.param(lambda d: {**d, "actions": [*d["actions"], "bid 1e9"]}, id="float-bid"),
+        pytest.param(lambda d: {**d, "actions": [*d["actions"], "church " + "x" * 190]}, id="long-church"),
+        pytest.param(lambda d: {**d, "actions": ["pass"] * (MAX_ACTIONS + 1)}, id="too-many-actions"),
+        pytest.param(lambda d: {**d, "actions": [*d["actions"], "keep\x00"]}, id="nul-in-action"),
+        pytest.param(lambda d: {**d, "seed": 10**MAX_INT_DIGITS - 1, "result": {"winners": [0]}}, id="big-seed"),
+        pytest.param(lambda d: {**d, "result": {"winners": [[[[1]]]] * 1000}}, id="odd-result"),
+        pytest.param(lambda d: {**d, "players": 9}, id="unsupported-players"),
+        pytest.param(lambda d: {**d, "ruleset": {**d["ruleset"], "options": ["x" * 150]}}, id="unknown-option"),
+        pytest.param(lambda d: {**d, "bots": ["hard:iterations=" + "9" * 100]}, id="bot-spec"),
+    ],
+)
+def test_adversarial_records_of_a_real_game(
+    mutate: Callable[[dict[str, Any]], object], tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    path = _record_file(tmp_path, mutate(good_record_document()))
+    before = fingerprint(path)
+    status, out, err = cli(capsys, "replay", str(path))
+    if status != 0:  # a bot spec is informative only: that record replays
+        assert_refused(status, out, err, str(path))
+    assert fingerprint(path) == before
+
+
+def test_an_oversized_record_is_refused_before_parsing(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    path = tmp_path / "big.json"
+    text = json.dumps(good_record_document())
+    path.write_text(text + " " * (MAX_BYTES + 1 - len(text)), encoding="utf-8")
+    assert_refused(*cli(capsys, "replay", str(path)), str(path))
+    _status, _out, err = cli(capsys, "replay", str(path))
+    assert "larger than 4 MiB" in err
+
+
+def _special_files(folder: Path) -> dict[str, Path]:
+    """A FIFO, a link to /dev/zero, a folder and a dangling link, each named like an input file."""
+    folder.mkdir(parents=True, exist_ok=True)
+    fifo = folder / "fifo.json"
+    os.mkfifo(fifo)
+    zero = folder / "zero.json"
+    zero.symlink_to("/dev/zero")
+    directory = folder / "folder.json"
+    directory.mkdir()
+    dangling = folder / "dangling.json"
+    dangling.symlink_to(folder / "nowhere")
+    return {"fifo": fifo, "zero": zero, "folder": directory, "dangling": dangling}
+
+
+needs_fifo = pytest.mark.skipif(not hasattr(os, "mkfifo") or not Path("/dev/zero").exists(), reason="POSIX only")
+
+
+@needs_fifo
+@pytest.mark.parametrize("kind", ["fifo", "zero", "folder", "dangling"])
+def test_special_files_are_refused_without_reading(
+    kind: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    path = _special_files(tmp_path)[kind]
+    status, out, err = cli(capsys, "replay", str(path))
+    assert_refused(status, out, err, str(path))
+    if kind in ("fifo", "zero", "folder"):
+        assert "not a regular file" in err
+    yaml_path = path.with_suffix(".yaml")
+    path.rename(yaml_path)
+    status, out, err = cli(capsys, "rules", "validate", str(yaml_path))
+    assert status == 2 and "Traceback" not in err and str(yaml_path) in err
+
+
+@needs_fifo
+@pytest.mark.parametrize("kind", ["fifo", "zero", "folder"])
+def test_a_special_file_as_the_saved_game_is_a_record_error(kind: str, tmp_path: Path) -> None:
+    from biblios_kit.saves import load_game, save_path
+
+    special = _special_files(tmp_path / "specials")[kind]
+    target = save_path()
+    target.parent.mkdir(parents=True, exist_ok=True)
+    special.rename(target)
+    with deadline(), pytest.raises(RecordError, match="not a regular file"):
+        load_game()
+
+
+@needs_fifo
+def test_special_files_in_the_user_rulesets_folder_hang_nothing(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    from biblios_kit.resources import user_rulesets_dir
+
+    folder = user_rulesets_dir()
+    folder.mkdir(parents=True)
+    for name, path in _special_files(tmp_path / "specials").items():
+        path.rename(folder / f"{name}.yaml")
+    shutil.copyfile(HOSTILE / "rulesets" / "ceiling-1e12.yaml", folder / "ceiling.yaml")
+    status, out, err = cli(capsys, "rules", "list")
+    assert status == 0, err
+    assert out.count("[unreadable") == 4 and "ceiling-1e12" in out  # the FIFO, /dev/zero, folder, dangling link
+    status, out, err = cli(capsys, "rules", "show", "--ruleset", "no-such-ruleset")
+    assert status == 2 and "unknown ruleset" in err and "Traceback" not in err
+    status, out, err = cli(capsys, "simulate", "--ruleset", "ceiling-1e12", "--games", "1")
+    assert status == 2 and "1 to 1000" in err
+
+
+# --------------------------------------------------------------------------- the corpus: rulesets
+
+
+@pytest.mark.parametrize("path", RULESETS, ids=lambda p: p.name)
+def test_rules_validate_refuses_every_hostile_ruleset(path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    before = fingerprint(path)
+    status, out, err = cli(capsys, "rules", "validate", str(path))
+    assert status == 2, (out, err)
+    assert "Traceback" not in err and "OK" not in out
+    lines = err.splitlines()
+    assert lines[-1].endswith("in 1 file")
+    # Every problem is located in a file: this one, or the edition it extends.
+    editions = (str(ROOT / "rulesets"), os.path.relpath(ROOT / "rulesets"))
+    assert all(line.startswith((str(path), *editions)) for line in lines[:-1] if ": " in line), err
+    assert fingerprint(path) == before
+
+
+@pytest.mark.parametrize("path", RULESETS, ids=lambda p: p.name)
+def test_no_hostile_ruleset_can_start_a_game(path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    status, _out, err = cli(capsys, "simulate", "--ruleset", str(path), "--games", "1", "--players", "4")
+    assert status == 2 and "Traceback" not in err, err
+    with deadline(), pytest.raises(BibliosError):
+        load_ruleset(path)
+
+
+# --------------------------------------------------------------------------- the TUI and a bad save
+
+
+@pytest.mark.parametrize("name", ["deep-arrays.json", "long-seed.json", "not-utf8.json"])
+def test_the_tui_reports_a_hostile_save_on_its_setup_screen_and_keeps_working(name: str) -> None:
+    import asyncio
+
+    from biblios_kit.saves import save_path
+    from biblios_kit.tui.app import make_app
+    from biblios_kit.tui.screens.setup import SetupScreen
+
+    target = save_path()
+    target.parent.mkdir(parents=True, exist_ok=True)
+    shutil.copyfile(HOSTILE / "records" / name, target)
+    before = fingerprint(target)
+
+    async def scenario() -> None:
+        for resume in (False, True):
+            app = make_app(resume=resume, bot_delay=0)
+            async with app.run_test(size=(80, 24)) as pilot:
+                for _ in range(200):
+                    await pilot.pause(0.02)
+                    if isinstance(app.screen, SetupScreen) and app.screen.query("#save-message"):
+                        break
+                assert isinstance(app.screen, SetupScreen)
+                message = str(app.screen.query_one("#save-message").render())
+                assert "cannot be continued" in message and str(target) in message
+                assert not app.screen.query("#continue")
+
+    with deadline(60):
+        asyncio.run(scenario())
+    assert fingerprint(target) == before
+
+
+# --------------------------------------------------------------------------- hypothesis
+
+FUZZ = settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+
+json_scalars = st.none() | st.booleans() | st.integers() | st.floats() | st.text(max_size=30)
+json_values = st.recursive(
+    json_scalars,
+    lambda inner: st.lists(inner, max_size=4) | st.dictionaries(st.text(max_size=10), inner, max_size=4),
+    max_leaves=20,
+)
+json_ish = st.text(alphabet='[]{}",:0123456789-.eE truefalsn\\u\n', max_size=300)
+
+
+@FUZZ
+@given(text=st.one_of(st.text(max_size=300), json_ish))
+def test_loads_json_raises_only_input_errors(text: str) -> None:
+    with deadline(5):
+        try:
+            loads_json(text)
+        except InputError as error:
+            assert error.message
+
+
+@FUZZ
+@given(depth=st.integers(min_value=0, max_value=20_000), digits=st.integers(min_value=1, max_value=6_000))
+def test_deep_or_long_json_is_refused_or_read(depth: int, digits: int) -> None:
+    text = "[" * depth + "1" * digits + "]" * depth
+    with deadline(5):
+        try:
+            value = loads_json(text, max_depth=8)
+        except InputError as error:
+            assert error.line == 1 and error.column >= 1
+            assert depth > 8 or digits > MAX_INT_DIGITS
+        else:
+            assert depth <= 8 and digits <= MAX_INT_DIGITS
+            for _ in range(depth):
+                value = value[0]
+            assert value == int("1" * digits)
+
+
+@FUZZ
+@given(data=st.binary(max_size=400))
+def test_any_bytes_as_a_record_file_give_a_record_error(data: bytes, tmp_path_factory: pytest.TempPathFactory) -> None:
+    path = tmp_path_factory.mktemp("bytes") / "record.json"
+    path.write_bytes(data)
+    with deadline(5), pytest.raises(RecordError):
+        replay(load_record(path), where=str(path))
+
+
+GOOD = good_record_document(moves=20)
+
+
+@FUZZ
+@given(key=st.sampled_from(sorted(GOOD) + ["ruleset.id", "ruleset.options", "ruleset.content_hash"]), value=json_values)
+def test_a_record_with_any_field_replaced_replays_or_is_a_record_error(key: str, value: object) -> None:
+    document = json.loads(json.dumps(GOOD))
+    if key.startswith("ruleset."):
+        document["ruleset"][key.split(".")[1]] = value
+    else:
+        document[key] = value
+    with deadline(10):
+        try:
+            replay(from_json(document, "fuzz.json"), where="fuzz.json")
+        except RecordError as error:
+            assert str(error).startswith("fuzz.json: ")
+
+
+action_texts = st.one_of(
+    st.text(max_size=40),
+    st.builds(
+        lambda word, number: f"{word} {number}",
+        st.sampled_from(["bid", "keep", "public", "auction", "pay", "church", "take", "pass", "gold"]),
+        st.integers(min_value=-(10**60), max_value=10**60),
+    ),
+    st.text(alphabet=string.ascii_lowercase + string.digits + " -+:,", max_size=60),
+)
+
+
+@FUZZ
+@given(texts=st.lists(action_texts, min_size=1, max_size=5))
+def test_any_action_text_in_a_record_replays_or_is_a_record_error(texts: list[str]) -> None:
+    document = {**GOOD, "actions": [*GOOD["actions"], *texts]}
+    with deadline(10):
+        try:
+            replay(from_json(document, "fuzz.json"), where="fuzz.json")
+        except RecordError as error:
+            assert str(error).startswith("fuzz.json: ")
+
+
+@FUZZ
+@given(text=action_texts)
+def test_parse_action_raises_only_value_errors(text: str) -> None:
+    rules = new_game(load_ruleset("biblios"), 3, 1).rules
+    with deadline(5):
+        try:
+            action = parse_action(rules, text)
+        except ValueError:
+            return
+    assert parse_action(rules, format_action(rules, action)) == action
+
+
+yaml_ish = st.text(alphabet=string.printable + "&*!|>%@`", max_size=300)
+
+
+@FUZZ
+@given(text=yaml_ish)
+def test_any_yaml_text_gives_a_document_or_a_ruleset_error(text: str) -> None:
+    with deadline(5):
+        try:
+            parse_text(text, "fuzz.yaml")
+        except RulesetError as error:
+            assert error.problems and all(p.file == "fuzz.yaml" for p in error.problems)
+
+
+BIBLIOS = read_file(ROOT / "rulesets" / "biblios.yaml")
+
+
+def _numbers(value: Any, path: tuple[Any, ...] = ()) -> Iterator[tuple[Any, ...]]:
+    if isinstance(value, dict):
+        for key, item in value.items():
+            yield from _numbers(item, (*path, key))
+    elif isinstance(value, list):
+        for index, item in enumerate(value):
+            yield from _numbers(item, (*path, index))
+    elif isinstance(value, int) and not isinstance(value, bool):
+        yield path
+
+
+NUMBER_PATHS = sorted(_numbers(BIBLIOS.data), key=str)
+big_numbers = st.one_of(
+    st.integers(min_value=-5, max_value=1_200),
+    st.integers(min_value=-(10**30), max_value=10**30),
+    st.sampled_from([10**6, 10**12, 10**20, 2**63, -(2**63)]),
+)
+
+
+@FUZZ
+@given(changes=st.lists(st.tuples(st.sampled_from(NUMBER_PATHS), big_numbers), min_size=1, max_size=4))
+def test_any_numbers_in_a_ruleset_are_checked_and_a_passing_one_plays_quickly(
+    changes: list[tuple[tuple[Any, ...], int]],
+) -> None:
+    import copy
+
+    from biblios_kit.rules.build import build_ruleset
+
+    document = copy.deepcopy(BIBLIOS.data)
+    for path, number in changes:
+        node = document
+        for step in path[:-1]:
+            node = node[step]
+        node[path[-1]] = number
+    with deadline(10):
+        problems = check_document(document, [Layer(BIBLIOS)])
+        if problems:
+            return
+        ruleset = build_ruleset(dict(document, active_options=[]), source="fuzz")
+        state = new_game(ruleset, 4, 1)
+        import random
+
+        state.playout([random.Random(seat) for seat in range(4)])
+        assert state.is_terminal()
+
+
+# --------------------------------------------------------------------------- a few promises on their own
+
+
+@pytest.mark.parametrize("options", [[], ["high-opening"], ["low-ceiling"]])
+def test_a_ruleset_broken_only_by_two_options_together_is_refused_with_any_options(options: list[str]) -> None:
+    path = HOSTILE / "rulesets" / "options-break-together.yaml"
+    with pytest.raises(RulesetError) as caught:
+        load_ruleset(path, options)
+    (problem,) = caught.value.problems
+    assert Path(problem.file).resolve() == path and problem.path == "auction.ceiling.gold"
+    assert problem.message.startswith("with options high-opening, low-ceiling: the ceiling 10 is below")
+
+
+def test_play_refuses_a_seed_that_no_save_could_hold(capsys: pytest.CaptureFixture[str]) -> None:
+    status, _out, err = cli(capsys, "play", "--seed", "9" * (MAX_INT_DIGITS + 1))
+    assert status == 2 and err == f"error: --seed must have at most {MAX_INT_DIGITS} digits\n"
