@@ -309,15 +309,19 @@ def schema() -> dict[str, Any]:
 
 def validate(message: object, definition: str) -> None:
     """Check ``message`` against ``$defs/<definition>`` of the schema (``ProtocolError`` listing the problems)."""
-    from jsonschema import Draft202012Validator
-
-    root = schema()
-    validator = Draft202012Validator({**root, "$ref": f"#/$defs/{definition}"})
+    validator = _validator(definition)
     problems = [
         f"{'/'.join(map(str, e.absolute_path)) or '(root)'}: {e.message}" for e in validator.iter_errors(message)
     ]
     if problems:
         raise ProtocolError("; ".join(problems[:5]))
+
+
+@cache
+def _validator(definition: str) -> Any:
+    from jsonschema import Draft202012Validator
+
+    return Draft202012Validator({**schema(), "$ref": f"#/$defs/{definition}"})
 
 
 def _int(value: object) -> int:
