@@ -82,7 +82,7 @@ def test_join_plays_a_whole_game_in_its_own_language(host: HostProcess, tmp_path
         async with ApiClient(host.url, other) as client:
             opponent = asyncio.create_task(_api_player(client, reply["table"], 2, rng, done))
             async with app.run_test(size=(100, 32)) as pilot:
-                await run_until(pilot, lambda: isinstance(app.screen, TableScreen) or isinstance(app.screen, EndScreen))
+                await run_until(pilot, lambda: isinstance(app.screen, (TableScreen, EndScreen)))
                 await run_until(pilot, lambda: waiting_for_person(app))
                 text = visible_text(app)
                 assert "Ana" in text and "Beto" in text
