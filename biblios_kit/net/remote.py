@@ -197,7 +197,7 @@ def _post_json(connection: SeatConnection, route: str, body: dict[str, Any]) -> 
 class RemoteApp(BibliosApp):
     """The Textual app of ``biblios-kit join``: connects to a table and shows it as the local game does."""
 
-    CSS_PATH = Path(tui_app.__file__).with_name("biblios.tcss")
+    CSS_PATH = str(Path(tui_app.__file__).with_name("biblios.tcss"))
     """The local game's stylesheet (a relative path would be looked up next to this module)."""
 
     def __init__(self, server: str, table: str, token: str | None, lang: str | None = None) -> None:
@@ -207,7 +207,7 @@ class RemoteApp(BibliosApp):
         self.problem: str | None = None
         """Why the app stopped (a refused token, another version of the rules), shown after it exits."""
 
-    def on_mount(self, event: events.Mount) -> None:
+    def on_mount(self, event: events.Mount) -> None:  # type: ignore[override]
         event.prevent_default()  # not the local game's start-up (setup screen, saved game)
         self.notify(_("Connecting to {server}…").format(server=self.connection.server), timeout=3)
         self.run_worker(self.connection.run(), exclusive=True, group="connection")
