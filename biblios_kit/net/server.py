@@ -50,6 +50,9 @@ log = logging.getLogger("biblios_kit.net")
 
 Handler = Callable[[web.Request], Awaitable[web.StreamResponse]]
 
+CHECKPOINT_SECONDS = 5.0
+"""How often the database's write-ahead log is copied into it (in a thread, off the event loop)."""
+
 HELLO_TIMEOUT = 10.0
 """Seconds a WebSocket client has to say hello (with its token) before it is dropped."""
 
@@ -132,10 +135,24 @@ def make_app(config: ServerConfig) -> web.Application:
 
     add_seat_pages(app, hub, config)
 
+    async def checkpoints() -> None:
+        loop = asyncio.get_running_loop()
+        while True:
+            await asyncio.sleep(CHECKPOINT_SECONDS)
+            try:
+                await loop.run_in_executor(None, store.checkpoint)
+            except Exception:
+                log.exception("checkpoint failed")
+
+    background: list[asyncio.Task[None]] = []
+
     async def started(_app: web.Application) -> None:
         hub.start()
+        background.append(asyncio.create_task(checkpoints()))
 
     async def stopping(_app: web.Application) -> None:
+        for task in background:
+            task.cancel()
         for ws in list(sockets):
             with contextlib.suppress(Exception):
                 await ws.close(code=1001, message=b"server shutdown")

@@ -71,11 +71,24 @@ class Store:
         self.db = sqlite3.connect(self.path, isolation_level=None, check_same_thread=False)
         self.db.execute("PRAGMA journal_mode=WAL")
         self.db.execute(f"PRAGMA synchronous={'FULL' if durable else 'NORMAL'}")
+        # Checkpoints (copying the log into the database, with an fsync) would otherwise run inside
+        # a commit now and then, in the event loop; :meth:`checkpoint` runs them in a thread.
+        self.db.execute("PRAGMA wal_autocheckpoint=0")
         self.db.executescript(SCHEMA)
+        self._checkpointer: sqlite3.Connection | None = None
 
     def close(self) -> None:
-        """Close the database."""
+        """Close the database (after a last checkpoint)."""
+        self.checkpoint()
+        if self._checkpointer is not None:
+            self._checkpointer.close()
         self.db.close()
+
+    def checkpoint(self) -> None:
+        """Copy the write-ahead log into the database file (from any thread; writers are not blocked)."""
+        if self._checkpointer is None:
+            self._checkpointer = sqlite3.connect(self.path, isolation_level=None, check_same_thread=False)
+        self._checkpointer.execute("PRAGMA wal_checkpoint(PASSIVE)")
 
     def create(self, table: StoredTable) -> None:
         """Store a new table (with no action yet)."""

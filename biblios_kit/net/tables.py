@@ -102,8 +102,9 @@ class Table:
 
     def views(self) -> ViewCache:
         """The views of the current version (built lazily, once per seat)."""
-        if self._cache is None or self._cache.version != self.version:
-            self._cache = ViewCache(self.state, self.version)
+        if self._cache is None:
+            self._cache = ViewCache(self.state)
+        self._cache.moved_to(self.state, self.version)
         return self._cache
 
     def view(self, seat: int, since: int = 0) -> dict[str, Any]:

@@ -68,13 +68,26 @@ def public_events(state: GameState) -> list[Event]:
 
 
 class ViewCache:
-    """The views of one table at one version, built once per seat and shared by every connection of that seat."""
+    """The views of one table, built once per seat and version and shared by every connection of that seat.
 
-    def __init__(self, state: GameState, version: int) -> None:
+    Events only ever get appended to a game's log (and how each seat sees an event never
+    changes), so each seat's events are turned into JSON once: a new version converts only
+    the events that are new to that seat.
+    """
+
+    def __init__(self, state: GameState) -> None:
         self.state = state
-        self.version = version
+        self.version = -1
         self._observations: dict[int, dict[str, Any]] = {}
         self._events: dict[int, list[dict[str, Any]]] = {}
+        self._events_version: dict[int, int] = {}
+
+    def moved_to(self, state: GameState, version: int) -> None:
+        """The table's state is now ``state`` at ``version``: forget the observations of the previous one."""
+        if version != self.version:
+            self.state = state
+            self.version = version
+            self._observations = {}
 
     def observation(self, seat: int) -> dict[str, Any]:
         """The observation JSON of ``seat`` (``SPECTATOR`` for the public view)."""
@@ -89,9 +102,9 @@ class ViewCache:
 
     def events(self, seat: int) -> list[dict[str, Any]]:
         """Every event of the game as ``seat`` sees it, as JSON."""
-        cached = self._events.get(seat)
-        if cached is None:
+        cached = self._events.setdefault(seat, [])
+        if self._events_version.get(seat) != self.version:
             events = public_events(self.state) if seat == SPECTATOR else self.state.events_for(seat)
-            cached = [event_to_json(e) for e in events]
-            self._events[seat] = cached
+            cached.extend(event_to_json(e) for e in events[len(cached) :])
+            self._events_version[seat] = self.version
         return cached
