@@ -192,3 +192,16 @@ def test_host_warns_when_exposed(tmp_path: Path) -> None:
         _out, err = server.stop()
     lines = err.decode().splitlines()
     assert lines[0].startswith("warning: listening on 0.0.0.0")
+
+
+def test_the_example_api_bot_plays_a_seat_to_the_end(host: HostProcess) -> None:
+    common = ["--port", str(host.port), "--data-dir", str(host.data_dir)]
+    created = _cli("host", "new", *common, "--players", "3", "--seat", "2=random", "--seat", "3=random",
+                   "--bot-delay", "0", "--json")  # fmt: skip
+    import json
+
+    link = json.loads(created.stdout)["seats"][0]["link"]
+    done = subprocess.run([sys.executable, str(ROOT / "examples" / "api_bot.py"), link, "--bot", "easy"],
+                          capture_output=True, text=True, cwd=ROOT, timeout=120)  # fmt: skip
+    assert done.returncode == 0, done.stderr
+    assert "game over; winners:" in done.stdout

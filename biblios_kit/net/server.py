@@ -75,8 +75,8 @@ class ServerConfig:
     """Open WebSocket connections, all tables together."""
     http_rate: float = 50.0
     http_burst: float = 100.0
-    ws_rate: float = 20.0
-    ws_burst: float = 40.0
+    ws_rate: float = 50.0
+    ws_burst: float = 200.0
     bot_threads: int = 2
     durable: bool = False
     browser_sessions: int = 8
