@@ -22,7 +22,7 @@ from typing import Any
 
 from aiohttp import WSMsgType, web
 
-from biblios_kit.i18n import _
+from biblios_kit.i18n import _, ngettext
 from biblios_kit.net.protocol import (
     MAX_BODY_BYTES,
     MAX_MESSAGE_BYTES,
@@ -181,9 +181,12 @@ async def _errors_middleware(request: web.Request, handler: Handler) -> web.Stre
     except ProtocolError as error:
         return json_error(400, "bad_request", str(error))
     except web.HTTPRequestEntityTooLarge:
-        return json_error(
-            413, "too_large", _("the request is too large (at most {size} bytes)").format(size=MAX_BODY_BYTES)
-        )
+        message = ngettext(
+            "the request is too large (at most {size} byte)",
+            "the request is too large (at most {size} bytes)",
+            MAX_BODY_BYTES,
+        ).format(size=MAX_BODY_BYTES)
+        return json_error(413, "too_large", message)
     except web.HTTPException as error:
         if error.status < 400:
             raise
@@ -400,7 +403,9 @@ async def _hello(ws: web.WebSocketResponse, request: web.Request, table: Table) 
     token = hello.get("token", bearer_token(request))
     since = hello.get("since", 0)
     if hello.get("type") != "hello" or not (token is None or isinstance(token, str)) or not _int(since) or since < 0:
-        await _send(ws, error_message("bad_request", _('the first message must be {"type": "hello", "token": ...}')))
+        await _send(
+            ws, error_message("bad_request", _("the first message must be a hello message with the seat's token"))
+        )
         await ws.close(code=1008, message=b"bad hello")
         return None
     if token is None:

@@ -24,7 +24,7 @@ from biblios_kit.bots.base import Bot
 from biblios_kit.engine.actions import format_action, parse_action
 from biblios_kit.engine.state import GameState, Phase, new_game
 from biblios_kit.errors import BibliosError, IllegalActionError, InvalidActionError
-from biblios_kit.i18n import _
+from biblios_kit.i18n import _, ngettext
 from biblios_kit.net.protocol import PROTOCOL_VERSION, result_to_json
 from biblios_kit.net.security import new_token, same_secret, token_digest
 from biblios_kit.net.store import Store, StoredTable
@@ -175,8 +175,9 @@ class TableHub:
             )
         specs = list(seats) + [HUMAN] * (players - len(seats))
         if len(specs) != players:
-            raise Rejected(400, "bad_seats", _("{count} seats given for {players} players").format(
-                count=len(seats), players=players))  # fmt: skip
+            message = ngettext("{count} seat given for {players} players", "{count} seats given for {players} players",
+                               len(seats)).format(count=len(seats), players=players)  # fmt: skip
+            raise Rejected(400, "bad_seats", message)
         for spec in specs:
             if spec != HUMAN:
                 try:
