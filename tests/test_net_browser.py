@@ -7,6 +7,7 @@ needed); the headless-browser test runs only where Chromium is installed.
 from __future__ import annotations
 
 import asyncio
+import json
 import shutil
 import subprocess
 from collections.abc import Iterator
@@ -14,7 +15,7 @@ from pathlib import Path
 
 import aiohttp
 import pytest
-from net_helpers import HostProcess
+from net_helpers import HostProcess, free_port
 
 from biblios_kit.net.client import ApiClient
 
@@ -80,15 +81,59 @@ def _chromium() -> str | None:
 
 @pytest.mark.slow
 @pytest.mark.skipif(_chromium() is None, reason="no Chromium on this machine (apt-get install chromium to run it)")
-def test_a_headless_browser_shows_the_seat(host: HostProcess, tmp_path: Path) -> None:
+def test_a_headless_browser_plays_in_the_seat_page(host: HostProcess, tmp_path: Path) -> None:
+    """Chromium opens the invitation link: cookie, redirect, Host/Origin checks, WebSocket, the seat's screen."""
     reply = asyncio.run(_table(host))
     seats = reply["seats"]
     assert isinstance(seats, list)
     browser = _chromium()
     assert browser is not None
-    done = subprocess.run(
+    port = free_port()
+    process = subprocess.Popen(
         [browser, "--headless=new", "--no-sandbox", "--disable-gpu", f"--user-data-dir={tmp_path / 'profile'}",
-         "--virtual-time-budget=15000", "--dump-dom", seats[0]["link"]],
-        capture_output=True, text=True, timeout=120,
+         f"--remote-debugging-port={port}", "--lang=fr", seats[0]["link"]],
+        stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
     )  # fmt: skip
-    assert "textual-terminal" in done.stdout  # the page followed the redirect, with its cookie, and loaded
+    try:
+        state = asyncio.run(_watch_page(port))
+    finally:
+        process.kill()
+        process.wait(10)
+    assert "-first-byte" in state["body"], state  # the seat's Textual process is drawing in the page
+    assert "-connected" in state["terminal"], state
+    assert state["path"] == f"/play/{reply['table']}" and "token" not in state["search"]  # out of the address bar
+
+
+async def _watch_page(port: int) -> dict[str, str]:
+    """Follow the page through Chrome's DevTools protocol until the terminal receives its first bytes."""
+    expression = (
+        "JSON.stringify({body: document.body ? document.body.className : '', path: location.pathname, "
+        "search: location.search, terminal: (document.getElementById('terminal') || {}).className || ''})"
+    )
+    async with aiohttp.ClientSession() as http:
+        for _attempt in range(100):
+            try:
+                async with http.get(f"http://127.0.0.1:{port}/json") as response:
+                    pages = [p for p in await response.json() if p.get("type") == "page"]
+                if pages:
+                    break
+            except aiohttp.ClientError:
+                pass
+            await asyncio.sleep(0.2)
+        else:
+            raise AssertionError("Chromium did not start")
+        state: dict[str, str] = {}
+        async with http.ws_connect(pages[0]["webSocketDebuggerUrl"], max_msg_size=0) as ws:
+            for number in range(1, 150):
+                await ws.send_json({"id": number, "method": "Runtime.evaluate", "params": {"expression": expression}})
+                while True:
+                    message = json.loads((await asyncio.wait_for(ws.receive(), 10)).data)
+                    if message.get("id") == number:
+                        break
+                value = message.get("result", {}).get("result", {}).get("value")
+                if value:
+                    state = json.loads(value)
+                    if "-first-byte" in state.get("body", ""):
+                        return state
+                await asyncio.sleep(0.2)
+        return state
