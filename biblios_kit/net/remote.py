@@ -11,6 +11,7 @@ machine, in the player's own language.
 
 from __future__ import annotations
 
+import asyncio
 import json
 import urllib.error
 import urllib.request
@@ -116,6 +117,8 @@ class RemoteSession(GameSession):
         self.state = cast(GameState, self.remote)
         self.update(view)
         self._payments: dict[tuple[int, ...], tuple[int, ...] | None] = {}
+        self.blocking_calls = 0
+        """Payment questions that had to wait for the server (the others were fetched ahead)."""
 
     def _observation(self, view: dict[str, Any]) -> Observation:
         data = view["observation"]
@@ -149,15 +152,29 @@ class RemoteSession(GameSession):
         return self.remote.last
 
     def payment_options(self, prefix: Sequence[int]) -> tuple[int, ...] | None:
-        """The payer's legal actions after paying ``prefix``, asked of the server (cached per prefix)."""
-        key = tuple(prefix)
+        """The payer's legal actions after paying ``prefix`` (``None`` once complete).
+
+        The payment dialog asks synchronously. :meth:`RemoteApp.prefetch_payments` fills
+        the answers in beforehand, without blocking; one it has not fetched yet is asked
+        of the server with a short blocking call. The options depend on which cards were
+        paid, not on their order, so answers are kept per set of cards.
+        """
+        key = tuple(sorted(prefix))
         if key not in self._payments:
+            self.blocking_calls += 1
             texts = [format_action(self.ruleset, a) for a in key]
-            options = _post_json(self.connection, "payment-options", {"pay": texts}).get("options")
-            self._payments[key] = (
-                None if options is None else tuple(parse_action(self.ruleset, text) for text in options)
-            )
+            self.remember_payment(key, _post_json(self.connection, "payment-options", {"pay": texts}).get("options"))
         return self._payments[key]
+
+    def remember_payment(self, paid: tuple[int, ...], options: list[str] | None) -> tuple[int, ...] | None:
+        """Keep the server's answer for the cards ``paid`` (sorted); returns the options as actions."""
+        parsed = None if options is None else tuple(parse_action(self.ruleset, text) for text in options)
+        self._payments[paid] = parsed
+        return parsed
+
+    def knows_payment(self, paid: tuple[int, ...]) -> bool:
+        """Whether the options after paying ``paid`` (sorted) are already known."""
+        return paid in self._payments
 
     def apply(self, action: int) -> None:
         """Send ``action`` to the server (the screen redraws when the new view arrives)."""
@@ -239,7 +256,45 @@ class RemoteApp(BibliosApp):
                 self.start_session(session)
             return
         if session.update(view):
+            remote = session.remote
+            if remote.phase is Phase.PAYMENT and remote.current_player == session.seat and remote.legal_actions():
+                await self.prefetch_payments(session, remote.version, levels=2)  # before the dialog opens
+                self.run_worker(self.prefetch_payments(session, remote.version), group="payments")
             self._advance(session)
+
+    async def prefetch_payments(self, session: RemoteSession, version: int, levels: int = 8,
+                                budget: int = 64) -> None:  # fmt: skip
+        """Ask the server, without blocking, for the payer's options after each set of cards it may pay.
+
+        Level by level (no card, one card, two ...), each level's questions at once, at most
+        ``budget`` questions; stops when the game moves on (``version`` changed).
+        """
+        from biblios_kit.engine.actions import REFUSE
+        from biblios_kit.net.client import ApiClient
+
+        frontier: list[tuple[int, ...]] = [()]
+        async with ApiClient(self.connection.server, self.connection.token) as client:
+            for _level in range(levels):
+                wanted = [paid for paid in frontier if not session.knows_payment(paid)][:budget]
+                budget -= len(wanted)
+                answers = await asyncio.gather(
+                    *(client.payment_options(self.connection.table, [format_action(session.ruleset, a) for a in paid])
+                      for paid in wanted),
+                    return_exceptions=True,
+                )  # fmt: skip
+                if session.remote.version != version:
+                    return
+                for paid, answer in zip(wanted, answers):
+                    if not isinstance(answer, BaseException):
+                        session.remember_payment(paid, answer)
+                following: set[tuple[int, ...]] = set()
+                for paid in frontier:
+                    if session.knows_payment(paid):
+                        options = session.payment_options(paid)
+                        following.update(tuple(sorted((*paid, a))) for a in options or () if a != REFUSE)
+                frontier = sorted(following)
+                if not frontier or budget <= 0:
+                    return
 
     def _advance(self, session: RemoteSession) -> None:
         from biblios_kit.tui.screens.table import TableScreen
