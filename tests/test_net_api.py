@@ -245,3 +245,35 @@ async def test_same_origin_and_allowed_names_pass(tmp_path: Path) -> None:
         assert ok.status == 200
         named = await client.get(f"/api/tables/{table}", headers={"Host": "biblios.example"})
         assert named.status == 200
+
+
+async def test_a_listener_too_slow_to_read_is_dropped(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    from biblios_kit.net import tables
+    from biblios_kit.net.store import Store
+    from biblios_kit.net.tables import TableHub
+
+    monkeypatch.setattr(tables, "QUEUE_LIMIT", 20)
+    QUEUE_LIMIT = 20
+    hub = TableHub(Store(tmp_path))
+    invitation = hub.create("biblios", [], 4, ["human"] * 4, seed=1, bot_delay=0)
+    table = hub.table(invitation.table)
+    slow = hub.listen(table, 0)  # never read
+    fast = hub.listen(table, 1)
+    played = 0
+    while slow in table.listeners:
+        seat = table.state.current_player
+        assert seat is not None
+        hub.act(table, seat, [table.view(seat, 10**6)["observation"]["legal_actions"][0]])
+        while not fast.queue.empty():
+            fast.queue.get_nowait()
+        played += 1
+        assert played <= QUEUE_LIMIT + 1
+    assert fast in table.listeners
+    assert slow.queue.qsize() == QUEUE_LIMIT and None in [slow.queue.get_nowait() for _ in range(QUEUE_LIMIT)]
+    hub.store.close()
+
+
+async def test_names_must_be_printable(tmp_path: Path) -> None:
+    async with running_server(tmp_path) as client:
+        response = await client.post("/api/tables", json={"players": 2, "names": ["Ana\nBeto"]}, headers=bearer(ADMIN))
+        assert response.status == 400 and (await response.json())["error"]["code"] == "bad_names"

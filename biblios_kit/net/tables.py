@@ -184,7 +184,9 @@ class TableHub:
                     parse_spec(spec)
                 except BotSpecError as error:
                     raise Rejected(400, "bad_seats", f"{spec!r}: {error}") from None
-        if len(names) > players or any(not isinstance(n, str) or not n.strip() or len(n) > 40 for n in names):
+        if len(names) > players or any(
+            not isinstance(n, str) or not n.strip() or len(n) > 40 or not n.isprintable() for n in names
+        ):
             raise Rejected(400, "bad_names", _("give at most one name per seat, each 1 to 40 characters"))
         all_names = [n.strip() for n in names] + [
             _("Player {number}").format(number=seat + 1) for seat in range(len(names), players)
