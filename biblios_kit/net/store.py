@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import json
 import sqlite3
+import threading
 import time
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
@@ -76,16 +77,28 @@ class Store:
         self.db.execute("PRAGMA wal_autocheckpoint=0")
         self.db.executescript(SCHEMA)
         self._checkpointer: sqlite3.Connection | None = None
+        self._lock = threading.Lock()
+        """Checkpoints (in a thread) and closing never run at the same time."""
+        self._closed = False
 
     def close(self) -> None:
-        """Close the database (after a last checkpoint)."""
-        self.checkpoint()
-        if self._checkpointer is not None:
-            self._checkpointer.close()
-        self.db.close()
+        """Close the database (after a last checkpoint; waits for one running in another thread)."""
+        with self._lock:
+            if self._closed:
+                return
+            self._checkpoint()
+            if self._checkpointer is not None:
+                self._checkpointer.close()
+            self.db.close()
+            self._closed = True
 
     def checkpoint(self) -> None:
         """Copy the write-ahead log into the database file (from any thread; writers are not blocked)."""
+        with self._lock:
+            if not self._closed:
+                self._checkpoint()
+
+    def _checkpoint(self) -> None:
         if self._checkpointer is None:
             self._checkpointer = sqlite3.connect(self.path, isolation_level=None, check_same_thread=False)
         self._checkpointer.execute("PRAGMA wal_checkpoint(PASSIVE)")
