@@ -175,6 +175,11 @@ def test_host_new_prints_invitations_and_checks_its_input(host: HostProcess) -> 
         assert message in failed.stderr and "Traceback" not in failed.stderr
     nobody = _cli("host", "new", "--port", str(host.port), "--data-dir", str(host.data_dir / "elsewhere"))
     assert nobody.returncode == 2 and "admin token" in nobody.stderr
+    remote = _cli("host", "new", "--server", host.url, "--data-dir", str(host.data_dir / "elsewhere"),
+                  env={"BIBLIOS_KIT_ADMIN_TOKEN": host.admin()})  # fmt: skip
+    assert remote.returncode == 0 and "/play/" in remote.stdout
+    wrong = _cli("host", "new", "--server", host.url, env={"BIBLIOS_KIT_ADMIN_TOKEN": "guess"})
+    assert wrong.returncode == 2 and "admin token" in wrong.stderr
 
 
 def test_join_checks_its_link() -> None:

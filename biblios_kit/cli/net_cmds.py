@@ -17,6 +17,9 @@ from biblios_kit.i18n import _
 DEFAULT_PORT = 8765
 """The port ``biblios-kit host`` listens on by default."""
 
+ADMIN_TOKEN_VARIABLE = "BIBLIOS_KIT_ADMIN_TOKEN"
+"""The environment variable ``host new`` takes the admin token from (else the data folder's ``admin-token``)."""
+
 
 def default_data_dir() -> Path:
     """Where the server keeps its tables and records unless ``--data-dir`` says otherwise."""
@@ -145,11 +148,14 @@ def register_host(app: typer.Typer) -> None:
             names = [given.get(n, _("Player {number}").format(number=n)) for n in range(1, players + 1)]
         folder = data_dir or default_data_dir()
         token_file = folder / "admin-token"
-        if not token_file.is_file():
-            fail(
-                f"{error_prefix()} {token_file}: " + _("no admin token (start the server with biblios-kit host first)")
-            )
-        admin = token_file.read_text(encoding="utf-8").strip()
+        admin = os.environ.get(ADMIN_TOKEN_VARIABLE, "").strip()  # a server elsewhere: its token, off the command line
+        if not admin:
+            if not token_file.is_file():
+                fail(
+                    f"{error_prefix()} {token_file}: "
+                    + _("no admin token (start the server with biblios-kit host first)")
+                )
+            admin = token_file.read_text(encoding="utf-8").strip()
         _check_port(port)
         url = server or f"http://127.0.0.1:{port}"
         body: dict[str, Any] = {"ruleset": ruleset, "options": option or [], "players": players, "seats": seats,
