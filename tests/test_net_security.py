@@ -231,3 +231,29 @@ def test_data_dir_admin_token_is_private(tmp_path: Path) -> None:
     token = admin_token_of(tmp_path / "d")
     assert admin_token_of(tmp_path / "d") == token and len(token) >= 40
     assert (tmp_path / "d" / "admin-token").stat().st_mode & 0o077 == 0
+
+
+def test_play_web_warns_when_exposed_and_checks_its_flags(tmp_path: Path) -> None:
+    import os
+    import signal
+    import subprocess
+
+    from net_helpers import free_port
+
+    root = Path(__file__).resolve().parent.parent
+    env = {**os.environ, "BIBLIOS_KIT_DATA_DIR": str(tmp_path), "BIBLIOS_LANG": "en"}
+    bad = subprocess.run([sys.executable, "-m", "biblios_kit", "play", "--web", "--max-sessions", "0"], cwd=root,
+                         env=env, capture_output=True, text=True, timeout=60)  # fmt: skip
+    assert bad.returncode == 2 and "--max-sessions must be at least 1" in bad.stderr
+    port = free_port()
+    server = subprocess.Popen([sys.executable, "-m", "biblios_kit", "play", "--web", "--bind", "0.0.0.0", "--port",
+                               str(port)], cwd=root, env=env, stderr=subprocess.PIPE, start_new_session=True)  # fmt: skip
+    try:
+        assert server.stderr is not None
+        first = server.stderr.readline().decode()
+        second = server.stderr.readline().decode()
+    finally:
+        os.killpg(server.pid, signal.SIGINT)
+        server.wait(15)
+    assert first.startswith("warning: listening on 0.0.0.0")
+    assert f"http://127.0.0.1:{port}/?token=" in second
