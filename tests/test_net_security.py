@@ -257,3 +257,15 @@ def test_play_web_warns_when_exposed_and_checks_its_flags(tmp_path: Path) -> Non
         server.wait(15)
     assert first.startswith("warning: listening on 0.0.0.0")
     assert f"http://127.0.0.1:{port}/?token=" in second
+
+
+@pytest.mark.parametrize(
+    ("header", "expected"),
+    [("es-ES,es;q=0.9,en;q=0.8", "es"), ("de-DE, fr-CA;q=0.8", "fr"), ("de, it", None), ("", None), (",,;q=1", None)],
+)
+def test_browser_language(header: str, expected: str | None) -> None:
+    from aiohttp.test_utils import make_mocked_request
+
+    from biblios_kit.net.web import browser_language
+
+    assert browser_language(make_mocked_request("GET", "/", headers={"Accept-Language": header})) == expected

@@ -152,7 +152,7 @@ def _serve(port: int, lang: str, bind: str, max_sessions: int) -> None:
     from aiohttp import web
 
     from biblios_kit.net.security import bind_warning, new_token
-    from biblios_kit.net.web import make_play_app
+    from biblios_kit.net.web import browser_language, make_play_app
 
     args = sys.argv[1:]
     cleaned: list[str] = []
@@ -167,9 +167,13 @@ def _serve(port: int, lang: str, bind: str, max_sessions: int) -> None:
         if arg == "--web" or arg.startswith(("--port=", "--bind=", "--max-sessions=")):
             continue
         cleaned.append(arg)
-    if "--lang" not in cleaned and not any(a.startswith("--lang=") for a in cleaned):
-        cleaned += ["--lang", lang]
-    command = shlex.join([sys.executable, "-m", "biblios_kit", *cleaned])
+    explicit_lang = "--lang" in cleaned or any(a.startswith("--lang=") for a in cleaned)
+
+    def command(request: web.Request) -> str:
+        """The game of one browser tab: in the browser's language unless ``--lang`` was given."""
+        chosen = [] if explicit_lang else ["--lang", browser_language(request) or lang]
+        return shlex.join([sys.executable, "-m", "biblios_kit", *cleaned, *chosen])
+
     token = new_token()
     warning = bind_warning(bind)
     if warning:
@@ -177,7 +181,7 @@ def _serve(port: int, lang: str, bind: str, max_sessions: int) -> None:
     shown = "127.0.0.1" if bind in ("0.0.0.0", "::", "") else bind
     host = f"[{shown}]" if ":" in shown else shown
     url = f"http://{host}:{port}/?token={token}"
-    app = make_play_app(lambda _request: command, token, max_sessions=max_sessions)
+    app = make_play_app(command, token, max_sessions=max_sessions)
     print(_("Serving biblios-kit on {url} (Ctrl+C to stop)").format(url=url), file=sys.stderr, flush=True)
     try:
         web.run_app(app, host=bind, port=port, print=None, access_log=None, shutdown_timeout=5)
