@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import json
 import logging
 import random
 import secrets
@@ -341,8 +342,6 @@ class TableHub:
         table.listeners.discard(listener)
 
     def _send_view(self, table: Table, listener: Listener, since: int | None = None) -> None:
-        import json
-
         start = listener.events_sent if since is None else since
         message = table.view(listener.seat, start)
         listener.events_sent = message["first_event"] + len(message["events"])

@@ -221,8 +221,7 @@ def add_seat_pages(app: web.Application, hub: TableHub, config: ServerConfig) ->
                 seat_cookie(table.id), given, httponly=True, samesite="Strict", path=f"/play/{table.id}"
             )
             raise response
-        _table, token = token_of(request)
-        if table.seat_of(token) is None:
+        if table.seat_of(request.cookies.get(seat_cookie(table.id))) is None:
             return json_error(403, "bad_token", _("open your invitation link (it carries your seat token)"))
         return _page(request, f"/play/{table.id}/ws", "biblios-kit")
 
