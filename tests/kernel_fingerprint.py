@@ -16,7 +16,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).parent))
 
-from test_engine_perft import perft_position, perft_rows
+from conftest import perft_position, perft_rows
 
 from biblios_kit import _kernel
 from biblios_kit.bots.registry import make_bot

@@ -51,7 +51,10 @@ PATTERNS: dict[str, list[tuple[str, re.Pattern[str]]]] = {
     "es": [
         ("'de el' instead of 'del'", re.compile(r"\bde el\b", re.IGNORECASE)),
         ("'a el' instead of 'al'", re.compile(r"(?<![\w'])a el\b", re.IGNORECASE)),
-        ("a question without '¿'", re.compile(r"(?:^|(?<=[.!?\n]))[^¿.!?\n]*\?")),
+        (
+            "a question without '¿'",
+            re.compile(r"(?:^|(?<=[.!?\n]))[^¿.!?\n]*\?(?!\w+=)"),
+        ),  # a URL's ?key= is no question
     ],
     "fr": [
         (

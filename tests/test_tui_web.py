@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import asyncio
 import os
+import re
 import signal
 import socket
 import subprocess
@@ -23,12 +24,23 @@ def free_port() -> int:
         return int(sock.getsockname()[1])
 
 
-async def _session(port: int) -> bytes:
+def printed_url(server: subprocess.Popen[bytes]) -> str:
+    """The URL (with its access token) the server prints when it starts."""
+    assert server.stderr is not None
+    for _line in range(10):
+        line = server.stderr.readline().decode()
+        match = re.search(r"(http://\S+\?token=\S+)", line)
+        if match:
+            return match.group(1)
+    raise AssertionError("the server printed no URL with a token")
+
+
+async def _session(port: int, url: str) -> bytes:
     received = b""
-    async with aiohttp.ClientSession() as http:
+    async with aiohttp.ClientSession(cookie_jar=aiohttp.CookieJar(unsafe=True)) as http:
         for _attempt in range(100):  # the server needs a moment to start
             try:
-                async with http.get(f"http://127.0.0.1:{port}/") as response:
+                async with http.get(url) as response:  # the token becomes a cookie
                     assert response.status == 200
                     break
             except aiohttp.ClientConnectionError:
@@ -68,7 +80,8 @@ def test_play_web_serves_the_app_over_a_websocket(tmp_path: Path) -> None:
         cwd=ROOT, env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, start_new_session=True,
     )  # fmt: skip
     try:
-        received = asyncio.run(_session(port))
+        url = printed_url(server)
+        received = asyncio.run(_session(port, url))
         assert b"Traceback" not in received
     finally:
         os.killpg(server.pid, signal.SIGINT)
@@ -78,6 +91,5 @@ def test_play_web_serves_the_app_over_a_websocket(tmp_path: Path) -> None:
             os.killpg(server.pid, signal.SIGKILL)
             server.wait(5)
             raise AssertionError("the web server did not stop on Ctrl+C") from None
-    _out, err = server.communicate()
-    assert f"127.0.0.1:{port}".encode() in err
+    assert f"127.0.0.1:{port}" in url
     assert (tmp_path / "saves" / "current-game.json").is_file()  # the browser game saves like the terminal one

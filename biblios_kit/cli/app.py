@@ -16,7 +16,7 @@ import typer
 from biblios_kit.errors import BibliosError
 from biblios_kit.i18n import N_, _, use_language
 
-COMMANDS: tuple[str, ...] = ("rules", "variant", "replay", "simulate", "lab", "play")
+COMMANDS: tuple[str, ...] = ("rules", "variant", "replay", "simulate", "lab", "play", "host", "join")
 """The top-level commands and groups, in the order help lists them."""
 
 
@@ -106,6 +106,14 @@ def _register(name: str, app: typer.Typer, rules_app: typer.Typer, variant_app: 
         from biblios_kit.cli import play_cmds
 
         play_cmds.register(app)
+    elif name == "host":
+        from biblios_kit.cli import net_cmds
+
+        net_cmds.register_host(app)
+    elif name == "join":
+        from biblios_kit.cli import net_cmds
+
+        net_cmds.register_join(app)
 
 
 def command_in(argv: Sequence[str]) -> str | None:

@@ -44,9 +44,15 @@ def register(app: typer.Typer) -> None:
         resume: Annotated[bool, typer.Option("--resume", help=_("Continue the saved game."))] = False,
         bot_delay: Annotated[float, typer.Option("--bot-delay", help=_("Seconds each bot move stays visible."))] = 0.6,
         web: Annotated[
-            bool, typer.Option("--web", help=_("Serve the game to a web browser instead (on 127.0.0.1)."))
+            bool, typer.Option("--web", help=_("Serve the game to a web browser instead (see --bind)."))
         ] = False,
         port: Annotated[int, typer.Option("--port", help=_("Port of the web server."))] = 8000,
+        bind: Annotated[
+            str, typer.Option("--bind", help=_("Address the web server listens on (127.0.0.1: this machine only)."))
+        ] = "127.0.0.1",
+        max_sessions: Annotated[
+            int, typer.Option("--max-sessions", help=_("Browser tabs (each a game process) served at once."))
+        ] = 4,
         lang: LangOption = None,
     ) -> None:
         """Check the flags, then run the terminal app (or serve it with ``--web``)."""
@@ -57,7 +63,7 @@ def register(app: typer.Typer) -> None:
         if bot_delay < 0:
             fail(f"{error_prefix()} " + _("--bot-delay must not be negative"))
         if web:
-            _serve(port, language)
+            _serve(port, language, bind, max_sessions)
             return
         if not os.environ.get("TEXTUAL_DRIVER") and not (sys.stdin.isatty() and sys.stdout.isatty()):
             fail(f"{error_prefix()} " + _("play needs an interactive terminal (or use --web)"))
@@ -141,27 +147,53 @@ def _config(ruleset: str | None, options: list[str], players: int | None, seed: 
     )
 
 
-def _serve(port: int, lang: str) -> None:
-    """Serve the app with textual-serve on 127.0.0.1; each browser tab runs ``biblios-kit play`` in a terminal."""
+def _serve(port: int, lang: str, bind: str, max_sessions: int) -> None:
+    """Serve the app to browsers: each tab runs ``biblios-kit play`` in its own process (textual-serve's AppService).
+
+    The server binds 127.0.0.1 unless ``--bind`` says otherwise (with a warning), serves
+    nothing without the random token of the printed URL (kept in a cookie once opened),
+    checks Host and Origin, runs at most ``max_sessions`` games at once and lists no folder.
+    """
     if not 0 < port < 65536:
         fail(f"{error_prefix()} " + _("--port must be between 1 and 65535"))
-    from textual_serve.server import Server
+    if max_sessions < 1:
+        fail(f"{error_prefix()} " + _("--max-sessions must be at least 1"))
+    from aiohttp import web
 
-    args = [arg for arg in sys.argv[1:] if arg != "--web"]
+    from biblios_kit.net.security import bind_warning, new_token
+    from biblios_kit.net.web import browser_language, make_play_app
+
+    args = sys.argv[1:]
     cleaned: list[str] = []
     skip = False
     for arg in args:
         if skip:
             skip = False
             continue
-        if arg == "--port":
+        if arg in ("--port", "--bind", "--max-sessions"):
             skip = True
             continue
-        if arg.startswith("--port="):
+        if arg == "--web" or arg.startswith(("--port=", "--bind=", "--max-sessions=")):
             continue
         cleaned.append(arg)
-    if "--lang" not in cleaned and not any(a.startswith("--lang=") for a in cleaned):
-        cleaned += ["--lang", lang]
-    command = shlex.join([sys.executable, "-m", "biblios_kit", *cleaned])
-    print(_("Serving biblios-kit on http://127.0.0.1:{port} (Ctrl+C to stop)").format(port=port), file=sys.stderr)
-    Server(command, host="127.0.0.1", port=port, title="biblios-kit").serve()
+    explicit_lang = "--lang" in cleaned or any(a.startswith("--lang=") for a in cleaned)
+
+    def command(request: web.Request) -> str:
+        """The game of one browser tab: in the browser's language unless ``--lang`` was given."""
+        chosen = [] if explicit_lang else ["--lang", browser_language(request) or lang]
+        return shlex.join([sys.executable, "-m", "biblios_kit", *cleaned, *chosen])
+
+    token = new_token()
+    warning = bind_warning(bind)
+    if warning:
+        print(warning, file=sys.stderr)
+    shown = "127.0.0.1" if bind in ("0.0.0.0", "::", "") else bind
+    host = f"[{shown}]" if ":" in shown else shown
+    url = f"http://{host}:{port}/?token={token}"
+    app = make_play_app(command, token, max_sessions=max_sessions)
+    print(_("Serving biblios-kit on {url} (Ctrl+C to stop)").format(url=url), file=sys.stderr, flush=True)
+    try:
+        web.run_app(app, host=bind, port=port, print=None, access_log=None, shutdown_timeout=5)
+    except OSError as error:
+        fail(f"{error_prefix()} " + _("cannot listen on {address}: {reason}").format(
+            address=f"{bind}:{port}", reason=error.strerror or error))  # fmt: skip

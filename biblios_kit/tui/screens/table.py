@@ -396,7 +396,7 @@ class TableScreen(Screen[None]):
         if obs.current_player is None:
             return Text(_("The game is over."), style=MUTED)
         name = session.names[obs.current_player]
-        if not session.is_human(obs.current_player):
+        if session.seats[obs.current_player] != "human":
             return Text(_("{player} is thinking…").format(player=name), style=MUTED)
         return Text(_("Waiting for {player}.").format(**name_forms("player", name, current_language())), style=MUTED)
 
@@ -431,7 +431,8 @@ class TableScreen(Screen[None]):
                 # ends or changes bot: a full game then takes a third of the time.
                 self._shown["waiting-for"] = current
                 self.update_view()
-            self._bot_turn(current, session.observation(current), self.token)
+            if current in session.bots:  # otherwise someone elsewhere decides (a remote session gets the move)
+                self._bot_turn(current, session.observation(current), self.token)
 
     def _draw_curtain(self, seat: int) -> None:
         from biblios_kit.tui.screens.curtain import CurtainScreen

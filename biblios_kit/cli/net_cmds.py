@@ -1,0 +1,240 @@
+"""``biblios-kit host`` (a game server), ``host new`` (a table and its invitations) and ``join LINK`` (play a seat)."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import os
+import sys
+from pathlib import Path
+from typing import Annotated, Any
+
+import typer
+
+from biblios_kit.cli.common import LangOption, error_prefix, fail, start
+from biblios_kit.i18n import _
+
+DEFAULT_PORT = 8765
+"""The port ``biblios-kit host`` listens on by default."""
+
+ADMIN_TOKEN_VARIABLE = "BIBLIOS_KIT_ADMIN_TOKEN"
+"""The environment variable ``host new`` takes the admin token from (else the data folder's ``admin-token``)."""
+
+
+def default_data_dir() -> Path:
+    """Where the server keeps its tables and records unless ``--data-dir`` says otherwise."""
+    from biblios_kit.resources import user_data_dir
+
+    return user_data_dir() / "server"
+
+
+def register_host(app: typer.Typer) -> None:
+    """Add ``host`` (with ``host new``) to ``app``."""
+    host_app = typer.Typer(
+        help=_("Host games over the network: serve tables, create them, print invitations."),
+        invoke_without_command=True,
+        rich_markup_mode=None,
+    )
+    app.add_typer(host_app, name="host")
+
+    @host_app.callback()
+    def host(
+        context: typer.Context,
+        bind: Annotated[
+            str, typer.Option("--bind", help=_("Address to listen on (127.0.0.1: this machine only)."))
+        ] = "127.0.0.1",
+        port: Annotated[int, typer.Option("--port", help=_("Port to listen on."))] = DEFAULT_PORT,
+        data_dir: Annotated[
+            Path | None, typer.Option("--data-dir", help=_("Folder of the tables and game records."))
+        ] = None,
+        public_url: Annotated[
+            str | None, typer.Option("--public-url", help=_("Base URL of the invitation links (default: from --bind)."))
+        ] = None,
+        allow_host: Annotated[
+            list[str] | None,
+            typer.Option("--allow-host", help=_("A host name the server may be reached by (repeatable).")),
+        ] = None,
+        durable: Annotated[
+            bool, typer.Option("--durable", help=_("Flush every action to disk (survives a power cut; slower)."))
+        ] = False,
+        lang: LangOption = None,
+    ) -> None:
+        """Serve the tables of ``--data-dir`` (unless a subcommand such as ``new`` follows)."""
+        start(lang)
+        if context.invoked_subcommand is not None:
+            return
+        _check_port(port)
+        from biblios_kit.net.security import bind_warning
+        from biblios_kit.net.server import ServerConfig, serve
+
+        folder = data_dir or default_data_dir()
+        shown = "127.0.0.1" if bind in ("0.0.0.0", "::", "") else bind
+        url = public_url or f"http://{'[' + shown + ']' if ':' in shown else shown}:{port}"
+        if public_url is not None and not public_url.startswith(("http://", "https://")):
+            fail(f"{error_prefix()} --public-url: " + _("expected a URL starting with http:// or https://"))
+        warning = bind_warning(bind)
+        if warning:
+            print(warning, file=sys.stderr)
+        config = ServerConfig(
+            folder,
+            public_url=url,
+            internal_url=f"http://{_internal_host(bind)}:{port}",
+            allowed_hosts=tuple(allow_host or ()),
+            durable=durable,
+        )
+
+        def ready() -> None:
+            print(
+                _("Serving games on {url} (data in {folder}; Ctrl+C to stop)").format(url=url, folder=folder),
+                file=sys.stderr,
+                flush=True,
+            )
+
+        try:
+            serve(config, bind, port, ready)
+        except OSError as error:
+            fail(f"{error_prefix()} " + _("cannot listen on {address}: {reason}").format(
+                address=f"{bind}:{port}", reason=error.strerror or error))  # fmt: skip
+
+    @host_app.command("new", help=_("Create a table on a running server and print one invitation per human seat."))
+    def new(
+        ruleset: Annotated[str, typer.Option("--ruleset", "-r", help=_("Edition or variant."))] = "biblios",
+        option: Annotated[
+            list[str] | None, typer.Option("--option", "-o", help=_("Switch a ruleset option on (repeatable)."))
+        ] = None,
+        players: Annotated[int, typer.Option("--players", "-n", help=_("Number of players."))] = 3,
+        seat: Annotated[
+            list[str] | None,
+            typer.Option("--seat", help=_("A bot in a seat, as SEAT=BOT (seats count from 1), e.g. 3=medium.")),
+        ] = None,
+        name: Annotated[
+            list[str] | None, typer.Option("--name", help=_("A seat's name, as SEAT=NAME (repeatable)."))
+        ] = None,
+        seed: Annotated[int | None, typer.Option("--seed", help=_("Seed of the deal (random by default)."))] = None,
+        bot_delay: Annotated[
+            float, typer.Option("--bot-delay", help=_("Seconds the server's bots wait before each move."))
+        ] = 0.5,
+        server: Annotated[
+            str | None, typer.Option("--server", help=_("URL of the server (default: the local one)."))
+        ] = None,
+        data_dir: Annotated[
+            Path | None, typer.Option("--data-dir", help=_("The server's data folder (holds its admin token)."))
+        ] = None,
+        port: Annotated[int, typer.Option("--port", help=_("Port of the local server."))] = DEFAULT_PORT,
+        as_json: Annotated[
+            bool, typer.Option("--json", help=_("Print the table and its invitations as JSON."))
+        ] = False,
+    ) -> None:
+        """Create a table through the API with the data folder's admin token; print the invitations."""
+        if not 1 <= players <= 12:
+            fail(f"{error_prefix()} --players: " + _("expected a number of players between 1 and 12"))
+        seats = ["human"] * players
+        for item in seat or []:
+            number, spec = _numbered(item, "--seat", players)
+            from biblios_kit.bots.registry import BotSpecError, parse_spec
+
+            if spec != "human":
+                try:
+                    parse_spec(spec)
+                except BotSpecError as error:
+                    fail(f"{error_prefix()} --seat {item}: {error}")
+            seats[number - 1] = spec
+        names: list[str] = []
+        given = {}
+        for item in name or []:
+            number, value = _numbered(item, "--name", players)
+            given[number] = value
+        if given:
+            names = [given.get(n, _("Player {number}").format(number=n)) for n in range(1, players + 1)]
+        folder = data_dir or default_data_dir()
+        token_file = folder / "admin-token"
+        admin = os.environ.get(ADMIN_TOKEN_VARIABLE, "").strip()  # a server elsewhere: its token, off the command line
+        if not admin:
+            if not token_file.is_file():
+                fail(
+                    f"{error_prefix()} {token_file}: "
+                    + _("no admin token (start the server with biblios-kit host first)")
+                )
+            admin = token_file.read_text(encoding="utf-8").strip()
+        _check_port(port)
+        url = server or f"http://127.0.0.1:{port}"
+        body: dict[str, Any] = {"ruleset": ruleset, "options": option or [], "players": players, "seats": seats,
+                                "names": names, "bot_delay": bot_delay}  # fmt: skip
+        if seed is not None:
+            body["seed"] = seed
+        from biblios_kit.net.client import ApiClient, ApiError
+
+        async def create() -> dict[str, Any]:
+            async with ApiClient(url) as client:
+                return await client.create_table(admin, **body)
+
+        try:
+            reply = asyncio.run(create())
+        except ApiError as error:
+            fail(f"{error_prefix()} {error.message if error.code == 'network' else f'{url}: {error.message}'}")
+        if as_json:
+            print(json.dumps(reply, ensure_ascii=False, indent=1))
+            return
+        print(_("Table {table} created. Send each person their link:").format(table=reply["table"]))
+        for entry in reply["seats"]:
+            if entry["link"]:
+                print(f"  {entry['seat'] + 1}. {entry['name']}: {entry['link']}")
+            else:
+                print(f"  {entry['seat'] + 1}. {entry['name']} ({entry['kind']})")
+        print(_("Play in a terminal with: biblios-kit join LINK (or open the link in a browser)."))
+
+
+def register_join(app: typer.Typer) -> None:
+    """Add ``join`` to ``app``."""
+
+    @app.command("join", help=_("Play a seat of a table on a game server, from its invitation link."))
+    def join(
+        link: Annotated[str, typer.Argument(help=_("The invitation link (…/play/TABLE?token=…)."))],
+        lang: LangOption = None,
+    ) -> None:
+        """Parse the link, then run the table in the terminal."""
+        language = start(lang)
+        from biblios_kit.net.client import parse_link
+        from biblios_kit.net.web import environ_token
+
+        try:
+            invitation = parse_link(link)
+        except ValueError:
+            fail(f"{error_prefix()} " + _("not an invitation link: {link}").format(link=link))
+        token = invitation.token or environ_token()
+        if token is None:
+            fail(f"{error_prefix()} " + _("the link has no seat token (…?token=…)"))
+        if not os.environ.get("TEXTUAL_DRIVER") and not (sys.stdin.isatty() and sys.stdout.isatty()):
+            fail(f"{error_prefix()} " + _("join needs an interactive terminal"))
+        from biblios_kit.net.remote import RemoteApp
+
+        app = RemoteApp(invitation.server, invitation.table, token, language)
+        app.run()
+        if app.problem:
+            fail(f"{error_prefix()} {app.problem}")
+
+
+def _numbered(item: str, flag: str, players: int) -> tuple[int, str]:
+    """Split ``SEAT=VALUE`` (seat 1 .. players), failing with status 2 on a bad form."""
+    number, sep, value = item.partition("=")
+    if not sep or not number.strip().isdigit() or not value.strip():
+        fail(f"{error_prefix()} {flag} {item}: " + _("expected SEAT=VALUE, e.g. 3=medium"))
+    seat = int(number)
+    if not 1 <= seat <= players:
+        fail(f"{error_prefix()} {flag} {item}: " + _("seat {seat} is not between 1 and {players}").format(
+            seat=seat, players=players))  # fmt: skip
+    return seat, value.strip()
+
+
+def _check_port(port: int) -> None:
+    if not 0 < port < 65536:
+        fail(f"{error_prefix()} " + _("--port must be between 1 and 65535"))
+
+
+def _internal_host(bind: str) -> str:
+    """How a process on this machine reaches a server bound to ``bind`` (browser seats connect this way)."""
+    if bind in ("", "0.0.0.0", "localhost"):
+        return "127.0.0.1"
+    if bind == "::":
+        return "[::1]"
+    return f"[{bind}]" if ":" in bind else bind

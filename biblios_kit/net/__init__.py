@@ -1,0 +1,14 @@
+"""Play over the network: an authoritative game server, its open HTTP/WebSocket API, and remote clients.
+
+* :mod:`biblios_kit.net.protocol`: the JSON messages (views, events, results) and their schema;
+* :mod:`biblios_kit.net.views`: what each seat and spectator is sent, built from the engine's views;
+* :mod:`biblios_kit.net.store`: persistence (SQLite, one row per accepted action);
+* :mod:`biblios_kit.net.tables`: the tables, their seats, tokens, bots and subscribers;
+* :mod:`biblios_kit.net.security`: Host/Origin checks, tokens, rate limits (shared with ``play --web``);
+* :mod:`biblios_kit.net.server`: the aiohttp application and its routes;
+* :mod:`biblios_kit.net.client`: an API client (links, HTTP calls, the WebSocket stream);
+* :mod:`biblios_kit.net.remote`: the Textual table driven by a server (``biblios-kit join``);
+* :mod:`biblios_kit.net.web`: browser pages serving a Textual app per session (``play --web``, browser seats).
+
+See ``docs/network.md``.
+"""

@@ -1,0 +1,252 @@
+"""A client of the game server's API: invitation links, HTTP calls, and the WebSocket stream of views.
+
+Used by ``biblios-kit join``, ``biblios-kit host new``, the example bot
+(``examples/api_bot.py``) and the load benchmark. :class:`SeatConnection` keeps a
+WebSocket open to one table, reconnecting by itself (with the events it already has,
+so nothing is received twice or lost) and handing every view to a callback.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import json
+from collections.abc import Awaitable, Callable
+from dataclasses import dataclass
+from typing import Any
+from urllib.parse import parse_qs, urlsplit
+
+import aiohttp
+
+from biblios_kit.net.protocol import ProtocolError
+
+
+class ApiError(Exception):
+    """An error reply of the server (``code`` as in docs/network.md), or a connection problem (``code`` ``"network"``)."""
+
+    def __init__(self, code: str, message: str, status: int = 0) -> None:
+        super().__init__(message)
+        self.code = code
+        self.message = message
+        self.status = status
+
+
+@dataclass(frozen=True)
+class Invitation:
+    """A parsed invitation link: ``<server>/play/<table>?token=<token>``."""
+
+    server: str
+    """The server's base URL (``http://host:port``)."""
+    table: str
+    token: str | None
+
+
+def parse_link(link: str) -> Invitation:
+    """Parse an invitation link (``ValueError`` with the reason when it is not one)."""
+    parts = urlsplit(link.strip())
+    if parts.scheme not in ("http", "https") or not parts.netloc:
+        raise ValueError(f"expected an http:// or https:// link, got {link!r}")
+    segments = [s for s in parts.path.split("/") if s]
+    if len(segments) != 2 or segments[0] != "play":
+        raise ValueError(f"expected a link ending in /play/<table>?token=..., got {link!r}")
+    token = parse_qs(parts.query).get("token", [None])[0]
+    return Invitation(f"{parts.scheme}://{parts.netloc}", segments[1], token)
+
+
+class ApiClient:
+    """HTTP calls to one server (an ``aiohttp.ClientSession`` inside; use ``async with``)."""
+
+    def __init__(self, server: str, token: str | None = None, session: aiohttp.ClientSession | None = None) -> None:
+        self.server = server.rstrip("/")
+        self.token = token
+        self._own = session is None
+        self.session = session or aiohttp.ClientSession(timeout=aiohttp.ClientTimeout(total=30))
+
+    async def __aenter__(self) -> ApiClient:
+        return self
+
+    async def __aexit__(self, *exc: object) -> None:
+        await self.close()
+
+    async def close(self) -> None:
+        """Close the HTTP session (when this client made it)."""
+        if self._own:
+            await self.session.close()
+
+    def _headers(self, token: str | None = None) -> dict[str, str]:
+        token = token or self.token
+        return {"Authorization": f"Bearer {token}"} if token else {}
+
+    async def _call(self, method: str, path: str, body: object = None, token: str | None = None) -> Any:
+        try:
+            async with self.session.request(
+                method, self.server + path, json=body, headers=self._headers(token)
+            ) as response:
+                text = await response.text()
+                status = response.status
+        except (aiohttp.ClientError, TimeoutError, OSError) as error:
+            raise ApiError("network", f"{self.server}: {error}") from None
+        try:
+            data = json.loads(text)
+        except ValueError:
+            raise ApiError("bad_reply", f"{self.server}: not a JSON reply (HTTP {status})", status) from None
+        if status >= 400:
+            problem = data.get("error", {}) if isinstance(data, dict) else {}
+            raise ApiError(str(problem.get("code", "http_error")), str(problem.get("message", status)), status)
+        return data
+
+    async def create_table(self, admin_token: str, **fields: Any) -> dict[str, Any]:
+        """``POST /api/tables`` (fields: ruleset, options, players, seats, names, seed, bot_delay)."""
+        result: dict[str, Any] = await self._call("POST", "/api/tables", fields, admin_token)
+        return result
+
+    async def view(self, table: str, since: int = 0) -> dict[str, Any]:
+        """``GET /api/tables/{table}``: this seat's view (the public view without a token)."""
+        result: dict[str, Any] = await self._call("GET", f"/api/tables/{table}?since={since}")
+        return result
+
+    async def act(self, table: str, *actions: str) -> dict[str, Any]:
+        """``POST /api/tables/{table}/actions``: play one action (or several: a payment) in text form."""
+        body = {"action": actions[0]} if len(actions) == 1 else {"actions": list(actions)}
+        result: dict[str, Any] = await self._call("POST", f"/api/tables/{table}/actions", body)
+        return result
+
+    async def payment_options(self, table: str, pay: list[str]) -> list[str] | None:
+        """The payer's options after paying ``pay`` (``None`` once the payment is complete)."""
+        result = await self._call("POST", f"/api/tables/{table}/payment-options", {"pay": pay})
+        options = result.get("options")
+        return None if options is None else list(options)
+
+    async def record(self, table: str) -> dict[str, Any]:
+        """``GET /api/tables/{table}/record``: the game record of a finished game."""
+        result: dict[str, Any] = await self._call("GET", f"/api/tables/{table}/record")
+        return result
+
+
+ViewCallback = Callable[[dict[str, Any]], Awaitable[None] | None]
+
+
+class SeatConnection:
+    """A WebSocket to one table for one seat (or a spectator), reconnecting by itself.
+
+    Every view (with only the events not received yet) goes to ``on_view``; error
+    replies go to ``on_error``; ``on_status(connected)`` tells when the link is lost or
+    back. :meth:`send_actions` plays; :meth:`run` runs until :meth:`close`.
+    """
+
+    def __init__(self, server: str, table: str, token: str | None, on_view: ViewCallback,
+                 on_error: Callable[[str, str], None] | None = None,
+                 on_status: Callable[[bool], None] | None = None) -> None:  # fmt: skip
+        self.server = server.rstrip("/")
+        self.table = table
+        self.token = token
+        self.on_view = on_view
+        self.on_error = on_error
+        self.on_status = on_status
+        self.events = 0
+        """Events received so far (asked for again from here after a reconnection)."""
+        self._ws: aiohttp.ClientWebSocketResponse | None = None
+        self._closing = False
+        self._pending: dict[str, asyncio.Future[Any]] = {}
+        self.connected = asyncio.Event()
+
+    @property
+    def url(self) -> str:
+        """The WebSocket URL of the table."""
+        base = self.server.replace("https://", "wss://", 1).replace("http://", "ws://", 1)
+        return f"{base}/api/tables/{self.table}/ws"
+
+    async def run(self, retry: float = 0.5, max_retry: float = 10.0) -> None:
+        """Connect, receive views until closed, and reconnect after a drop (waiting up to ``max_retry`` seconds)."""
+        delay = retry
+        async with aiohttp.ClientSession() as session:
+            while not self._closing:
+                try:
+                    async with session.ws_connect(self.url, heartbeat=20, max_msg_size=0) as ws:
+                        self._ws = ws
+                        await ws.send_json({"type": "hello", "token": self.token, "since": self.events})
+                        delay = retry
+                        async for message in ws:
+                            if message.type != aiohttp.WSMsgType.TEXT:
+                                break
+                            await self._receive(message.data)
+                            if not self.connected.is_set():
+                                self.connected.set()
+                                if self.on_status:
+                                    self.on_status(True)
+                except (aiohttp.ClientError, TimeoutError, OSError, ProtocolError):
+                    pass
+                finally:
+                    self._ws = None
+                    for future in self._pending.values():
+                        if not future.done():
+                            future.set_exception(ApiError("network", "connection lost"))
+                    self._pending.clear()
+                if self._closing:
+                    break
+                if self.connected.is_set():
+                    self.connected.clear()
+                    if self.on_status:
+                        self.on_status(False)
+                await asyncio.sleep(delay)
+                delay = min(max_retry, delay * 2)
+
+    async def _receive(self, data: str) -> None:
+        message = json.loads(data)
+        kind = message.get("type")
+        if kind == "view":
+            if message["first_event"] > self.events:
+                raise ProtocolError("events missing from the server's view")
+            skip = self.events - message["first_event"]
+            message["events"] = message["events"][skip:]
+            message["first_event"] = self.events
+            self.events += len(message["events"])
+            result = self.on_view(message)
+            if result is not None:
+                await result
+        elif kind in ("accepted", "payment_options", "pong", "error"):
+            future = self._pending.pop(kind if kind != "error" else next(iter(self._pending), ""), None)
+            if kind == "error" and future is None and self.on_error:
+                self.on_error(message.get("code", ""), message.get("message", ""))
+            if future is not None and not future.done():
+                if kind == "error":
+                    future.set_exception(ApiError(message.get("code", ""), message.get("message", "")))
+                else:
+                    future.set_result(message)
+
+    async def _request(self, message: dict[str, Any], reply: str, timeout: float = 15.0) -> Any:
+        ws = self._ws
+        if ws is None or ws.closed:
+            raise ApiError("network", "not connected")
+        if self._pending:
+            raise ApiError("busy", "a request is already waiting for its reply")
+        future: asyncio.Future[Any] = asyncio.get_running_loop().create_future()
+        self._pending[reply] = future
+        await ws.send_json(message)
+        try:
+            return await asyncio.wait_for(future, timeout)
+        finally:
+            self._pending.pop(reply, None)
+
+    async def send_actions(self, actions: list[str]) -> dict[str, Any]:
+        """Play ``actions`` (text form) for this seat; returns the ``accepted`` reply (``ApiError`` if refused)."""
+        body: dict[str, Any] = {"type": "action"}
+        if len(actions) == 1:
+            body["action"] = actions[0]
+        else:
+            body["actions"] = actions
+        result: dict[str, Any] = await self._request(body, "accepted")
+        return result
+
+    async def payment_options(self, pay: list[str]) -> list[str] | None:
+        """The payer's options after paying ``pay`` (``None`` once complete)."""
+        result = await self._request({"type": "payment_options", "pay": pay}, "payment_options")
+        options = result.get("options")
+        return None if options is None else list(options)
+
+    async def close(self) -> None:
+        """Stop reconnecting and close the WebSocket."""
+        self._closing = True
+        if self._ws is not None:
+            with contextlib.suppress(Exception):
+                await self._ws.close()

@@ -1,0 +1,354 @@
+"""The JSON messages of the network API: views, events and results to JSON and back, and their JSON Schema.
+
+Everything here is plain data conversion; what a seat may see is decided in
+:mod:`biblios_kit.net.views` from the engine's own redacted views. Cards are card ids
+(indices into ``Ruleset.deck``), actions are in the text form of ``docs/engine.md``.
+The schema of every message is ``protocol.schema.json`` next to this module.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Mapping, Sequence
+from functools import cache
+from importlib import resources
+from typing import Any
+
+from biblios_kit.engine.events import Event, EventKind
+from biblios_kit.engine.observation import AuctionView, Observation, PaymentView
+from biblios_kit.engine.scoring import CategoryResult, DieAward, GameResult, Placing, WonBy
+from biblios_kit.engine.state import Phase
+from biblios_kit.rules.model import TieBreak, TieBreakBy
+
+PROTOCOL_VERSION = 1
+"""The version of the messages this module writes (``"protocol"`` in every view)."""
+
+MAX_BODY_BYTES = 16 * 1024
+"""Largest HTTP request body the server reads."""
+MAX_MESSAGE_BYTES = 8 * 1024
+"""Largest WebSocket message the server reads."""
+
+
+class ProtocolError(ValueError):
+    """A message that does not follow the protocol (wrong type, missing field, unknown value)."""
+
+
+def phase_name(phase: Phase) -> str:
+    """The phase as it appears in messages (``"gift"``, ``"bidding"``, ``"game_over"`` ...)."""
+    return phase.name.lower()
+
+
+def event_to_json(event: Event) -> dict[str, Any]:
+    """An event as JSON: ``{"kind": "bid", "player": 1, "card": null, "args": [3]}``."""
+    return {"kind": event.kind.name.lower(), "player": event.player, "card": event.card, "args": list(event.args)}
+
+
+def event_from_json(data: object) -> Event:
+    """The :class:`Event` of :func:`event_to_json` (``ProtocolError`` if malformed)."""
+    if not isinstance(data, dict):
+        raise ProtocolError(f"expected an event object, got {data!r}")
+    try:
+        kind = EventKind[str(data["kind"]).upper()]
+        card = data["card"]
+        return Event(kind, _int(data["player"]), None if card is None else _int(card), tuple(_ints(data["args"])))
+    except KeyError as error:
+        raise ProtocolError(f"event: missing or unknown {error}") from None
+
+
+def observation_to_json(obs: Observation, legal: Sequence[str]) -> dict[str, Any]:
+    """An observation as JSON (every field of :class:`Observation`; ``legal_actions`` as text)."""
+    auction = obs.auction
+    payment = obs.payment
+    return {
+        "player": obs.player,
+        "players": obs.players,
+        "ruleset_id": obs.ruleset_id,
+        "ruleset_hash": obs.ruleset_hash,
+        "phase": phase_name(obs.phase),
+        "current_player": obs.current_player,
+        "active_player": obs.active_player,
+        "hand": list(obs.hand),
+        "hand_sizes": list(obs.hand_sizes),
+        "public": list(obs.public),
+        "dice": list(obs.dice),
+        "draw_pile": obs.draw_pile,
+        "auction_pile": obs.auction_pile,
+        "removed": obs.removed,
+        "discard": list(obs.discard),
+        "drawn": obs.drawn,
+        "kept": obs.kept,
+        "kept_hidden": obs.kept_hidden,
+        "owed": list(obs.owed),
+        "church": None if obs.church is None else list(obs.church),
+        "auction": None
+        if auction is None
+        else {
+            "card": auction.card,
+            "currency": auction.currency,
+            "high_bid": auction.high_bid,
+            "high_bidder": auction.high_bidder,
+            "bids": [list(b) for b in auction.bids],
+            "out": list(auction.out),
+            "excluded": list(auction.excluded),
+            "min_bid": auction.min_bid,
+            "max_bid": auction.max_bid,
+        },
+        "payment": None
+        if payment is None
+        else {
+            "payer": payment.payer,
+            "bid": payment.bid,
+            "currency": payment.currency,
+            "paid_gold": list(payment.paid_gold),
+            "paid_count": payment.paid_count,
+        },
+        "my_kept": list(obs.my_kept),
+        "my_auction_cards": list(obs.my_auction_cards),
+        "revealed": list(obs.revealed),
+        "gold_paid": [list(g) for g in obs.gold_paid],
+        "cards_paid": list(obs.cards_paid),
+        "acquired": [list(a) for a in obs.acquired],
+        "my_buried": list(obs.my_buried),
+        "legal_actions": list(legal),
+    }
+
+
+def observation_from_json(data: object, legal_actions: Sequence[int] = ()) -> Observation:
+    """Rebuild an :class:`Observation` from :func:`observation_to_json` (the client side).
+
+    ``legal_actions`` are the parsed actions (the JSON holds their text form, which only
+    a ruleset can parse). ``ProtocolError`` if a field is missing or mistyped.
+    """
+    if not isinstance(data, dict):
+        raise ProtocolError(f"expected an observation object, got {type(data).__name__}")
+    try:
+        a = data["auction"]
+        p = data["payment"]
+        church = data["church"]
+        return Observation(
+            player=_int(data["player"]),
+            players=_int(data["players"]),
+            ruleset_id=str(data["ruleset_id"]),
+            ruleset_hash=str(data["ruleset_hash"]),
+            phase=Phase[str(data["phase"]).upper()],
+            current_player=_opt_int(data["current_player"]),
+            active_player=_int(data["active_player"]),
+            hand=_ints(data["hand"]),
+            hand_sizes=_ints(data["hand_sizes"]),
+            public=_ints(data["public"]),
+            dice=_ints(data["dice"]),
+            draw_pile=_int(data["draw_pile"]),
+            auction_pile=_int(data["auction_pile"]),
+            removed=_int(data["removed"]),
+            discard=_ints(data["discard"]),
+            drawn=_opt_int(data["drawn"]),
+            kept=_opt_int(data["kept"]),
+            kept_hidden=bool(data["kept_hidden"]),
+            owed=_triple(data["owed"]),
+            church=None if church is None else _pair(church),
+            auction=None
+            if a is None
+            else AuctionView(
+                card=_int(a["card"]),
+                currency=str(a["currency"]),
+                high_bid=_int(a["high_bid"]),
+                high_bidder=_opt_int(a["high_bidder"]),
+                bids=tuple(_pair(b) for b in a["bids"]),
+                out=_ints(a["out"]),
+                excluded=_ints(a["excluded"]),
+                min_bid=_int(a["min_bid"]),
+                max_bid=_int(a["max_bid"]),
+            ),
+            payment=None
+            if p is None
+            else PaymentView(
+                payer=_int(p["payer"]),
+                bid=_int(p["bid"]),
+                currency=str(p["currency"]),
+                paid_gold=_ints(p["paid_gold"]),
+                paid_count=_int(p["paid_count"]),
+            ),
+            my_kept=_ints(data["my_kept"]),
+            my_auction_cards=_ints(data["my_auction_cards"]),
+            revealed=_ints(data["revealed"]),
+            gold_paid=tuple(_pair(g) for g in data["gold_paid"]),
+            cards_paid=_ints(data["cards_paid"]),
+            acquired=tuple(_pair(g) for g in data["acquired"]),
+            my_buried=_ints(data["my_buried"]),
+            legal_actions=tuple(legal_actions),
+        )
+    except (KeyError, TypeError) as error:
+        raise ProtocolError(f"observation: missing or mistyped field {error}") from None
+
+
+def result_to_json(result: GameResult) -> dict[str, Any]:
+    """A :class:`GameResult` as JSON (every field, so the client can show the whole end screen)."""
+    return {
+        "players": result.players,
+        "winners": list(result.winners),
+        "victory_points": list(result.victory_points),
+        "gold": list(result.gold),
+        "categories": [
+            {
+                "category": c.category,
+                "totals": list(c.totals),
+                "best_letters": list(c.best_letters),
+                "awards": [
+                    {
+                        "die": a.die,
+                        "category": a.category,
+                        "place": a.place,
+                        "value": a.value,
+                        "winner": a.winner,
+                        "by": a.by.value,
+                    }
+                    for a in c.awards
+                ],
+            }
+            for c in result.categories
+        ],
+        "ranking": [
+            {
+                "place": p.place,
+                "players": list(p.players),
+                "by": None if p.by is None else {"by": p.by.by.value, "category": p.by.category},
+            }
+            for p in result.ranking
+        ],
+    }
+
+
+def result_from_json(data: object) -> GameResult:
+    """Rebuild the :class:`GameResult` of :func:`result_to_json` (``ProtocolError`` if malformed)."""
+    if not isinstance(data, dict):
+        raise ProtocolError("expected a result object")
+    try:
+        categories = tuple(
+            CategoryResult(
+                category=str(c["category"]),
+                totals=_ints(c["totals"]),
+                best_letters=tuple(None if x is None else str(x) for x in c["best_letters"]),
+                awards=tuple(
+                    DieAward(
+                        _int(a["die"]),
+                        str(a["category"]),
+                        _int(a["place"]),
+                        _int(a["value"]),
+                        _opt_int(a["winner"]),
+                        WonBy(a["by"]),
+                    )
+                    for a in c["awards"]
+                ),
+            )
+            for c in data["categories"]
+        )
+        ranking = tuple(
+            Placing(
+                _int(p["place"]),
+                _ints(p["players"]),
+                None
+                if p["by"] is None
+                else TieBreak(
+                    TieBreakBy(p["by"]["by"]), None if p["by"]["category"] is None else str(p["by"]["category"])
+                ),
+            )
+            for p in data["ranking"]
+        )
+        return GameResult(
+            players=_int(data["players"]),
+            categories=categories,
+            victory_points=_ints(data["victory_points"]),
+            gold=_ints(data["gold"]),
+            ranking=ranking,
+        )
+    except (KeyError, TypeError, ValueError) as error:
+        raise ProtocolError(f"result: missing or mistyped field {error}") from None
+
+
+def error_message(code: str, message: str) -> dict[str, Any]:
+    """An error message: ``{"type": "error", "code": ..., "message": ...}``."""
+    return {"type": "error", "code": code, "message": message}
+
+
+def parse_json_object(data: str | bytes) -> dict[str, Any]:
+    """Decode a client message that must be a JSON object (``ProtocolError`` otherwise)."""
+    try:
+        value = json.loads(data)
+    except (ValueError, UnicodeDecodeError) as error:
+        raise ProtocolError(f"malformed JSON: {error}") from None
+    if not isinstance(value, dict):
+        raise ProtocolError("expected a JSON object")
+    return value
+
+
+def action_texts(message: Mapping[str, Any]) -> list[str]:
+    """The actions of an action request: ``{"action": "bid 3"}`` or ``{"actions": ["pay 41", "pay 42"]}``."""
+    if "action" in message and "actions" not in message:
+        texts: object = [message["action"]]
+    elif "actions" in message and "action" not in message:
+        texts = message["actions"]
+    else:
+        raise ProtocolError('expected "action" (a string) or "actions" (a list of strings)')
+    if (
+        not isinstance(texts, list)
+        or not texts
+        or len(texts) > 64
+        or not all(isinstance(t, str) and 0 < len(t) <= 200 for t in texts)
+    ):
+        raise ProtocolError('"action" must be a non-empty string, "actions" a list of 1 to 64 of them')
+    return texts
+
+
+@cache
+def schema() -> dict[str, Any]:
+    """The JSON Schema (draft 2020-12) of every message, from ``protocol.schema.json``."""
+    text = resources.files("biblios_kit.net").joinpath("protocol.schema.json").read_text(encoding="utf-8")
+    loaded: dict[str, Any] = json.loads(text)
+    return loaded
+
+
+def validate(message: object, definition: str) -> None:
+    """Check ``message`` against ``$defs/<definition>`` of the schema (``ProtocolError`` listing the problems)."""
+    validator = _validator(definition)
+    problems = [
+        f"{'/'.join(map(str, e.absolute_path)) or '(root)'}: {e.message}" for e in validator.iter_errors(message)
+    ]
+    if problems:
+        raise ProtocolError("; ".join(problems[:5]))
+
+
+@cache
+def _validator(definition: str) -> Any:
+    from jsonschema import Draft202012Validator
+
+    return Draft202012Validator({**schema(), "$ref": f"#/$defs/{definition}"})
+
+
+def _int(value: object) -> int:
+    if not isinstance(value, int) or isinstance(value, bool):
+        raise TypeError(f"expected an integer, got {value!r}")
+    return value
+
+
+def _opt_int(value: object) -> int | None:
+    return None if value is None else _int(value)
+
+
+def _ints(value: object) -> tuple[int, ...]:
+    if not isinstance(value, list):
+        raise TypeError(f"expected a list, got {value!r}")
+    return tuple(_int(v) for v in value)
+
+
+def _pair(value: object) -> tuple[int, int]:
+    items = _ints(value)
+    if len(items) != 2:
+        raise TypeError(f"expected two integers, got {value!r}")
+    return items[0], items[1]
+
+
+def _triple(value: object) -> tuple[int, int, int]:
+    items = _ints(value)
+    if len(items) != 3:
+        raise TypeError(f"expected three integers, got {value!r}")
+    return items[0], items[1], items[2]

@@ -1,0 +1,346 @@
+"""``biblios-kit join``: the same Textual table as local play, driven by a game server.
+
+The table screen renders a session and sends it actions. :class:`RemoteSession` is that
+session for one seat of a server's table: it holds the last view the server pushed (an
+:class:`~biblios_kit.engine.Observation` rebuilt from JSON, the seat's redacted events,
+the result), sends the person's actions over the WebSocket, and never holds a card the
+seat may not see. :class:`RemoteApp` connects (and reconnects by itself), and tells
+the table screen to redraw after each new view. Texts are rendered on the player's
+machine, in the player's own language.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import urllib.error
+import urllib.request
+from collections.abc import Callable, Sequence
+from pathlib import Path
+from typing import Any, cast
+
+from textual import events
+
+from biblios_kit.engine.actions import format_action, parse_action
+from biblios_kit.engine.events import Event
+from biblios_kit.engine.observation import Observation
+from biblios_kit.engine.scoring import GameResult
+from biblios_kit.engine.state import GameState, Phase
+from biblios_kit.errors import BibliosError
+from biblios_kit.i18n import _
+from biblios_kit.net.client import ApiError, SeatConnection
+from biblios_kit.net.protocol import event_from_json, observation_from_json, result_from_json
+from biblios_kit.rules.model import Ruleset
+from biblios_kit.tui import app as tui_app
+from biblios_kit.tui.app import BibliosApp
+from biblios_kit.tui.config import GameConfig
+from biblios_kit.tui.session import GameSession
+
+HUMAN = "human"
+
+
+class RemoteState:
+    """The parts of a game state the table screen reads, from the views the server sent this seat."""
+
+    def __init__(self, ruleset: Ruleset, observation: Observation, events: list[Event], version: int,
+                 result: GameResult | None) -> None:  # fmt: skip
+        self.ruleset = ruleset
+        self.last = observation
+        self.events = events
+        self.version = version
+        self.final = result
+        self.pending = False
+        """Actions were sent and the server has not answered yet: nothing more may be played."""
+
+    @property
+    def players(self) -> int:
+        """Number of seats."""
+        return self.last.players
+
+    @property
+    def current_player(self) -> int | None:
+        """Who decides now, as of the last view."""
+        return self.last.current_player
+
+    @property
+    def phase(self) -> Phase:
+        """The phase, as of the last view."""
+        return self.last.phase
+
+    @property
+    def decision_count(self) -> int:
+        """Actions accepted by the server so far."""
+        return self.version
+
+    def is_terminal(self) -> bool:
+        """Whether the game is over."""
+        return self.final is not None or self.last.phase is Phase.GAME_OVER
+
+    def legal_actions(self) -> list[int]:
+        """This seat's legal actions (none while its last actions are on their way)."""
+        return [] if self.pending else list(self.last.legal_actions)
+
+    def dice_values(self) -> tuple[int, ...]:
+        """The award dice."""
+        return self.last.dice
+
+    def events_for(self, player: int) -> list[Event]:
+        """This seat's events (the server sends only this seat's redacted log)."""
+        return self.events
+
+    def result(self) -> GameResult:
+        """The result the server sent at the end."""
+        if self.final is None:
+            raise ValueError("the game is not over yet")
+        return self.final
+
+
+class RemoteSession(GameSession):
+    """A :class:`GameSession` for one seat of a table on a server: views in, actions out."""
+
+    def __init__(self, connection: SeatConnection, ruleset: Ruleset, view: dict[str, Any], lang: str | None,
+                 send: Callable[[list[str]], None]) -> None:  # fmt: skip
+        # Not GameSession.__init__: there is no local state, no bot and no save.
+        self.connection = connection
+        self.send = send
+        """Sends actions (text form) to the server; the app's event loop does the sending."""
+        self.ruleset = ruleset
+        self.seat: int = view["seat"]
+        self.seats = tuple(s["kind"] for s in view["seats"])
+        self.names = tuple(s["name"] for s in view["seats"])
+        self.lang = lang
+        self.save_to = None
+        self.autosave = False
+        self.bots = {}
+        self.save_error = None
+        self.remote = RemoteState(ruleset, self._observation(view), [], 0, None)
+        self.state = cast(GameState, self.remote)
+        self.update(view)
+        self._payments: dict[tuple[int, ...], tuple[int, ...] | None] = {}
+        self.blocking_calls = 0
+        """Payment questions that had to wait for the server (the others were fetched ahead)."""
+
+    def _observation(self, view: dict[str, Any]) -> Observation:
+        data = view["observation"]
+        legal = [parse_action(self.ruleset, text) for text in data["legal_actions"]]
+        return observation_from_json(data, legal)
+
+    def update(self, view: dict[str, Any]) -> bool:
+        """Take a new view; returns whether the game moved on (a new version)."""
+        remote = self.remote
+        moved = view["version"] != remote.version or remote.pending
+        remote.last = self._observation(view)
+        remote.events.extend(event_from_json(e) for e in view["events"])
+        remote.version = view["version"]
+        if view["result"] is not None:
+            remote.final = result_from_json(view["result"])
+        remote.pending = False
+        self._payments = {}
+        return moved
+
+    @property
+    def humans(self) -> tuple[int, ...]:
+        """The one seat played here."""
+        return (self.seat,)
+
+    def is_human(self, seat: int) -> bool:
+        """Whether ``seat`` is played at this screen (the others play elsewhere, or are bots on the server)."""
+        return seat == self.seat
+
+    def observation(self, seat: int) -> Observation:
+        """This seat's last view (the only one this client has)."""
+        return self.remote.last
+
+    def payment_options(self, prefix: Sequence[int]) -> tuple[int, ...] | None:
+        """The payer's legal actions after paying ``prefix`` (``None`` once complete).
+
+        The payment dialog asks synchronously. :meth:`RemoteApp.prefetch_payments` fills
+        the answers in beforehand, without blocking; one it has not fetched yet is asked
+        of the server with a short blocking call. The options depend on which cards were
+        paid, not on their order, so answers are kept per set of cards.
+        """
+        key = tuple(sorted(prefix))
+        if key not in self._payments:
+            self.blocking_calls += 1
+            texts = [format_action(self.ruleset, a) for a in key]
+            self.remember_payment(key, _post_json(self.connection, "payment-options", {"pay": texts}).get("options"))
+        return self._payments[key]
+
+    def remember_payment(self, paid: tuple[int, ...], options: list[str] | None) -> tuple[int, ...] | None:
+        """Keep the server's answer for the cards ``paid`` (sorted); returns the options as actions."""
+        parsed = None if options is None else tuple(parse_action(self.ruleset, text) for text in options)
+        self._payments[paid] = parsed
+        return parsed
+
+    def knows_payment(self, paid: tuple[int, ...]) -> bool:
+        """Whether the options after paying ``paid`` (sorted) are already known."""
+        return paid in self._payments
+
+    def apply(self, action: int) -> None:
+        """Send ``action`` to the server (the screen redraws when the new view arrives)."""
+        self.apply_all([action])
+
+    def apply_all(self, actions: Sequence[int]) -> None:
+        """Send several actions (a payment) to the server; they are applied all or none."""
+        self.remote.pending = True
+        self.send([format_action(self.ruleset, a) for a in actions])
+
+    def save(self) -> None:
+        """Nothing to save here: the server saves after every action."""
+
+
+def _post_json(connection: SeatConnection, route: str, body: dict[str, Any]) -> dict[str, Any]:
+    """A short blocking HTTP call to the table (for the payment dialog, which asks synchronously)."""
+    request = urllib.request.Request(
+        f"{connection.server}/api/tables/{connection.table}/{route}",
+        data=json.dumps(body).encode(),
+        headers={"Authorization": f"Bearer {connection.token}", "Content-Type": "application/json"},
+        method="POST",
+    )
+    try:
+        with urllib.request.urlopen(request, timeout=10) as response:
+            result: dict[str, Any] = json.loads(response.read())
+            return result
+    except urllib.error.HTTPError as error:
+        try:
+            problem = json.loads(error.read()).get("error", {})
+        except ValueError:
+            problem = {}
+        raise ApiError(str(problem.get("code", "http_error")), str(problem.get("message", error)), error.code) from None
+    except (urllib.error.URLError, OSError, ValueError) as error:
+        raise ApiError("network", str(error)) from None
+
+
+class RemoteApp(BibliosApp):
+    """The Textual app of ``biblios-kit join``: connects to a table and shows it as the local game does."""
+
+    CSS_PATH = str(Path(tui_app.__file__).with_name("biblios.tcss"))
+    """The local game's stylesheet (a relative path would be looked up next to this module)."""
+
+    def __init__(self, server: str, table: str, token: str | None, lang: str | None = None) -> None:
+        super().__init__(GameConfig(lang=lang), autosave=False, bot_delay=0)
+        self.connection = SeatConnection(server, table, token, self._on_view, self._on_error, self._on_status)
+        self.remote_session: RemoteSession | None = None
+        self.problem: str | None = None
+        """Why the app stopped (a refused token, another version of the rules), shown after it exits."""
+
+    def on_mount(self, event: events.Mount) -> None:  # type: ignore[override]
+        event.prevent_default()  # not the local game's start-up (setup screen, saved game)
+        self.notify(_("Connecting to {server}…").format(server=self.connection.server), timeout=3)
+        self.run_worker(self.connection.run(), exclusive=True, group="connection")
+
+    async def _on_view(self, view: dict[str, Any]) -> None:
+        session = self.remote_session
+        if session is None:
+            if view.get("seat") is None:
+                self._stop(_("this link is not a seat of the table"))
+                return
+            from biblios_kit.rules import load_ruleset
+
+            rules = view["ruleset"]
+            try:
+                ruleset = load_ruleset(rules["id"], rules["options"])
+            except BibliosError as error:
+                self._stop(str(error))
+                return
+            if ruleset.content_hash != rules["content_hash"]:
+                self._stop(
+                    _("the server plays another version of {ruleset}; update biblios-kit").format(ruleset=rules["id"])
+                )
+                return
+            session = RemoteSession(self.connection, ruleset, view, self.config.lang, self._send)
+            self.remote_session = session
+            if session.over:
+                self.show_end(session)
+            else:
+                self.start_session(session)
+            return
+        if session.update(view):
+            remote = session.remote
+            if remote.phase is Phase.PAYMENT and remote.current_player == session.seat and remote.legal_actions():
+                await self.prefetch_payments(session, remote.version, levels=2)  # before the dialog opens
+                self.run_worker(self.prefetch_payments(session, remote.version), group="payments")
+            self._advance(session)
+
+    async def prefetch_payments(self, session: RemoteSession, version: int, levels: int = 8,
+                                budget: int = 64) -> None:  # fmt: skip
+        """Ask the server, without blocking, for the payer's options after each set of cards it may pay.
+
+        Level by level (no card, one card, two ...), each level's questions at once, at most
+        ``budget`` questions; stops when the game moves on (``version`` changed).
+        """
+        from biblios_kit.engine.actions import REFUSE
+        from biblios_kit.net.client import ApiClient
+
+        frontier: list[tuple[int, ...]] = [()]
+        async with ApiClient(self.connection.server, self.connection.token) as client:
+            for _level in range(levels):
+                wanted = [paid for paid in frontier if not session.knows_payment(paid)][:budget]
+                budget -= len(wanted)
+                answers = await asyncio.gather(
+                    *(client.payment_options(self.connection.table, [format_action(session.ruleset, a) for a in paid])
+                      for paid in wanted),
+                    return_exceptions=True,
+                )  # fmt: skip
+                if session.remote.version != version:
+                    return
+                for paid, answer in zip(wanted, answers):
+                    if not isinstance(answer, BaseException):
+                        session.remember_payment(paid, answer)
+                following: set[tuple[int, ...]] = set()
+                for paid in frontier:
+                    if session.knows_payment(paid):
+                        options = session.payment_options(paid)
+                        following.update(tuple(sorted((*paid, a))) for a in options or () if a != REFUSE)
+                frontier = sorted(following)
+                if not frontier or budget <= 0:
+                    return
+
+    def _advance(self, session: RemoteSession) -> None:
+        from biblios_kit.tui.screens.table import TableScreen
+
+        for screen in self.screen_stack:
+            if isinstance(screen, TableScreen):
+                screen.advance()
+                return
+        if session.over:
+            self.show_end(session)
+
+    def _send(self, actions: list[str]) -> None:
+        """Send the actions the table screen played (it calls ``apply_all`` synchronously) from a worker."""
+        self.run_worker(self._send_now(actions), group="send")
+
+    async def _send_now(self, actions: list[str]) -> None:
+        session = self.remote_session
+        assert session is not None
+        try:
+            await self.connection.send_actions(actions)
+        except ApiError as error:
+            session.remote.pending = False
+            self.notify(error.message, severity="error", timeout=6)
+            self._advance(session)
+
+    def _on_error(self, code: str, message: str) -> None:
+        if code in ("bad_token", "unknown_table"):
+            self._stop(message)
+        else:
+            self.notify(message, severity="error", timeout=6)
+
+    def _on_status(self, connected: bool) -> None:
+        if connected:
+            self.notify(_("Connected."), timeout=2)
+        else:
+            self.notify(_("Connection lost; reconnecting…"), severity="warning", timeout=4)
+
+    def _stop(self, message: str) -> None:
+        self.problem = message
+        self.exit()
+
+    def show_setup(self, message: str = "") -> None:
+        """A remote game has no setup screen: "New game" and errors leave the app."""
+        self._stop(message) if message else self.exit()
+
+    async def action_quit(self) -> None:
+        """Leave (the seat stays yours: join again with the same link)."""
+        await self.connection.close()
+        self.exit()

@@ -1,0 +1,497 @@
+"""The game server: the aiohttp application, its routes (see ``docs/network.md``), and :func:`serve`.
+
+Every reply to a bad request is a JSON error with a stable code (``unknown_table``,
+``bad_token``, ``not_your_turn``, ``illegal_action``, ``malformed_json``, ``too_large``,
+``rate_limited`` ...) and never a traceback; an unexpected exception is logged and
+answered with ``internal``, and the server goes on.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import json
+import logging
+import os
+import sys
+from collections.abc import Awaitable, Callable
+from concurrent.futures import ThreadPoolExecutor
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from aiohttp import WSMsgType, web
+
+from biblios_kit.i18n import _, ngettext
+from biblios_kit.net.protocol import (
+    MAX_BODY_BYTES,
+    MAX_MESSAGE_BYTES,
+    PROTOCOL_VERSION,
+    ProtocolError,
+    action_texts,
+    error_message,
+    parse_json_object,
+)
+from biblios_kit.net.security import (
+    HostPolicy,
+    RateLimiter,
+    bearer_token,
+    client_key,
+    guard_middleware,
+    json_error,
+    new_token,
+    same_secret,
+)
+from biblios_kit.net.store import Store
+from biblios_kit.net.tables import Listener, Rejected, Table, TableHub
+from biblios_kit.net.views import SPECTATOR
+
+log = logging.getLogger("biblios_kit.net")
+
+Handler = Callable[[web.Request], Awaitable[web.StreamResponse]]
+
+CHECKPOINT_SECONDS = 5.0
+"""How often the database's write-ahead log is copied into it (in a thread, off the event loop)."""
+
+HELLO_TIMEOUT = 10.0
+"""Seconds a WebSocket client has to say hello (with its token) before it is dropped."""
+
+
+@dataclass
+class ServerConfig:
+    """How a server runs (the ``biblios-kit host`` options)."""
+
+    data_dir: Path
+    public_url: str = "http://127.0.0.1:8765"
+    """The base URL printed in invitation links."""
+    internal_url: str | None = None
+    """The URL a browser seat's process on this machine uses to reach the server (default: ``public_url``)."""
+    allowed_hosts: tuple[str, ...] = ()
+    """Host names (besides IP addresses and localhost) the server answers to."""
+    admin_token: str | None = None
+    """The token that may create tables; read from (or written to) ``<data-dir>/admin-token`` when ``None``."""
+    max_tables: int = 10_000
+    max_listeners: int = 4_000
+    """Open WebSocket connections, all tables together."""
+    http_rate: float = 50.0
+    http_burst: float = 100.0
+    ws_rate: float = 50.0
+    ws_burst: float = 200.0
+    bot_threads: int = 2
+    durable: bool = False
+    browser_sessions: int = 8
+    """Browser seats (each a Textual process) served at once."""
+    extra: dict[str, Any] = field(default_factory=dict)
+
+
+def admin_token_of(data_dir: Path) -> str:
+    """The admin token of a data folder, created (readable by its owner only) on first use."""
+    path = data_dir / "admin-token"
+    if path.is_file():
+        return path.read_text(encoding="utf-8").strip()
+    data_dir.mkdir(parents=True, exist_ok=True)
+    token = new_token()
+    fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
+    with os.fdopen(fd, "w", encoding="utf-8") as handle:
+        handle.write(token + "\n")
+    return token
+
+
+HUB = web.AppKey("hub", TableHub)
+CONFIG = web.AppKey("config", ServerConfig)
+ADMIN = web.AppKey("admin", str)
+HTTP_LIMIT = web.AppKey("http_limit", RateLimiter)
+SOCKETS = web.AppKey("sockets", set[web.WebSocketResponse])
+
+
+def make_app(config: ServerConfig) -> web.Application:
+    """The aiohttp application of a game server (tables resumed from ``config.data_dir`` at start-up)."""
+    store = Store(config.data_dir, durable=config.durable)
+    executor = ThreadPoolExecutor(max_workers=config.bot_threads, thread_name_prefix="bot")
+    hub = TableHub(store, executor, max_tables=config.max_tables)
+    hub.load()
+    app = web.Application(
+        client_max_size=MAX_BODY_BYTES,
+        middlewares=[guard_middleware(HostPolicy.of(config.allowed_hosts)), _errors_middleware],
+    )
+    app[HUB] = hub
+    app[CONFIG] = config
+    app[ADMIN] = config.admin_token or admin_token_of(config.data_dir)
+    app[HTTP_LIMIT] = RateLimiter(config.http_rate, config.http_burst)
+    sockets: set[web.WebSocketResponse] = set()
+    app[SOCKETS] = sockets
+    app.add_routes(
+        [
+            web.get("/api", _info),
+            web.post("/api/tables", _create),
+            web.get("/api/tables/{id}", _view),
+            web.post("/api/tables/{id}/actions", _actions),
+            web.post("/api/tables/{id}/payment-options", _payment_options),
+            web.get("/api/tables/{id}/record", _record),
+            web.get("/api/tables/{id}/ws", _websocket),
+        ]
+    )
+    from biblios_kit.net.web import add_seat_pages
+
+    add_seat_pages(app, hub, config)
+
+    async def checkpoints() -> None:
+        loop = asyncio.get_running_loop()
+        while True:
+            await asyncio.sleep(CHECKPOINT_SECONDS)
+            try:
+                await loop.run_in_executor(None, store.checkpoint)
+            except Exception:
+                log.exception("checkpoint failed")
+
+    background: list[asyncio.Task[None]] = []
+
+    async def started(_app: web.Application) -> None:
+        hub.start()
+        background.append(asyncio.create_task(checkpoints()))
+
+    async def stopping(_app: web.Application) -> None:
+        for task in background:
+            task.cancel()
+        for ws in list(sockets):
+            with contextlib.suppress(Exception):
+                await ws.close(code=1001, message=b"server shutdown")
+        await hub.stop()
+
+    async def cleanup(_app: web.Application) -> None:
+        executor.shutdown(wait=False, cancel_futures=True)
+        store.close()
+
+    app.on_startup.append(started)
+    app.on_shutdown.append(stopping)
+    app.on_cleanup.append(cleanup)
+    return app
+
+
+# ---------------------------------------------------------------------- errors
+
+
+@web.middleware
+async def _errors_middleware(request: web.Request, handler: Handler) -> web.StreamResponse:
+    """Turn every failure into a JSON error reply; nothing escapes as a traceback."""
+    try:
+        return await handler(request)
+    except Rejected as error:
+        return json_error(error.status, error.code, error.message)
+    except ProtocolError as error:
+        return json_error(400, "bad_request", str(error))
+    except web.HTTPRequestEntityTooLarge:
+        message = ngettext(
+            "the request is too large (at most {size} byte)",
+            "the request is too large (at most {size} bytes)",
+            MAX_BODY_BYTES,
+        ).format(size=MAX_BODY_BYTES)
+        return json_error(413, "too_large", message)
+    except web.HTTPException as error:
+        if error.status < 400:
+            raise
+        code = {404: "not_found", 405: "method_not_allowed"}.get(error.status, "http_error")
+        return json_error(error.status, code, error.reason)
+    except (asyncio.CancelledError, ConnectionResetError):
+        raise
+    except OSError:
+        if "/static/" not in request.path:
+            log.exception("unexpected error on %s %s", request.method, request.path)
+            return json_error(500, "internal", _("internal error (the server goes on; see its log)"))
+        return json_error(404, "not_found", web.HTTPNotFound().reason)  # a file name the system refuses (too long)
+    except Exception:
+        log.exception("unexpected error on %s %s", request.method, request.path)
+        return json_error(500, "internal", _("internal error (the server goes on; see its log)"))
+
+
+def _limit(request: web.Request, token: str | None) -> None:
+    limiter = request.app[HTTP_LIMIT]
+    if not limiter.allow(client_key(request, token)):
+        raise Rejected(429, "rate_limited", _("too many requests; slow down"))
+
+
+async def _body(request: web.Request) -> dict[str, Any]:
+    if request.content_length is not None and request.content_length > MAX_BODY_BYTES:
+        raise web.HTTPRequestEntityTooLarge(max_size=MAX_BODY_BYTES, actual_size=request.content_length)
+    data = await request.read()
+    try:
+        return parse_json_object(data)
+    except ProtocolError as error:
+        raise Rejected(400, "malformed_json", str(error)) from None
+
+
+def _json(data: object, status: int = 200) -> web.Response:
+    return web.Response(
+        text=json.dumps(data, ensure_ascii=False, separators=(",", ":")), status=status, content_type="application/json"
+    )
+
+
+# ---------------------------------------------------------------------- routes
+
+
+async def _info(request: web.Request) -> web.Response:
+    """``GET /api``: what this server is."""
+    return _json({"server": "biblios-kit", "protocol": PROTOCOL_VERSION})
+
+
+def invitation_link(config: ServerConfig, table: str, token: str) -> str:
+    """The join link of a seat: ``<public-url>/play/<table>?token=<token>`` (a browser opens it too)."""
+    return f"{config.public_url.rstrip('/')}/play/{table}?token={token}"
+
+
+async def _create(request: web.Request) -> web.Response:
+    """``POST /api/tables`` (admin token): create a table; returns its id and the tokens and links of its human seats."""
+    token = bearer_token(request)
+    _limit(request, token)
+    if token is None or not same_secret(token, request.app[ADMIN]):
+        raise Rejected(403, "bad_token", _("creating a table needs the server's admin token"))
+    body = await _body(request)
+    ruleset = body.get("ruleset", "biblios")
+    options = body.get("options", [])
+    players = body.get("players")
+    seats = body.get("seats", [])
+    names = body.get("names", [])
+    seed = body.get("seed")
+    bot_delay = body.get("bot_delay", 0.5)
+    if not isinstance(ruleset, str) or not _strings(options) or not _strings(seats) or not _strings(names):
+        raise Rejected(
+            400, "bad_request", _('"ruleset" must be a string; "options", "seats" and "names" lists of strings')
+        )
+    if players is None:
+        players = len(seats) if seats else 3
+    if not _int(players) or (seed is not None and not _int(seed)) or not isinstance(bot_delay, int | float):
+        raise Rejected(400, "bad_request", _('"players" and "seed" must be integers, "bot_delay" a number'))
+    hub = request.app[HUB]
+    invitation = hub.create(ruleset, options, players, seats, names, seed, float(bot_delay))
+    table = hub.table(invitation.table)
+    config = request.app[CONFIG]
+    return _json(
+        {
+            "table": table.id,
+            "seats": [
+                {
+                    "seat": seat,
+                    "name": table.names[seat],
+                    "kind": table.seats[seat],
+                    "token": invitation.tokens.get(seat),
+                    "link": invitation_link(config, table.id, invitation.tokens[seat])
+                    if seat in invitation.tokens
+                    else None,
+                }
+                for seat in range(len(table.seats))
+            ],
+        },
+        status=201,
+    )
+
+
+def _table_and_seat(request: web.Request, *, required: bool) -> tuple[Table, int, str | None]:
+    token = bearer_token(request)
+    _limit(request, token)
+    hub = request.app[HUB]
+    table = hub.table(request.match_info["id"])
+    if token is None and not required:
+        return table, SPECTATOR, None
+    return table, hub.seat(table, token), token
+
+
+async def _view(request: web.Request) -> web.Response:
+    """``GET /api/tables/{id}``: that seat's view (the public view without a token); ``?since=N`` trims the events."""
+    table, seat, _token = _table_and_seat(request, required=False)
+    since_text = request.query.get("since", "0")
+    if not since_text.isdigit() or len(since_text) > 9:
+        raise Rejected(400, "bad_request", _('"since" must be a non-negative integer'))
+    return _json(table.view(seat, int(since_text)))
+
+
+async def _actions(request: web.Request) -> web.Response:
+    """``POST /api/tables/{id}/actions`` with ``{"action": "..."}`` or ``{"actions": [...]}``."""
+    table, seat, _token = _table_and_seat(request, required=True)
+    body = await _body(request)
+    try:
+        texts = action_texts(body)
+    except ProtocolError as error:
+        raise Rejected(400, "bad_request", str(error)) from None
+    accepted = request.app[HUB].act(table, seat, texts)
+    return _json({"type": "accepted", "actions": accepted, "version": table.version})
+
+
+async def _payment_options(request: web.Request) -> web.Response:
+    """``POST /api/tables/{id}/payment-options`` with ``{"pay": [...]}``: the payer's options after those cards."""
+    table, seat, _token = _table_and_seat(request, required=True)
+    body = await _body(request)
+    pay = body.get("pay", [])
+    if not _strings(pay) or len(pay) > 64:
+        raise Rejected(400, "bad_request", _('"pay" must be a list of actions in text form'))
+    options = request.app[HUB].payment_options(table, seat, pay)
+    return _json({"type": "payment_options", "pay": pay, "options": options})
+
+
+async def _record(request: web.Request) -> web.Response:
+    """``GET /api/tables/{id}/record``: the game record, once the game is over."""
+    table, _seat, _token = _table_and_seat(request, required=False)
+    if not table.finished:
+        raise Rejected(409, "not_finished", _("the game is not over; its record names hidden cards"))
+    from biblios_kit.engine.records import record_of
+
+    return _json(record_of(table.state, bots=list(table.seats)).to_json())
+
+
+# ---------------------------------------------------------------------- the WebSocket
+
+
+async def _websocket(request: web.Request) -> web.StreamResponse:
+    """``GET /api/tables/{id}/ws``: hello with a token (or none: spectator), then views pushed, actions sent."""
+    hub = request.app[HUB]
+    table = hub.table(request.match_info["id"])
+    sockets = request.app[SOCKETS]
+    if len(sockets) >= request.app[CONFIG].max_listeners:
+        raise Rejected(503, "too_many_connections", _("too many connections; try again later"))
+    ws = web.WebSocketResponse(heartbeat=20, max_msg_size=MAX_MESSAGE_BYTES)
+    await ws.prepare(request)
+    sockets.add(ws)
+    config = request.app[CONFIG]
+    limiter = RateLimiter(config.ws_rate, config.ws_burst)
+    listener: Listener | None = None
+    writer: asyncio.Task[None] | None = None
+    try:
+        seat = await _hello(ws, request, table)
+        if seat is None:
+            return ws
+        since = seat[1]
+        listener = hub.listen(table, seat[0], since)
+        writer = asyncio.create_task(_write(ws, listener))
+        async for message in ws:
+            if message.type == WSMsgType.ERROR:
+                break
+            if message.type != WSMsgType.TEXT:
+                await _send(ws, error_message("bad_request", _("messages must be JSON text")))
+                continue
+            if not limiter.allow("ws"):
+                if limiter.exhausted("ws"):
+                    await ws.close(code=1008, message=b"flooding")
+                    break
+                await _send(ws, error_message("rate_limited", _("too many messages; slow down")))
+                continue
+            reply = _handle(hub, table, listener.seat, message.data)
+            if reply is not None:
+                await _send(ws, reply)
+    finally:
+        sockets.discard(ws)
+        if listener is not None:
+            hub.forget(table, listener)
+            with contextlib.suppress(asyncio.QueueFull):
+                listener.queue.put_nowait(None)
+        if writer is not None:
+            writer.cancel()
+            with contextlib.suppress(asyncio.CancelledError, Exception):
+                await writer
+    return ws
+
+
+async def _hello(ws: web.WebSocketResponse, request: web.Request, table: Table) -> tuple[int, int] | None:
+    """Read the hello message; returns (seat, first event wanted), or ``None`` after closing a bad client."""
+    try:
+        message = await ws.receive(timeout=HELLO_TIMEOUT)
+    except TimeoutError:
+        await ws.close(code=1008, message=b"no hello")
+        return None
+    if message.type != WSMsgType.TEXT:
+        await ws.close(code=1008, message=b"expected a hello message")
+        return None
+    try:
+        hello = parse_json_object(message.data)
+    except ProtocolError as error:
+        await _send(ws, error_message("malformed_json", str(error)))
+        await ws.close(code=1008, message=b"malformed hello")
+        return None
+    token = hello.get("token", bearer_token(request))
+    since = hello.get("since", 0)
+    if hello.get("type") != "hello" or not (token is None or isinstance(token, str)) or not _int(since) or since < 0:
+        await _send(
+            ws, error_message("bad_request", _("the first message must be a hello message with the seat's token"))
+        )
+        await ws.close(code=1008, message=b"bad hello")
+        return None
+    if token is None:
+        return SPECTATOR, since
+    seat = table.seat_of(token)
+    if seat is None:
+        await _send(
+            ws, error_message("bad_token", _("this token is not a seat of table {table}").format(table=table.id))
+        )
+        await ws.close(code=1008, message=b"bad token")
+        return None
+    return seat, since
+
+
+def _handle(hub: TableHub, table: Table, seat: int, data: str) -> dict[str, Any] | None:
+    """One client message: an action, a payment question or a ping; returns the reply (``None``: the view says it)."""
+    try:
+        message = parse_json_object(data)
+    except ProtocolError as error:
+        return error_message("malformed_json", str(error))
+    kind = message.get("type")
+    try:
+        if kind == "ping":
+            return {"type": "pong"}
+        if kind == "action":
+            if seat == SPECTATOR:
+                raise Rejected(403, "spectator", _("spectators cannot play"))
+            fields = {k: v for k, v in message.items() if k != "type"}
+            try:
+                texts = action_texts(fields)
+            except ProtocolError as error:
+                raise Rejected(400, "bad_request", str(error)) from None
+            accepted = hub.act(table, seat, texts)
+            return {"type": "accepted", "actions": accepted, "version": table.version}
+        if kind == "payment_options":
+            if seat == SPECTATOR:
+                raise Rejected(403, "spectator", _("spectators cannot play"))
+            pay = message.get("pay", [])
+            if not _strings(pay) or len(pay) > 64:
+                raise Rejected(400, "bad_request", _('"pay" must be a list of actions in text form'))
+            return {"type": "payment_options", "pay": pay, "options": hub.payment_options(table, seat, pay)}
+        return error_message("bad_request", _("unknown message type {type}").format(type=repr(kind)[:40]))
+    except Rejected as error:
+        return error_message(error.code, error.message)
+
+
+async def _write(ws: web.WebSocketResponse, listener: Listener) -> None:
+    """Send the listener's queued messages in order; ``None`` closes the connection."""
+    while True:
+        text = await listener.queue.get()
+        if text is None:
+            await ws.close(code=1013, message=b"too slow")
+            return
+        await ws.send_str(text)
+
+
+async def _send(ws: web.WebSocketResponse, message: dict[str, Any]) -> None:
+    if not ws.closed:
+        await ws.send_str(json.dumps(message, ensure_ascii=False))
+
+
+def _strings(value: object) -> bool:
+    return isinstance(value, list) and all(isinstance(v, str) for v in value)
+
+
+def _int(value: object) -> bool:
+    return isinstance(value, int) and not isinstance(value, bool)
+
+
+# ---------------------------------------------------------------------- running
+
+
+def serve(config: ServerConfig, bind: str, port: int, ready: Callable[[], None] | None = None) -> None:
+    """Run the server until Ctrl+C (or SIGTERM)."""
+    logging.basicConfig(level=logging.INFO, format="%(asctime)s %(message)s", stream=sys.stderr)
+    logging.getLogger("aiohttp.access").setLevel(logging.WARNING)
+    app = make_app(config)
+
+    async def announce(_app: web.Application) -> None:
+        if ready is not None:
+            ready()
+
+    app.on_startup.append(announce)
+    web.run_app(app, host=bind, port=port, print=None, access_log=None, shutdown_timeout=5)

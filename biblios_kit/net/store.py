@@ -1,0 +1,176 @@
+"""Persistence of the server's tables: SQLite from the standard library, one row per accepted action.
+
+Every accepted action is committed before anyone is told it was accepted, so a server
+killed at any moment (even with SIGKILL) loses no accepted action: SQLite's write-ahead
+log makes each commit atomic, and a commit survives the death of the process
+(``synchronous=NORMAL``; ``durable=True`` also survives a power cut, at the cost of an
+``fsync`` per action). A finished game is also written as a game record
+(``records/<table>.json``, atomically) that ``biblios-kit replay`` checks.
+"""
+
+from __future__ import annotations
+
+import json
+import sqlite3
+import threading
+import time
+from collections.abc import Iterator, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+
+from biblios_kit.engine.records import record_of, save_record
+from biblios_kit.engine.state import GameState
+
+SCHEMA = """
+CREATE TABLE IF NOT EXISTS tables (
+    id TEXT PRIMARY KEY,
+    ruleset TEXT NOT NULL,
+    options TEXT NOT NULL,       -- JSON list of option ids
+    players INTEGER NOT NULL,
+    seed INTEGER NOT NULL,
+    seats TEXT NOT NULL,         -- JSON list: "human" or a bot spec per seat
+    names TEXT NOT NULL,         -- JSON list of seat names
+    token_digests TEXT NOT NULL, -- JSON list: SHA-256 of each seat's token ("" for bot seats)
+    bot_delay REAL NOT NULL,
+    created REAL NOT NULL,
+    finished INTEGER NOT NULL DEFAULT 0
+);
+CREATE TABLE IF NOT EXISTS actions (
+    table_id TEXT NOT NULL REFERENCES tables(id),
+    number INTEGER NOT NULL,     -- 0, 1, 2 ... in the order applied
+    action TEXT NOT NULL,        -- text form (docs/engine.md)
+    PRIMARY KEY (table_id, number)
+) WITHOUT ROWID;
+"""
+
+
+@dataclass(frozen=True)
+class StoredTable:
+    """A table as stored: how it was created and every action accepted since."""
+
+    id: str
+    ruleset: str
+    options: tuple[str, ...]
+    players: int
+    seed: int
+    seats: tuple[str, ...]
+    names: tuple[str, ...]
+    token_digests: tuple[str, ...]
+    bot_delay: float
+    finished: bool
+    actions: tuple[str, ...]
+
+
+class Store:
+    """The SQLite database of a server's data folder (``<data-dir>/tables.sqlite3``), plus finished game records."""
+
+    def __init__(self, data_dir: Path, *, durable: bool = False) -> None:
+        self.data_dir = data_dir
+        data_dir.mkdir(parents=True, exist_ok=True)
+        self.records_dir = data_dir / "records"
+        self.path = data_dir / "tables.sqlite3"
+        self.db = sqlite3.connect(self.path, isolation_level=None, check_same_thread=False)
+        self.db.execute("PRAGMA journal_mode=WAL")
+        self.db.execute(f"PRAGMA synchronous={'FULL' if durable else 'NORMAL'}")
+        # Checkpoints (copying the log into the database, with an fsync) would otherwise run inside
+        # a commit now and then, in the event loop; :meth:`checkpoint` runs them in a thread.
+        self.db.execute("PRAGMA wal_autocheckpoint=0")
+        self.db.executescript(SCHEMA)
+        self._checkpointer: sqlite3.Connection | None = None
+        self._lock = threading.Lock()
+        """Checkpoints (in a thread) and closing never run at the same time."""
+        self._closed = False
+
+    def close(self) -> None:
+        """Close the database (after a last checkpoint; waits for one running in another thread)."""
+        with self._lock:
+            if self._closed:
+                return
+            self._checkpoint()
+            if self._checkpointer is not None:
+                self._checkpointer.close()
+            self.db.close()
+            self._closed = True
+
+    def checkpoint(self) -> None:
+        """Copy the write-ahead log into the database file (from any thread; writers are not blocked)."""
+        with self._lock:
+            if not self._closed:
+                self._checkpoint()
+
+    def _checkpoint(self) -> None:
+        if self._checkpointer is None:
+            self._checkpointer = sqlite3.connect(self.path, isolation_level=None, check_same_thread=False)
+        self._checkpointer.execute("PRAGMA wal_checkpoint(PASSIVE)")
+
+    def create(self, table: StoredTable) -> None:
+        """Store a new table (with no action yet)."""
+        with self._transaction():
+            self.db.execute(
+                "INSERT INTO tables (id, ruleset, options, players, seed, seats, names, token_digests, bot_delay,"
+                " created) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                (table.id, table.ruleset, json.dumps(list(table.options)), table.players, table.seed,
+                 json.dumps(list(table.seats)), json.dumps(list(table.names), ensure_ascii=False),
+                 json.dumps(list(table.token_digests)), table.bot_delay, time.time()),
+            )  # fmt: skip
+
+    def append(self, table_id: str, first: int, actions: Sequence[str], finished: bool = False) -> None:
+        """Commit ``actions`` as numbers ``first, first + 1 ...`` of ``table_id`` in one transaction."""
+        with self._transaction():
+            self.db.executemany(
+                "INSERT INTO actions (table_id, number, action) VALUES (?, ?, ?)",
+                [(table_id, first + i, text) for i, text in enumerate(actions)],
+            )
+            if finished:
+                self.db.execute("UPDATE tables SET finished = 1 WHERE id = ?", (table_id,))
+
+    def load_all(self) -> Iterator[StoredTable]:
+        """Every stored table with its actions, oldest first."""
+        rows = self.db.execute(
+            "SELECT id, ruleset, options, players, seed, seats, names, token_digests, bot_delay, finished"
+            " FROM tables ORDER BY created"
+        ).fetchall()
+        for row in rows:
+            actions = tuple(
+                text
+                for (text,) in self.db.execute(
+                    "SELECT action FROM actions WHERE table_id = ? ORDER BY number", (row[0],)
+                )
+            )
+            yield StoredTable(
+                id=row[0],
+                ruleset=row[1],
+                options=tuple(json.loads(row[2])),
+                players=row[3],
+                seed=row[4],
+                seats=tuple(json.loads(row[5])),
+                names=tuple(json.loads(row[6])),
+                token_digests=tuple(json.loads(row[7])),
+                bot_delay=float(row[8]),
+                finished=bool(row[9]),
+                actions=actions,
+            )
+
+    def record_path(self, table_id: str) -> Path:
+        """Where the game record of a finished table is written."""
+        return self.records_dir / f"{table_id}.json"
+
+    def save_record(self, table_id: str, state: GameState, seats: Sequence[str]) -> Path:
+        """Write the game record of ``state`` (atomically) for ``table_id``; returns its path."""
+        return save_record(record_of(state, bots=list(seats)), self.record_path(table_id))
+
+    def _transaction(self) -> _Transaction:
+        return _Transaction(self.db)
+
+
+class _Transaction:
+    """``BEGIN IMMEDIATE`` ... ``COMMIT`` (or ``ROLLBACK`` on an exception)."""
+
+    def __init__(self, db: sqlite3.Connection) -> None:
+        self.db = db
+
+    def __enter__(self) -> None:
+        self.db.execute("BEGIN IMMEDIATE")
+
+    def __exit__(self, kind: object, error: object, trace: object) -> None:
+        self.db.execute("COMMIT" if kind is None else "ROLLBACK")

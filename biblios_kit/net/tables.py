@@ -1,0 +1,411 @@
+"""The server's tables: the authoritative game state of each, its seats and tokens, its bots and its listeners.
+
+:class:`TableHub` is the one place where a game changes. An action request names a
+table, a seat (proved by its token) and one action or several (a payment) in text form;
+the hub checks every one on a copy of the state (an illegal or malformed action
+changes nothing), commits them to the :class:`~biblios_kit.net.store.Store`, then makes
+the copy the table's state and pushes each listener its new view. Bots play on the
+server: their decisions run in a thread pool, never in the event loop.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import json
+import logging
+import random
+import secrets
+from collections.abc import Sequence
+from concurrent.futures import Executor
+from dataclasses import dataclass, field
+from typing import Any
+
+from biblios_kit.bots.base import Bot
+from biblios_kit.engine.actions import format_action, parse_action
+from biblios_kit.engine.state import GameState, Phase, new_game
+from biblios_kit.errors import BibliosError, IllegalActionError, InvalidActionError
+from biblios_kit.i18n import _, ngettext
+from biblios_kit.net.protocol import PROTOCOL_VERSION, result_to_json
+from biblios_kit.net.security import new_token, same_secret, token_digest
+from biblios_kit.net.store import Store, StoredTable
+from biblios_kit.net.views import SPECTATOR, ViewCache
+
+log = logging.getLogger("biblios_kit.net")
+
+HUMAN = "human"
+"""The seat spec of a person (any other spec names a bot)."""
+
+QUEUE_LIMIT = 256
+"""Messages waiting for one slow listener before it is dropped."""
+
+
+class Rejected(Exception):
+    """A request the hub refuses; ``code`` is stable (see docs/network.md), ``message`` is for people."""
+
+    def __init__(self, status: int, code: str, message: str) -> None:
+        super().__init__(message)
+        self.status = status
+        self.code = code
+        self.message = message
+
+
+@dataclass(eq=False)
+class Listener:
+    """One connection following a table: which seat it sees and what was already sent to it."""
+
+    seat: int
+    """A seat number, or ``SPECTATOR``."""
+    queue: asyncio.Queue[str | None] = field(default_factory=lambda: asyncio.Queue(QUEUE_LIMIT))
+    """Serialized messages waiting to be written (``None`` asks the writer to close)."""
+    events_sent: int = 0
+    version_sent: int = -1
+
+
+@dataclass(eq=False)
+class Table:
+    """One game on the server."""
+
+    id: str
+    state: GameState
+    seats: tuple[str, ...]
+    """``"human"`` or a bot spec per seat."""
+    names: tuple[str, ...]
+    token_digests: tuple[str, ...]
+    """SHA-256 of each human seat's token (``""`` for a bot seat)."""
+    bot_delay: float
+    options: tuple[str, ...]
+    bots: dict[int, Bot] = field(default_factory=dict)
+    listeners: set[Listener] = field(default_factory=set)
+    bot_task: asyncio.Task[None] | None = None
+    _cache: ViewCache | None = None
+
+    @property
+    def version(self) -> int:
+        """Number of actions accepted so far."""
+        return self.state.decision_count
+
+    @property
+    def finished(self) -> bool:
+        """Whether the game is over."""
+        return self.state.is_terminal()
+
+    def seat_of(self, token: str | None) -> int | None:
+        """The seat ``token`` acts for, or ``None`` (every seat is compared, in constant time)."""
+        if not token:
+            return None
+        digest = token_digest(token)
+        found = None
+        for seat, expected in enumerate(self.token_digests):
+            if expected and same_secret(digest, expected):
+                found = seat
+        return found
+
+    def views(self) -> ViewCache:
+        """The views of the current version (built lazily, once per seat)."""
+        if self._cache is None:
+            self._cache = ViewCache(self.state)
+        self._cache.moved_to(self.state, self.version)
+        return self._cache
+
+    def view(self, seat: int, since: int = 0) -> dict[str, Any]:
+        """The view message of ``seat`` (or ``SPECTATOR``), with the events from number ``since`` on."""
+        cache = self.views()
+        events = cache.events(seat)
+        since = max(0, min(since, len(events)))
+        return {
+            "type": "view",
+            "protocol": PROTOCOL_VERSION,
+            "table": self.id,
+            "seat": None if seat == SPECTATOR else seat,
+            "version": self.version,
+            "ruleset": {
+                "id": self.state.ruleset.id,
+                "options": list(self.options),
+                "content_hash": self.state.ruleset.content_hash,
+            },
+            "seats": [{"name": name, "kind": spec} for name, spec in zip(self.names, self.seats)],
+            "observation": cache.observation(seat),
+            "first_event": since,
+            "events": events[since:],
+            "result": result_to_json(self.state.result()) if self.finished else None,
+        }
+
+
+@dataclass(frozen=True)
+class Invitation:
+    """What the creator of a table gets: one token per human seat."""
+
+    table: str
+    tokens: dict[int, str]
+    """Seat number -> token (human seats only)."""
+
+
+class TableHub:
+    """Every table of one server, its store, its bot thread pool, and the listeners to notify."""
+
+    def __init__(self, store: Store, executor: Executor | None = None, *, max_tables: int = 10_000) -> None:
+        self.store = store
+        self.executor = executor
+        self.max_tables = max_tables
+        self.tables: dict[str, Table] = {}
+        self.broken: dict[str, str] = {}
+        """Stored tables that could not be resumed, with the reason."""
+
+    # ------------------------------------------------------------------ creating and loading
+
+    def create(self, ruleset_id: str, options: Sequence[str], players: int, seats: Sequence[str],
+               names: Sequence[str] = (), seed: int | None = None, bot_delay: float = 0.5) -> Invitation:  # fmt: skip
+        """Create a table (``Rejected`` for a bad ruleset, option, player count, seat spec or name list)."""
+        from biblios_kit.bots.registry import BotSpecError, parse_spec
+        from biblios_kit.rules import load_ruleset
+
+        if sum(1 for t in self.tables.values() if not t.finished) >= self.max_tables:
+            raise Rejected(503, "too_many_tables", _("this server already hosts as many games as it can"))
+        try:
+            ruleset = load_ruleset(ruleset_id, list(options))
+        except BibliosError as error:
+            raise Rejected(400, "bad_ruleset", str(error)) from None
+        if players not in ruleset.player_counts:
+            raise Rejected(
+                400,
+                "bad_players",
+                _("{ruleset} is played by {counts} players, not {players}").format(
+                    ruleset=ruleset.id, counts=", ".join(map(str, ruleset.player_counts)), players=players
+                ),
+            )
+        specs = list(seats) + [HUMAN] * (players - len(seats))
+        if len(specs) != players:
+            message = ngettext("{count} seat given for {players} players", "{count} seats given for {players} players",
+                               len(seats)).format(count=len(seats), players=players)  # fmt: skip
+            raise Rejected(400, "bad_seats", message)
+        for spec in specs:
+            if spec != HUMAN:
+                try:
+                    parse_spec(spec)
+                except BotSpecError as error:
+                    raise Rejected(400, "bad_seats", f"{spec!r}: {error}") from None
+        if len(names) > players or any(
+            not isinstance(n, str) or not n.strip() or len(n) > 40 or not n.isprintable() for n in names
+        ):
+            raise Rejected(400, "bad_names", _("give at most one name per seat, each 1 to 40 characters"))
+        all_names = [n.strip() for n in names] + [
+            _("Player {number}").format(number=seat + 1) for seat in range(len(names), players)
+        ]
+        if not 0 <= bot_delay <= 10:
+            raise Rejected(400, "bad_bot_delay", _("the bot delay must be between 0 and 10 seconds"))
+        seed = seed if seed is not None else random.SystemRandom().randrange(1 << 31)
+        try:
+            state = new_game(ruleset, players, seed)
+        except ValueError as error:
+            raise Rejected(400, "bad_ruleset", str(error)) from None
+        table_id = secrets.token_urlsafe(6)
+        while table_id in self.tables:  # pragma: no cover - 2^-48
+            table_id = secrets.token_urlsafe(6)
+        tokens = {seat: new_token() for seat, spec in enumerate(specs) if spec == HUMAN}
+        digests = tuple(token_digest(tokens[s]) if s in tokens else "" for s in range(players))
+        active = tuple(sorted(ruleset.active_options))
+        stored = StoredTable(table_id, ruleset.id, active, players, seed, tuple(specs), tuple(all_names), digests,
+                             bot_delay, False, ())  # fmt: skip
+        self.store.create(stored)
+        table = self._open(stored, state)
+        self._after_change(table)
+        return Invitation(table_id, tokens)
+
+    def load(self) -> int:
+        """Resume every stored table (replaying its actions); returns how many. Failures go to :attr:`broken`."""
+        from biblios_kit.rules import load_ruleset
+
+        count = 0
+        for stored in self.store.load_all():
+            try:
+                ruleset = load_ruleset(stored.ruleset, list(stored.options))
+                state = new_game(ruleset, stored.players, stored.seed)
+                for text in stored.actions:
+                    state.apply_text(text)
+            except (BibliosError, ValueError) as error:
+                self.broken[stored.id] = str(error)
+                log.error("table %s cannot be resumed: %s", stored.id, error)
+                continue
+            table = self._open(stored, state)
+            if table.finished and not self.store.record_path(table.id).exists():
+                self.store.save_record(table.id, state, table.seats)
+            count += 1
+        return count
+
+    def _open(self, stored: StoredTable, state: GameState) -> Table:
+        from biblios_kit.bots.registry import make_bot
+
+        table = Table(stored.id, state, stored.seats, stored.names, stored.token_digests, stored.bot_delay,
+                      stored.options)  # fmt: skip
+        for seat, spec in enumerate(stored.seats):
+            if spec != HUMAN:
+                table.bots[seat] = make_bot(spec, secrets.randbits(62))
+        self.tables[table.id] = table
+        return table
+
+    def start(self) -> None:
+        """Let the bots of every resumed table play (call once the event loop runs)."""
+        for table in self.tables.values():
+            self._schedule_bot(table)
+
+    # ------------------------------------------------------------------ looking up
+
+    def table(self, table_id: str) -> Table:
+        """The table ``table_id`` (``Rejected`` 404 when there is none)."""
+        table = self.tables.get(table_id)
+        if table is None:
+            raise Rejected(404, "unknown_table", _("no table {table}").format(table=repr(table_id[:40])))
+        return table
+
+    def seat(self, table: Table, token: str | None) -> int:
+        """The seat ``token`` acts for at ``table`` (``Rejected`` 401 for a missing or wrong token)."""
+        if token is None:
+            raise Rejected(401, "no_token", _("this request needs a seat token (Authorization: Bearer TOKEN)"))
+        seat = table.seat_of(token)
+        if seat is None:
+            raise Rejected(403, "bad_token", _("this token is not a seat of table {table}").format(table=table.id))
+        return seat
+
+    # ------------------------------------------------------------------ changes
+
+    def act(self, table: Table, seat: int, texts: Sequence[str]) -> list[str]:
+        """Apply ``texts`` (actions in text form) for ``seat``, all or none; returns them normalized.
+
+        Every action is parsed and checked on a copy of the state; only when all are legal
+        are they committed to the store, and then the copy becomes the table's state.
+        """
+        state = table.state
+        if state.is_terminal():
+            raise Rejected(409, "game_over", _("the game is over"))
+        trial = state.clone()
+        accepted = []
+        for number, text in enumerate(texts, start=1):
+            where = f"{number}: " if len(texts) > 1 else ""
+            if trial.current_player != seat:
+                raise Rejected(409, "not_your_turn", where + _("it is not your turn"))
+            try:
+                action = parse_action(trial.ruleset, text)
+            except InvalidActionError as error:
+                raise Rejected(400, "invalid_action", where + str(error)) from None
+            try:
+                trial.apply(action)
+            except (InvalidActionError, IllegalActionError) as error:
+                raise Rejected(409, "illegal_action", where + str(error)) from None
+            accepted.append(format_action(trial.ruleset, action))
+        first = state.decision_count
+        try:
+            self.store.append(table.id, first, accepted, finished=trial.is_terminal())
+        except Exception as error:  # the disk is full or gone: refuse, nothing changed
+            log.exception("table %s: cannot store actions", table.id)
+            raise Rejected(503, "storage_error", _("the server cannot save the game right now")) from error
+        table.state = trial
+        if trial.is_terminal():
+            try:
+                self.store.save_record(table.id, trial, table.seats)
+            except OSError:
+                log.exception("table %s: cannot write the game record", table.id)
+        self._after_change(table)
+        return accepted
+
+    def payment_options(self, table: Table, seat: int, texts: Sequence[str]) -> list[str] | None:
+        """The payer's legal actions after paying ``texts`` (on a copy), or ``None`` once the payment is complete.
+
+        Only the payer may ask, and only cards of their own hand are named.
+        """
+        state = table.state
+        if state.current_player != seat or state.phase is not Phase.PAYMENT:
+            raise Rejected(409, "not_your_turn", _("you have no payment to make now"))
+        trial = state.clone()
+        for text in texts:
+            try:
+                trial.apply(parse_action(trial.ruleset, text))
+            except (InvalidActionError, IllegalActionError) as error:
+                raise Rejected(409, "illegal_action", str(error)) from None
+            if trial.current_player != seat:
+                return None
+        if trial.phase is not Phase.PAYMENT:
+            return None
+        return [format_action(trial.ruleset, a) for a in trial.legal_actions()]
+
+    # ------------------------------------------------------------------ listeners
+
+    def listen(self, table: Table, seat: int, since: int = 0) -> Listener:
+        """Register a listener for ``seat`` of ``table`` and queue its current view (events from ``since``)."""
+        listener = Listener(seat)
+        table.listeners.add(listener)
+        self._send_view(table, listener, since)
+        return listener
+
+    def forget(self, table: Table, listener: Listener) -> None:
+        """Stop notifying ``listener``."""
+        table.listeners.discard(listener)
+
+    def _send_view(self, table: Table, listener: Listener, since: int | None = None) -> None:
+        start = listener.events_sent if since is None else since
+        message = table.view(listener.seat, start)
+        listener.events_sent = message["first_event"] + len(message["events"])
+        listener.version_sent = table.version
+        try:
+            listener.queue.put_nowait(json.dumps(message, ensure_ascii=False, separators=(",", ":")))
+        except asyncio.QueueFull:
+            # Too slow to follow: drop it (it reconnects and gets a fresh view).
+            table.listeners.discard(listener)
+            with contextlib.suppress(asyncio.QueueEmpty):
+                listener.queue.get_nowait()
+            listener.queue.put_nowait(None)
+
+    def _after_change(self, table: Table) -> None:
+        for listener in list(table.listeners):
+            self._send_view(table, listener)
+        self._schedule_bot(table)
+
+    # ------------------------------------------------------------------ bots
+
+    def _schedule_bot(self, table: Table) -> None:
+        seat = table.state.current_player
+        if seat is None or seat not in table.bots:
+            return
+        try:
+            loop = asyncio.get_running_loop()
+        except RuntimeError:
+            return  # not serving yet: start() schedules it
+        if table.bot_task is not None and not table.bot_task.done():
+            return
+        table.bot_task = loop.create_task(self._bot_move(table, seat, table.version))
+
+    async def _bot_move(self, table: Table, seat: int, version: int) -> None:
+        """Let the bot of ``seat`` decide in the thread pool, then apply its action if nothing changed meanwhile."""
+        if table.bot_delay > 0:
+            await asyncio.sleep(table.bot_delay)
+        observation = table.state.observation(seat)
+        bot = table.bots[seat]
+        loop = asyncio.get_running_loop()
+        try:
+            action = await loop.run_in_executor(self.executor, bot.choose, observation)
+        except asyncio.CancelledError:
+            raise
+        except Exception:
+            log.exception("table %s: bot %s failed; it plays its first legal action", table.id, table.seats[seat])
+            action = observation.legal_actions[0]
+        table.bot_task = None
+        if table.version != version or table.state.current_player != seat:
+            self._schedule_bot(table)
+            return
+        try:
+            self.act(table, seat, [format_action(table.state.ruleset, action)])
+        except Rejected as error:  # a bot bug: the game goes on with its first legal action
+            log.error("table %s: bot %s was refused: %s", table.id, table.seats[seat], error.message)
+            if error.code in ("invalid_action", "illegal_action"):
+                self.act(table, seat, [format_action(table.state.ruleset, observation.legal_actions[0])])
+
+    async def stop(self) -> None:
+        """Cancel the bots' pending moves and close the listeners."""
+        for table in self.tables.values():
+            if table.bot_task is not None:
+                table.bot_task.cancel()
+                with contextlib.suppress(asyncio.CancelledError, Exception):
+                    await table.bot_task
+            for listener in list(table.listeners):
+                with contextlib.suppress(asyncio.QueueFull):
+                    listener.queue.put_nowait(None)

@@ -1,0 +1,246 @@
+"""Textual apps in the browser, safely: ``play --web`` and the browser seats of a game server.
+
+textual-serve 1.1.3 starts one fixed command per WebSocket, with no limit and no Host
+or Origin check, and lists its static folder. This module reuses its ``AppService``
+(one Textual process per browser tab) and its page and scripts inside our own aiohttp
+application: Host/Origin checks and access tokens come from
+:mod:`biblios_kit.net.security`, the number of processes is capped, the static folder
+is served without an index, and the command (and a secret for it, passed in the
+child's environment, never on its command line) is chosen per request.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+import os
+import sys
+from collections.abc import Callable
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+from aiohttp import WSMsgType, web
+
+from biblios_kit.i18n import SUPPORTED, _, normalize_language
+from biblios_kit.net.security import HostPolicy, access_middleware, guard_middleware, json_error
+
+if TYPE_CHECKING:
+    from biblios_kit.net.server import ServerConfig
+    from biblios_kit.net.tables import TableHub
+
+log = logging.getLogger("biblios_kit.net")
+
+SEAT_TOKEN_VARIABLE = "BIBLIOS_KIT_SEAT_TOKEN"
+"""The environment variable through which a browser seat's process gets its seat token."""
+
+
+def _textual_serve_dir() -> Path:
+    import textual_serve
+
+    return Path(textual_serve.__file__).resolve().parent
+
+
+def _page(request: web.Request, socket_path: str, title: str) -> web.Response:
+    """textual-serve's page, pointing its terminal at ``socket_path`` on this very host."""
+    import jinja2
+
+    env = jinja2.Environment(loader=jinja2.FileSystemLoader(_textual_serve_dir() / "templates"), autoescape=True)
+    scheme = "wss" if request.secure else "ws"
+    base = f"{request.scheme}://{request.host}"
+    html = env.get_template("app_index.html").render(
+        font_size=16,
+        app_websocket_url=f"{scheme}://{request.host}{socket_path}",
+        config={"static": {"url": f"{base}/static/"}},
+        application={"name": title},
+    )
+    return web.Response(text=html, content_type="text/html", headers={"Cache-Control": "no-store"})
+
+
+def _size(request: web.Request, name: str, default: int) -> int:
+    try:
+        return max(10, min(500, int(request.query.get(name, default))))
+    except ValueError:
+        return default
+
+
+def browser_language(request: web.Request) -> str | None:
+    """The first supported language of the browser's ``Accept-Language``, if any."""
+    for part in request.headers.get("Accept-Language", "").split(",")[:10]:
+        code = normalize_language(part.split(";")[0].strip()) if part.strip() else ""
+        if code in SUPPORTED:
+            return code
+    return None
+
+
+class Sessions:
+    """The Textual processes served to browsers, at most ``limit`` at once."""
+
+    def __init__(self, limit: int) -> None:
+        self.limit = limit
+        self.count = 0
+
+    async def run(self, request: web.Request, command: str, secret: dict[str, str] | None = None) -> web.StreamResponse:
+        """Serve one browser terminal over a WebSocket: start ``command``, relay keys and screen until either ends."""
+        from textual_serve.app_service import AppService
+        from textual_serve.download_manager import DownloadManager
+
+        if self.count >= self.limit:
+            return json_error(503, "too_many_sessions", _("too many browser sessions at once; try again later"))
+        secret_env = dict(secret or {})
+
+        class _Service(AppService):
+            """AppService with extra variables in the child's environment (a secret stays off its command line)."""
+
+            def _build_environment(self, width: int = 80, height: int = 24) -> dict[str, str]:
+                environment: dict[str, str] = super()._build_environment(width=width, height=height)
+                environment.update(secret_env)
+                return environment
+
+        ws = web.WebSocketResponse(heartbeat=15, max_msg_size=64 * 1024)
+        await ws.prepare(request)
+        self.count += 1
+
+        async def close() -> None:
+            await ws.close()
+
+        service = _Service(command, write_bytes=ws.send_bytes, write_str=ws.send_str, close=close,
+                           download_manager=DownloadManager())  # fmt: skip
+        try:
+            await service.start(_size(request, "width", 80), _size(request, "height", 24))
+            async for message in ws:
+                if message.type != WSMsgType.TEXT:
+                    continue
+                envelope = _envelope(message.data)
+                if envelope is None:
+                    continue
+                kind, data = envelope
+                if kind == "stdin" and isinstance(data, str):
+                    await service.send_bytes(data.encode("utf-8"))
+                elif kind == "resize" and isinstance(data, dict):
+                    width, height = data.get("width"), data.get("height")
+                    if isinstance(width, int) and isinstance(height, int):
+                        await service.set_terminal_size(max(10, min(500, width)), max(5, min(300, height)))
+                elif kind == "ping":
+                    await ws.send_json(["pong", data])
+                elif kind == "blur":
+                    await service.blur()
+                elif kind == "focus":
+                    await service.focus()
+        except asyncio.CancelledError:
+            raise
+        except Exception:
+            log.exception("browser session failed")
+        finally:
+            self.count -= 1
+            with contextlib.suppress(Exception):
+                await service.stop()
+            with contextlib.suppress(Exception):
+                await ws.close()
+        return ws
+
+
+def _envelope(data: str) -> tuple[str, Any] | None:
+    """A textual-serve client message ``[type, data]``, or ``None`` when malformed."""
+    import json
+
+    try:
+        value = json.loads(data)
+    except ValueError:
+        return None
+    if not isinstance(value, list) or len(value) != 2 or not isinstance(value[0], str):
+        return None
+    return value[0], value[1]
+
+
+def _static_routes() -> list[web.AbstractRouteDef]:
+    return [web.static("/static", _textual_serve_dir() / "static", show_index=False, follow_symlinks=False)]
+
+
+# ---------------------------------------------------------------------- play --web
+
+
+def make_play_app(command: Callable[[web.Request], str], access_token: str, *, allowed_hosts: tuple[str, ...] = (),
+                  max_sessions: int = 4) -> web.Application:  # fmt: skip
+    """The ``play --web`` application: the page, its WebSocket (one game process each) and the scripts.
+
+    Nothing is served without ``access_token`` (the printed URL carries it once, then a
+    cookie); Host and Origin are checked; at most ``max_sessions`` processes run at once.
+    ``command(request)`` gives the shell command of each session (the language of the
+    browser can go into it).
+    """
+    sessions = Sessions(max_sessions)
+    app = web.Application(
+        client_max_size=16 * 1024,
+        middlewares=[guard_middleware(HostPolicy.of(allowed_hosts)), access_middleware(access_token)],
+    )
+
+    async def index(request: web.Request) -> web.Response:
+        return _page(request, "/ws", "biblios-kit")
+
+    async def socket(request: web.Request) -> web.StreamResponse:
+        return await sessions.run(request, command(request))
+
+    app.add_routes([web.get("/", index), web.get("/ws", socket), *_static_routes()])
+    return app
+
+
+# ---------------------------------------------------------------------- browser seats of a game server
+
+
+def seat_cookie(table: str) -> str:
+    """The cookie that holds a browser's seat token for ``table`` (set by the invitation link)."""
+    return f"biblios_kit_seat_{table}"
+
+
+def add_seat_pages(app: web.Application, hub: TableHub, config: ServerConfig) -> None:
+    """Add ``/play/{table}`` (the invitation link in a browser) and its WebSocket to a game server.
+
+    Opening the link checks its token, keeps it in an HttpOnly, SameSite=Strict cookie
+    limited to that table's path, and redirects to the page without it. The page's
+    WebSocket starts ``biblios-kit join`` for that seat in a Textual process, with the
+    seat token in its environment and the browser's language.
+    """
+    sessions = Sessions(config.browser_sessions)
+    app.add_routes(_static_routes())
+
+    def token_of(request: web.Request) -> tuple[str, str | None]:
+        table = hub.table(request.match_info["id"])
+        return table.id, request.cookies.get(seat_cookie(table.id))
+
+    async def page(request: web.Request) -> web.StreamResponse:
+        table = hub.table(request.match_info["id"])
+        given = request.query.get("token")
+        if given is not None:
+            if table.seat_of(given) is None:
+                return json_error(
+                    403, "bad_token", _("this token is not a seat of table {table}").format(table=table.id)
+                )
+            response = web.HTTPFound(f"/play/{table.id}")
+            response.set_cookie(
+                seat_cookie(table.id), given, httponly=True, samesite="Strict", path=f"/play/{table.id}"
+            )
+            raise response
+        if table.seat_of(request.cookies.get(seat_cookie(table.id))) is None:
+            return json_error(403, "bad_token", _("open your invitation link (it carries your seat token)"))
+        return _page(request, f"/play/{table.id}/ws", "biblios-kit")
+
+    async def socket(request: web.Request) -> web.StreamResponse:
+        table_id, token = token_of(request)
+        table = hub.table(table_id)
+        if token is None or table.seat_of(token) is None:
+            return json_error(403, "bad_token", _("open your invitation link (it carries your seat token)"))
+        lang = browser_language(request) or "en"
+        base = config.internal_url or config.public_url
+        import shlex
+
+        command = shlex.join([sys.executable, "-m", "biblios_kit", "join", f"{base.rstrip('/')}/play/{table.id}",
+                              "--lang", lang])  # fmt: skip
+        return await sessions.run(request, command, {SEAT_TOKEN_VARIABLE: token})
+
+    app.add_routes([web.get("/play/{id}", page), web.get("/play/{id}/ws", socket)])
+
+
+def environ_token() -> str | None:
+    """The seat token a browser seat's process received in its environment, if any."""
+    return os.environ.get(SEAT_TOKEN_VARIABLE) or None

@@ -1,0 +1,56 @@
+"""Play one seat of a biblios-kit game server with a bot, through the open API (docs/network.md).
+
+    python examples/api_bot.py 'http://127.0.0.1:8765/play/TABLE?token=TOKEN' --bot medium
+
+The bot sees only what the server sends this seat: its view, rebuilt as an engine
+Observation. On its turn it chooses, and the action goes back in text form.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+
+import aiohttp
+
+from biblios_kit.bots.registry import make_bot
+from biblios_kit.engine import format_action, parse_action
+from biblios_kit.net.client import parse_link
+from biblios_kit.net.protocol import observation_from_json
+from biblios_kit.rules import load_ruleset
+
+
+async def play(link: str, spec: str) -> None:
+    invitation = parse_link(link)
+    bot = make_bot(spec, seed=1)
+    url = invitation.server.replace("http", "ws", 1) + f"/api/tables/{invitation.table}/ws"
+    async with aiohttp.ClientSession() as http, http.ws_connect(url) as ws:
+        await ws.send_json({"type": "hello", "token": invitation.token})
+        last: dict[str, str] | None = None
+        async for message in ws:
+            data = message.json()
+            if data["type"] == "error":
+                print("refused:", data["code"], data["message"])
+                if data["code"] == "rate_limited" and last is not None:
+                    await asyncio.sleep(1)  # too fast for the server: send it again, slower
+                    await ws.send_json(last)
+            if data["type"] != "view":
+                continue
+            if data["result"] is not None:
+                print("game over; winners:", data["result"]["winners"])
+                return
+            ruleset = load_ruleset(data["ruleset"]["id"], data["ruleset"]["options"])
+            texts = data["observation"]["legal_actions"]
+            if texts:  # our turn
+                observation = observation_from_json(data["observation"], [parse_action(ruleset, t) for t in texts])
+                action = await asyncio.to_thread(bot.choose, observation)  # think off the event loop
+                last = {"type": "action", "action": format_action(ruleset, action)}
+                await ws.send_json(last)
+
+
+if __name__ == "__main__":
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("link", help="the seat's invitation link")
+    parser.add_argument("--bot", default="medium", help="bot spec: random, easy, medium, hard ...")
+    arguments = parser.parse_args()
+    asyncio.run(play(arguments.link, arguments.bot))

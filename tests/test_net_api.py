@@ -1,0 +1,279 @@
+"""The game server's API against a real server on 127.0.0.1: creating, viewing, acting, WebSocket, errors, persistence."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+from pathlib import Path
+from typing import Any
+
+import aiohttp
+import pytest
+from net_helpers import ADMIN, bearer, create, running_server
+
+from biblios_kit.engine.records import load_record, replay
+from biblios_kit.net.protocol import validate
+
+
+async def _view(client: Any, table: str, token: str | None) -> dict[str, Any]:
+    response = await client.get(f"/api/tables/{table}", headers=bearer(token))
+    assert response.status == 200
+    view: dict[str, Any] = await response.json()
+    validate(view, "view")
+    return view
+
+
+async def test_create_view_act_flow(tmp_path: Path) -> None:
+    async with running_server(tmp_path) as client:
+        reply = await create(client, seats=["human", "random", "human"], names=["Ana", "Bot", "Chloé"], seed=5)
+        validate(reply, "table_created")
+        table = reply["table"]
+        tokens = [seat["token"] for seat in reply["seats"]]
+        assert tokens[1] is None and reply["seats"][1]["link"] is None
+        assert reply["seats"][0]["link"].endswith(f"/play/{table}?token={tokens[0]}")
+        assert len({tokens[0], tokens[2]}) == 2 and len(tokens[0]) >= 40
+
+        view = await _view(client, table, tokens[0])
+        assert view["seat"] == 0 and view["version"] == 0
+        assert [s["name"] for s in view["seats"]] == ["Ana", "Bot", "Chloé"]
+        assert view["observation"]["legal_actions"] == ["keep", "auction", "public"]
+        other = await _view(client, table, tokens[2])
+        assert other["observation"]["legal_actions"] == []  # not seat 2's turn
+        assert other["observation"]["hand"] != view["observation"]["hand"] or not view["observation"]["hand"]
+
+        response = await client.post(f"/api/tables/{table}/actions", json={"action": "keep"}, headers=bearer(tokens[0]))
+        accepted = await response.json()
+        assert response.status == 200, accepted
+        validate(accepted, "accepted")
+        assert accepted == {"type": "accepted", "actions": ["keep"], "version": 1}
+        after = await _view(client, table, tokens[0])
+        assert after["version"] == 1 and "keep" not in after["observation"]["legal_actions"]
+        trimmed = await client.get(f"/api/tables/{table}?since={len(after['events']) - 1}", headers=bearer(tokens[0]))
+        assert len((await trimmed.json())["events"]) == 1
+
+        spectator = await _view(client, table, None)
+        assert spectator["seat"] is None and spectator["observation"]["hand"] == []
+        assert spectator["observation"]["legal_actions"] == []
+
+
+async def test_errors_are_clear_and_change_nothing(tmp_path: Path) -> None:
+    async with running_server(tmp_path) as client:
+        reply = await create(client, seats=["human", "human", "human"], seed=9)
+        table = reply["table"]
+        t0, t1 = reply["seats"][0]["token"], reply["seats"][1]["token"]
+
+        async def error(method: str, path: str, status: int, code: str, **kwargs: Any) -> None:
+            response = await client.request(method, path, **kwargs)
+            body = await response.json()
+            assert response.status == status, body
+            validate(body, "http_error")
+            assert body["error"]["code"] == code
+            assert "Traceback" not in body["error"]["message"]
+
+        actions = f"/api/tables/{table}/actions"
+        await error("POST", actions, 409, "not_your_turn", json={"action": "keep"}, headers=bearer(t1))
+        await error("POST", actions, 400, "invalid_action", json={"action": "dance"}, headers=bearer(t0))
+        await error("POST", actions, 409, "illegal_action", json={"action": "bid 3"}, headers=bearer(t0))
+        await error("POST", actions, 400, "malformed_json", data=b"{not json", headers=bearer(t0))
+        await error("POST", actions, 400, "malformed_json", data=b"[1, 2]", headers=bearer(t0))
+        await error("POST", actions, 400, "bad_request", json={"action": 7}, headers=bearer(t0))
+        await error("POST", actions, 400, "bad_request", json={"actions": []}, headers=bearer(t0))
+        await error("POST", actions, 401, "no_token", json={"action": "keep"})
+        await error("POST", actions, 403, "bad_token", json={"action": "keep"}, headers=bearer("x" * 43))
+        await error("POST", actions, 413, "too_large", data=b'{"action": "' + b"k" * 40_000 + b'"}', headers=bearer(t0))
+        await error("GET", "/api/tables/nope", 404, "unknown_table", headers=bearer(t0))
+        await error("POST", "/api/tables/nope/actions", 404, "unknown_table", json={"action": "keep"})
+        await error("GET", f"/api/tables/{table}?since=-1", 400, "bad_request")
+        await error("GET", f"/api/tables/{table}/record", 409, "not_finished")
+        await error("GET", "/no/such/page", 404, "not_found")
+        await error("POST", "/api/tables", 403, "bad_token", json={"players": 3}, headers=bearer(t0))
+        await error("POST", "/api/tables", 400, "bad_ruleset", json={"ruleset": "chess"}, headers=bearer(ADMIN))
+        await error("POST", "/api/tables", 400, "bad_players", json={"players": 9}, headers=bearer(ADMIN))
+        await error(
+            "POST", "/api/tables", 400, "bad_seats", json={"seats": ["human", "grandmaster"]}, headers=bearer(ADMIN)
+        )
+        # A payment of three actions where the second is not legal: none is applied.
+        await error("POST", actions, 409, "illegal_action", json={"actions": ["keep", "keep"]}, headers=bearer(t0))
+        view = await _view(client, table, t0)
+        assert view["version"] == 0  # nothing above changed the game
+
+
+async def test_websocket_pushes_views_to_every_seat(tmp_path: Path) -> None:
+    async with running_server(tmp_path) as client:
+        reply = await create(client, seats=["human", "human", "human"], seed=2)
+        table = reply["table"]
+        tokens = [seat["token"] for seat in reply["seats"]]
+        sockets = [await client.ws_connect(f"/api/tables/{table}/ws") for _ in range(4)]
+        for ws, token in zip(sockets, [*tokens, None]):
+            await ws.send_json({"type": "hello", "token": token})
+        first = [json.loads((await ws.receive()).data) for ws in sockets]
+        for seat, view in enumerate(first):
+            validate(view, "view")
+            assert view["seat"] == (seat if seat < 3 else None)
+        await sockets[0].send_json({"type": "action", "action": "public"})
+        replies = {}
+        for index, ws in enumerate(sockets):
+            while True:
+                message = json.loads((await asyncio.wait_for(ws.receive(), 5)).data)
+                if message["type"] == "view":
+                    assert message["version"] == 1
+                    assert message["first_event"] == len(first[index]["events"])  # only the new events
+                    break
+                replies[index] = message
+        assert replies == {0: {"type": "accepted", "actions": ["public"], "version": 1}}
+        await sockets[1].send_json({"type": "action", "action": "keep"})
+        error = json.loads((await sockets[1].receive()).data)
+        validate(error, "error")
+        assert error["code"] == "not_your_turn"
+        await sockets[1].send_str("{oops")
+        assert json.loads((await sockets[1].receive()).data)["code"] == "malformed_json"
+        await sockets[3].send_json({"type": "action", "action": "keep"})
+        assert json.loads((await sockets[3].receive()).data)["code"] == "spectator"
+        await sockets[2].send_json({"type": "ping"})
+        assert json.loads((await sockets[2].receive()).data) == {"type": "pong"}
+        for ws in sockets:
+            await ws.close()
+
+
+async def test_websocket_hello_must_carry_a_seat_token(tmp_path: Path) -> None:
+    async with running_server(tmp_path) as client:
+        table = (await create(client))["table"]
+        ws = await client.ws_connect(f"/api/tables/{table}/ws")
+        await ws.send_json({"type": "hello", "token": "wrong"})
+        assert json.loads((await ws.receive()).data)["code"] == "bad_token"
+        assert (await ws.receive()).type in (aiohttp.WSMsgType.CLOSE, aiohttp.WSMsgType.CLOSED)
+        ws = await client.ws_connect(f"/api/tables/{table}/ws")
+        await ws.send_str("not json")
+        assert json.loads((await ws.receive()).data)["code"] == "malformed_json"
+
+
+async def test_websocket_oversized_and_flooding_clients_are_dropped(tmp_path: Path) -> None:
+    async with running_server(tmp_path, ws_rate=5, ws_burst=5) as client:
+        reply = await create(client, seats=["human", "human", "human"])
+        table, token = reply["table"], reply["seats"][0]["token"]
+        ws = await client.ws_connect(f"/api/tables/{table}/ws")
+        await ws.send_json({"type": "hello", "token": token})
+        await ws.receive()
+        await ws.send_str(json.dumps({"type": "ping", "pad": "x" * 20_000}))
+        message = await ws.receive()
+        assert message.type in (aiohttp.WSMsgType.CLOSE, aiohttp.WSMsgType.CLOSED)
+        assert message.data == aiohttp.WSCloseCode.MESSAGE_TOO_BIG
+
+        ws = await client.ws_connect(f"/api/tables/{table}/ws")
+        await ws.send_json({"type": "hello", "token": token})
+        await ws.receive()
+        codes = []
+        for _ in range(200):
+            await ws.send_json({"type": "ping"})
+        while True:
+            message = await asyncio.wait_for(ws.receive(), 5)
+            if message.type != aiohttp.WSMsgType.TEXT:
+                break
+            codes.append(json.loads(message.data).get("code"))
+        assert "rate_limited" in codes  # slowed first
+        assert message.type in (aiohttp.WSMsgType.CLOSE, aiohttp.WSMsgType.CLOSED)  # then dropped
+        # The server is still fine.
+        assert (await client.get(f"/api/tables/{table}")).status == 200
+
+
+async def test_http_flooding_is_slowed(tmp_path: Path) -> None:
+    async with running_server(tmp_path, http_rate=1, http_burst=5) as client:
+        table = (await create(client))["table"]
+        statuses = [(await client.get(f"/api/tables/{table}")).status for _ in range(12)]
+        assert statuses.count(429) >= 5 and statuses[0] == 200
+
+
+async def test_bots_play_on_the_server_and_the_record_replays(tmp_path: Path) -> None:
+    async with running_server(tmp_path) as client:
+        reply = await create(client, seats=["random", "easy", "random"], seed=4)
+        table = reply["table"]
+        for _ in range(600):
+            view = await _view(client, table, None)
+            if view["result"] is not None:
+                break
+            await asyncio.sleep(0.02)
+        assert view["result"] is not None, "the bots did not finish their game"
+        record = await (await client.get(f"/api/tables/{table}/record")).json()
+        assert len(record["actions"]) == view["version"]
+    path = tmp_path / "records" / f"{table}.json"
+    state = replay(load_record(path))
+    assert state.is_terminal() and list(state.result().winners) == view["result"]["winners"]
+
+
+async def test_a_restarted_server_resumes_every_table(tmp_path: Path) -> None:
+    async with running_server(tmp_path) as client:
+        reply = await create(client, seats=["human", "human", "human"], seed=11)
+        table, token = reply["table"], reply["seats"][0]["token"]
+        for action in ("keep", "auction"):
+            response = await client.post(f"/api/tables/{table}/actions", json={"action": action}, headers=bearer(token))
+            assert response.status == 200
+        before = await _view(client, table, token)
+    async with running_server(tmp_path) as client:
+        after = await _view(client, table, token)
+        assert after["version"] == 2
+        assert after["observation"] == before["observation"]
+        assert after["events"] == before["events"]
+        other = (await _view(client, table, reply["seats"][1]["token"]))["seat"]
+        assert other == 1  # the tokens still work
+
+
+@pytest.mark.parametrize(
+    ("headers", "status", "code"),
+    [
+        ({"Host": "evil.example:8765"}, 421, "bad_host"),  # DNS rebinding: a foreign name for this address
+        ({"Origin": "http://evil.example"}, 403, "bad_origin"),  # another site's page
+        ({"Origin": "null"}, 403, "bad_origin"),
+        ({"Host": "127.0.0.1:1", "Origin": "http://127.0.0.1:2"}, 403, "bad_origin"),
+    ],
+)
+async def test_host_and_origin_checks(tmp_path: Path, headers: dict[str, str], status: int, code: str) -> None:
+    async with running_server(tmp_path) as client:
+        table = (await create(client))["table"]
+        response = await client.get(f"/api/tables/{table}", headers=headers)
+        assert response.status == status
+        assert (await response.json())["error"]["code"] == code
+        with pytest.raises(aiohttp.WSServerHandshakeError) as refused:
+            await client.ws_connect(f"/api/tables/{table}/ws", headers=headers)
+        assert refused.value.status == status
+
+
+async def test_same_origin_and_allowed_names_pass(tmp_path: Path) -> None:
+    async with running_server(tmp_path, allowed_hosts=("biblios.example",)) as client:
+        table = (await create(client))["table"]
+        host = f"127.0.0.1:{client.port}"
+        ok = await client.get(f"/api/tables/{table}", headers={"Origin": f"http://{host}"})
+        assert ok.status == 200
+        named = await client.get(f"/api/tables/{table}", headers={"Host": "biblios.example"})
+        assert named.status == 200
+
+
+async def test_a_listener_too_slow_to_read_is_dropped(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    from biblios_kit.net import tables
+    from biblios_kit.net.store import Store
+    from biblios_kit.net.tables import TableHub
+
+    monkeypatch.setattr(tables, "QUEUE_LIMIT", 20)
+    QUEUE_LIMIT = 20
+    hub = TableHub(Store(tmp_path))
+    invitation = hub.create("biblios", [], 4, ["human"] * 4, seed=1, bot_delay=0)
+    table = hub.table(invitation.table)
+    slow = hub.listen(table, 0)  # never read
+    fast = hub.listen(table, 1)
+    played = 0
+    while slow in table.listeners:
+        seat = table.state.current_player
+        assert seat is not None
+        hub.act(table, seat, [table.view(seat, 10**6)["observation"]["legal_actions"][0]])
+        while not fast.queue.empty():
+            fast.queue.get_nowait()
+        played += 1
+        assert played <= QUEUE_LIMIT + 1
+    assert fast in table.listeners
+    assert slow.queue.qsize() == QUEUE_LIMIT and None in [slow.queue.get_nowait() for _ in range(QUEUE_LIMIT)]
+    hub.store.close()
+
+
+async def test_names_must_be_printable(tmp_path: Path) -> None:
+    async with running_server(tmp_path) as client:
+        response = await client.post("/api/tables", json={"players": 2, "names": ["Ana\nBeto"]}, headers=bearer(ADMIN))
+        assert response.status == 400 and (await response.json())["error"]["code"] == "bad_names"
