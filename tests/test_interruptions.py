@@ -14,7 +14,8 @@ from pathlib import Path
 import pytest
 
 from biblios_kit.atomic import is_temporary_name, remove_stale_temporaries, write_text_atomic
-from biblios_kit.sim.runner import INTERRUPTED, WORKER_DIED, SimConfig, SimulationStopped, run_games, run_simulation
+from biblios_kit.sim.model import SimConfig
+from biblios_kit.sim.runner import INTERRUPTED, WORKER_DIED, SimulationStopped, run_games, run_simulation
 
 LINUX_PROC = Path("/proc/self/task").is_dir()
 

@@ -109,3 +109,11 @@ def test_the_lower_layers_make_no_sentences() -> None:
     for name, path in MODULES.items():
         if name.startswith("biblios_kit.engine") and name != "biblios_kit.engine.records":
             assert "biblios_kit.i18n" not in imports_of(path), f"{name} imports the translation functions"
+
+
+def test_simulation_statistics_do_not_import_the_runner() -> None:
+    """The runner plays and the statistics summarise; both read the data of ``sim/model.py``."""
+    stats = imports_of(MODULES["biblios_kit.sim.stats"])
+    assert "biblios_kit.sim.runner" not in stats
+    source = MODULES["biblios_kit.sim.stats"].read_text(encoding="utf-8")
+    assert "biblios_kit.sim.runner" not in source  # not even for types

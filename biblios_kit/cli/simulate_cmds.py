@@ -59,7 +59,8 @@ def simulate(
     start(lang)
     from biblios_kit.bots.registry import BotSpecError
     from biblios_kit.errors import BibliosError
-    from biblios_kit.sim.runner import SimConfig, SimulationStopped, run_simulation
+    from biblios_kit.sim.model import SimConfig
+    from biblios_kit.sim.runner import SimulationStopped, run_simulation
 
     if games < 1:
         fail(f"{error_prefix()} " + _("--games must be at least 1, got {games}").format(games=games))

@@ -4,7 +4,8 @@
 figures for a seed are identical whatever the number of workers.
 """
 
-from biblios_kit.sim.runner import GameSummary, SimConfig, game_seed, play_game, run_simulation, seat_assignments
+from biblios_kit.sim.model import GameSummary, SimConfig
+from biblios_kit.sim.runner import game_seed, play_game, run_simulation, seat_assignments
 from biblios_kit.sim.stats import SimStats, summarize, wilson_interval
 
 __all__ = [

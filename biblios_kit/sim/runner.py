@@ -16,7 +16,6 @@ from collections import deque
 from collections.abc import Callable
 from concurrent.futures import ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
-from dataclasses import dataclass
 from itertools import permutations
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -25,6 +24,7 @@ from biblios_kit.engine.compiled import compile_rules
 from biblios_kit.engine.state import GameState, new_game
 from biblios_kit.errors import BibliosError
 from biblios_kit.rules.model import Ruleset
+from biblios_kit.sim.model import GameSummary, SimConfig
 
 if TYPE_CHECKING:
     from biblios_kit.sim.stats import SimStats
@@ -33,40 +33,6 @@ INTERRUPTED = "interrupted"
 """:attr:`SimulationStopped.reason` of a run stopped by Ctrl-C (``KeyboardInterrupt``)."""
 WORKER_DIED = "worker-died"
 """:attr:`SimulationStopped.reason` of a run whose worker process died (killed, out of memory)."""
-
-
-@dataclass(frozen=True)
-class SimConfig:
-    """What to simulate."""
-
-    ruleset: str
-    """Ruleset id, alias or path."""
-    players: int
-    games: int
-    seed: int = 0
-    options: tuple[str, ...] = ()
-    bots: tuple[str, ...] = ("random",)
-    """One bot spec per seat, or one spec for every seat."""
-    rotate: bool = False
-    """Play every distinct seat assignment of ``bots`` equally often (game ``i`` uses assignment ``i mod k``)."""
-    workers: int = 1
-    records: str | None = None
-    """Folder to write each game's record into (``game-000001.json`` ...)."""
-
-
-@dataclass(frozen=True, slots=True)
-class GameSummary:
-    """What the statistics need from one game."""
-
-    index: int
-    seats: tuple[str, ...]
-    """Bot spec of each seat."""
-    victory_points: tuple[int, ...]
-    win_shares: tuple[float, ...]
-    category_winners: tuple[int, ...]
-    """First-place winner of each category (-1 for nobody)."""
-    shared: bool
-    decisions: int
 
 
 class SimulationStopped(BibliosError):

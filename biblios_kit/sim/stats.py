@@ -9,7 +9,7 @@ from typing import TYPE_CHECKING, Any
 from biblios_kit.rules.model import Ruleset
 
 if TYPE_CHECKING:
-    from biblios_kit.sim.runner import GameSummary, SimConfig
+    from biblios_kit.sim.model import GameSummary, SimConfig
 
 
 def wilson_interval(rate: float, n: int, z: float = 1.959964) -> tuple[float, float]:
