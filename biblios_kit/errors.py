@@ -110,5 +110,10 @@ class IllegalActionError(CodedError, ValueError):
     """A well-formed action that is not legal in the current state."""
 
 
-class RecordError(BibliosError):
-    """A game record that cannot be read or replayed (corrupt, unknown version, changed ruleset)."""
+class RecordError(CodedError):
+    """A game record that cannot be read or replayed (corrupt, unknown version, changed ruleset).
+
+    ``fields["where"]`` is the file it came from (``None``: a record in memory); the CLI and
+    the TUI put it before the sentence. Code ``"record-located"`` carries a sentence already
+    made by the layer above the engine (saves), in ``fields["message"]``.
+    """

@@ -10,8 +10,9 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping
 
-from biblios_kit.errors import CodedError, set_explainer
-from biblios_kit.i18n import N_, _, in_language
+from biblios_kit.bounded import InputError
+from biblios_kit.errors import CodedError, RecordError, set_explainer
+from biblios_kit.i18n import N_, _, format_list, in_language, ngettext
 
 TEMPLATES: dict[str, str] = {
     # game set-up (engine.state.new_game)
@@ -40,6 +41,35 @@ TEMPLATES: dict[str, str] = {
     "text-die-twice": N_("die {name!r} named twice in {text!r}"),
     "text-mixed-signs": N_("all dice must move the same way in {text!r}"),
     "text-unknown": N_("unknown action {text!r}"),
+    # game records (engine.records)
+    "record-not-object": N_("expected a JSON object"),
+    "record-bad-format": N_("not a game record (format must be {format})"),
+    "record-bad-version": N_("missing or non-integer {key}"),
+    "record-unsupported-version": N_("unsupported record version {version} (this program reads version {supported})"),
+    "record-bad-ruleset": N_("{key} must be an object with id, content_hash and options"),
+    "record-empty-string": N_("{key} must be a non-empty string"),
+    "record-bad-hash": N_("{key} must be a SHA-256 hex string"),
+    "record-not-strings": N_("{key} must be a list of strings"),
+    "record-too-long": N_("{key} is too long"),
+    "record-bad-ruleset-id": N_("{key} must be a ruleset id (lowercase letters, digits and hyphens), got {value}"),
+    "record-not-positive": N_("{key} must be a positive integer"),
+    "record-above-limit": N_("{key} must be at most {limit}"),
+    "record-not-integer": N_("{key} must be an integer"),
+    "record-too-many-digits": N_("{key} has more than {limit} digits"),
+    "record-too-many-actions": N_("{key} holds {count} actions; a record holds at most {limit}"),
+    "record-action-too-long": N_("action {number} is {length} characters long; an action has at most {limit}"),
+    "record-not-mapping": N_("{key} must be an object"),
+    "record-ruleset-unloadable": N_("cannot load ruleset {ruleset}: {error}"),
+    "record-invalid-action": N_("action {number} ({action}) is not a valid action: {reason}"),
+    "record-illegal-action": N_("action {number} ({action}) is not legal at that point of the game: {reason}"),
+    "record-not-over": N_("the record has a result but the game is not over after its actions"),
+    "record-result-differs": N_("replay gives {replayed}, the record says {stored}"),
+    "record-resampled": N_("a resampled state has no record (its hidden cards were re-dealt)"),
+    "record-setup": "{reason}",  # the engine's own explanation of a setup it cannot deal
+    "record-ruleset-changed": N_(
+        "ruleset {ruleset} has changed since this game was recorded (content hash {current}, record has {recorded})"
+    ),
+    "record-located": "{message}",
     # bot specs (bots.registry, bots.params)
     "bot-spec-empty": N_("empty bot spec {spec!r}"),
     "bot-unknown": N_("unknown bot {name!r}; known: {known}"),
@@ -77,6 +107,31 @@ _FIELD_TEXT: Mapping[str, Callable[[object], object]] = {
 """How a field that is not shown as it is becomes text (lists, the phase word)."""
 
 
+def _located(error: RecordError) -> str:
+    """A record error's sentence after its location: the file, or "game record"."""
+    fields = {key: value for key, value in error.fields.items() if key != "where"}
+    where = error.fields.get("where")
+    place = where if isinstance(where, str) else _("game record")
+    reason = fields.get("reason")
+    if error.code == "record-unreadable" and isinstance(reason, InputError):
+        return reason.located(place)
+    if error.code == "record-player-count":
+        players = fields["players"]
+        counts = fields["counts"]
+        message = ngettext(
+            "ruleset {ruleset} cannot be played by {players} player (player counts: {counts})",
+            "ruleset {ruleset} cannot be played by {players} players (player counts: {counts})",
+            players if isinstance(players, int) else 2,
+        ).format(
+            ruleset=fields["ruleset"],
+            players=players,
+            counts=format_list([str(n) for n in counts] if isinstance(counts, (tuple, list)) else [str(counts)], "or"),
+        )
+    else:
+        message = explain(CodedError(error.code, **fields))
+    return f"{place}: {message}"
+
+
 def explain(error: CodedError, lang: str | None = None) -> str:
     """The sentence for ``error`` in ``lang`` (the active language by default).
 
@@ -86,6 +141,8 @@ def explain(error: CodedError, lang: str | None = None) -> str:
     if lang is not None:
         with in_language(lang):
             return explain(error)
+    if isinstance(error, RecordError):
+        return _located(error)
     template = TEMPLATES.get(error.code)
     fields = dict(error.fields)
     if template is None:

@@ -95,8 +95,7 @@ def load_game(path: Path | None = None) -> SavedGame:
     source = path or save_path()
     where = str(source)
     if not source.exists() and not source.is_symlink():  # anything else is read (and refused) below
-        message = _("no saved game")
-        raise RecordError(f"{where}: {message}")
+        raise RecordError("record-located", where=where, message=_("no saved game"))
     document = read_record_document(source)
     record = from_json(document, where)
     try:
@@ -104,7 +103,7 @@ def load_game(path: Path | None = None) -> SavedGame:
     except RecordError:
         raise
     except BibliosError as error:  # pragma: no cover - replay wraps what it knows
-        raise RecordError(f"{where}: {error}") from None
+        raise RecordError("record-located", where=where, message=str(error)) from None
     seats = tuple(record.bots) if record.bots is not None else (HUMAN,) * record.players
     if len(seats) != record.players:
         message = ngettext(
@@ -112,7 +111,7 @@ def load_game(path: Path | None = None) -> SavedGame:
             "{key} must list {players} seats, one per player (it lists {seats})",
             record.players,
         ).format(key="'bots'", players=record.players, seats=len(seats))
-        raise RecordError(f"{where}: {message}")
+        raise RecordError("record-located", where=where, message=message)
     table = document.get("table") if isinstance(document, dict) else None
     names: tuple[str, ...] = ()
     lang: str | None = None

@@ -27,7 +27,6 @@ from biblios_kit.bounded import MAX_INT_DIGITS, InputError, read_json
 from biblios_kit.engine.actions import format_action, parse_action
 from biblios_kit.engine.state import GameState, new_game
 from biblios_kit.errors import BibliosError, RecordError
-from biblios_kit.i18n import _, format_list, ngettext
 from biblios_kit.rules.model import Ruleset
 
 _ID = re.compile(r"[a-z0-9][a-z0-9-]*")
@@ -87,7 +86,7 @@ class GameRecord:
 def record_of(state: GameState, bots: list[str] | tuple[str, ...] | None = None) -> GameRecord:
     """The record of ``state`` so far (with the result when the game is over)."""
     if state.resampled_for >= 0:
-        raise RecordError(_("a resampled state has no record (its hidden cards were re-dealt)"))
+        raise RecordError("record-resampled")
     ruleset = state.ruleset
     if bots is not None and len(bots) != state.players:
         raise ValueError(f"expected {state.players} bot specs, got {len(bots)}")
@@ -107,14 +106,9 @@ def record_of(state: GameState, bots: list[str] | tuple[str, ...] | None = None)
     )
 
 
-def _where(where: str | None) -> str:
-    """The location that prefixes a message: a file name, or the words "game record" in the active language."""
-    return where if where is not None else _("game record")
-
-
-def _fail(where: str | None, message: str) -> NoReturn:
-    """Raise a :class:`RecordError` saying ``where: message`` (``message`` already translated)."""
-    raise RecordError(f"{_where(where)}: {message}")
+def _fail(where: str | None, code: str, **fields: object) -> NoReturn:
+    """Raise a :class:`RecordError` of ``code`` located at ``where`` (a file name; ``None``: "game record")."""
+    raise RecordError(code, where=where, **fields)
 
 
 def _int(value: object) -> TypeGuard[int]:
@@ -131,71 +125,51 @@ def from_json(document: object, where: str | None = None) -> GameRecord:
     ``where`` (a file name) prefixes the error messages; by default they say "game record".
     """
     if not isinstance(document, dict):
-        _fail(where, _("expected a JSON object"))
+        _fail(where, "record-not-object")
     if document.get("format") != FORMAT:
-        _fail(where, _("not a game record (format must be {format})").format(format=repr(FORMAT)))
+        _fail(where, "record-bad-format", format=repr(FORMAT))
     version = document.get("version")
     if not _int(version):
-        _fail(where, _("missing or non-integer {key}").format(key="'version'"))
+        _fail(where, "record-bad-version", key="'version'")
     if version != VERSION:
-        _fail(
-            where,
-            _("unsupported record version {version} (this program reads version {supported})").format(
-                version=version, supported=VERSION
-            ),
-        )
+        _fail(where, "record-unsupported-version", version=version, supported=VERSION)
     ruleset = document.get("ruleset")
     if not isinstance(ruleset, dict):
-        _fail(where, _("{key} must be an object with id, content_hash and options").format(key="'ruleset'"))
+        _fail(where, "record-bad-ruleset", key="'ruleset'")
     rid, digest, options = ruleset.get("id"), ruleset.get("content_hash"), ruleset.get("options", [])
     if not isinstance(rid, str) or not rid:
-        _fail(where, _("{key} must be a non-empty string").format(key="'ruleset.id'"))
+        _fail(where, "record-empty-string", key="'ruleset.id'")
     if not isinstance(digest, str) or len(digest) != 64:
-        _fail(where, _("{key} must be a SHA-256 hex string").format(key="'ruleset.content_hash'"))
+        _fail(where, "record-bad-hash", key="'ruleset.content_hash'")
     if not _strings(options):
-        _fail(where, _("{key} must be a list of strings").format(key="'ruleset.options'"))
+        _fail(where, "record-not-strings", key="'ruleset.options'")
     if len(rid) > MAX_ACTION_LENGTH or len(options) > MAX_ACTION_LENGTH:
-        _fail(where, _("{key} is too long").format(key="'ruleset'"))
+        _fail(where, "record-too-long", key="'ruleset'")
     if not _ID.fullmatch(rid):  # an id, never a path: a record must not make the loader read any file
-        _fail(
-            where,
-            _("{key} must be a ruleset id (lowercase letters, digits and hyphens), got {value}").format(
-                key="'ruleset.id'", value=reprlib.repr(rid)
-            ),
-        )
+        _fail(where, "record-bad-ruleset-id", key="'ruleset.id'", value=reprlib.repr(rid))
     players, seed = document.get("players"), document.get("seed")
     if not _int(players) or players <= 0:
-        _fail(where, _("{key} must be a positive integer").format(key="'players'"))
+        _fail(where, "record-not-positive", key="'players'")
     if players > MAX_PLAYERS:
-        _fail(where, _("{key} must be at most {limit}").format(key="'players'", limit=MAX_PLAYERS))
+        _fail(where, "record-above-limit", key="'players'", limit=MAX_PLAYERS)
     if not _int(seed):
-        _fail(where, _("{key} must be an integer").format(key="'seed'"))
+        _fail(where, "record-not-integer", key="'seed'")
     if abs(seed) >= 10**MAX_INT_DIGITS:
-        _fail(where, _("{key} has more than {limit} digits").format(key="'seed'", limit=MAX_INT_DIGITS))
+        _fail(where, "record-too-many-digits", key="'seed'", limit=MAX_INT_DIGITS)
     actions = document.get("actions")
     if not _strings(actions):
-        _fail(where, _("{key} must be a list of strings").format(key="'actions'"))
+        _fail(where, "record-not-strings", key="'actions'")
     if len(actions) > MAX_ACTIONS:
-        _fail(
-            where,
-            _("{key} holds {count} actions; a record holds at most {limit}").format(
-                key="'actions'", count=len(actions), limit=MAX_ACTIONS
-            ),
-        )
+        _fail(where, "record-too-many-actions", key="'actions'", count=len(actions), limit=MAX_ACTIONS)
     for number, text in enumerate(actions, start=1):
         if len(text) > MAX_ACTION_LENGTH:
-            _fail(
-                where,
-                _("action {number} is {length} characters long; an action has at most {limit}").format(
-                    number=number, length=len(text), limit=MAX_ACTION_LENGTH
-                ),
-            )
+            _fail(where, "record-action-too-long", number=number, length=len(text), limit=MAX_ACTION_LENGTH)
     bots = document.get("bots")
     if bots is not None and (not _strings(bots) or any(len(spec) > MAX_ACTION_LENGTH for spec in bots)):
-        _fail(where, _("{key} must be a list of strings").format(key="'bots'"))
+        _fail(where, "record-not-strings", key="'bots'")
     result = document.get("result")
     if result is not None and not isinstance(result, dict):
-        _fail(where, _("{key} must be an object").format(key="'result'"))
+        _fail(where, "record-not-mapping", key="'result'")
     return GameRecord(
         ruleset=rid,
         content_hash=digest,
@@ -229,7 +203,7 @@ def read_record_document(path: str | os.PathLike[str]) -> object:
     try:
         return read_json(path, MAX_BYTES, MAX_DEPTH)
     except InputError as error:
-        raise RecordError(error.located(where)) from None
+        raise RecordError("record-unreadable", where=where, reason=error) from None
 
 
 def load_record(path: str | os.PathLike[str]) -> GameRecord:
@@ -250,64 +224,42 @@ def replay(record: GameRecord, ruleset: Ruleset | None = None, where: str | None
         try:
             ruleset = load_ruleset(record.ruleset, record.options)
         except BibliosError as error:
-            _fail(where, _("cannot load ruleset {ruleset}: {error}").format(ruleset=repr(record.ruleset), error=error))
+            _fail(where, "record-ruleset-unloadable", ruleset=repr(record.ruleset), error=error)
     if ruleset.content_hash != record.content_hash:
         _fail(
             where,
-            _(
-                "ruleset {ruleset} has changed since this game was recorded "
-                "(content hash {current}, record has {recorded})"
-            ).format(
-                ruleset=repr(record.ruleset), current=ruleset.content_hash[:12], recorded=record.content_hash[:12]
-            ),
+            "record-ruleset-changed",
+            ruleset=repr(record.ruleset),
+            current=ruleset.content_hash[:12],
+            recorded=record.content_hash[:12],
         )
     if record.players not in ruleset.player_counts:
         _fail(
             where,
-            ngettext(
-                "ruleset {ruleset} cannot be played by {players} player (player counts: {counts})",
-                "ruleset {ruleset} cannot be played by {players} players (player counts: {counts})",
-                record.players,
-            ).format(
-                ruleset=repr(record.ruleset),
-                players=record.players,
-                counts=format_list([str(n) for n in ruleset.player_counts], style="or"),
-            ),
+            "record-player-count",
+            ruleset=repr(record.ruleset),
+            players=record.players,
+            counts=tuple(ruleset.player_counts),
         )
     try:
         state = new_game(ruleset, record.players, record.seed)
     except ValueError as error:  # a setup the deck cannot deal: the engine's own explanation
-        _fail(where, str(error))
+        _fail(where, "record-setup", reason=error)
     for number, text in enumerate(record.actions, start=1):
         try:
             action = parse_action(state.rules, text)
         except ValueError as error:  # InvalidActionError, or a number the parser cannot take
-            _fail(
-                where,
-                _("action {number} ({action}) is not a valid action: {reason}").format(
-                    number=number, action=repr(text), reason=error
-                ),
-            )
+            _fail(where, "record-invalid-action", number=number, action=repr(text), reason=error)
         try:
             state.apply(action)
         except ValueError as error:  # InvalidActionError or IllegalActionError
-            _fail(
-                where,
-                _("action {number} ({action}) is not legal at that point of the game: {reason}").format(
-                    number=number, action=repr(text), reason=error
-                ),
-            )
+            _fail(where, "record-illegal-action", number=number, action=repr(text), reason=error)
     if record.result is not None:
         if not state.is_terminal():
-            _fail(where, _("the record has a result but the game is not over after its actions"))
+            _fail(where, "record-not-over")
         final = state.result()
         stored = {"winners": record.result.get("winners"), "victory_points": record.result.get("victory_points")}
         replayed = {"winners": list(final.winners), "victory_points": list(final.victory_points)}
         if stored != replayed:
-            _fail(
-                where,
-                _("replay gives {replayed}, the record says {stored}").format(
-                    replayed=replayed, stored=reprlib.repr(stored)
-                ),
-            )
+            _fail(where, "record-result-differs", replayed=replayed, stored=reprlib.repr(stored))
     return state
