@@ -210,3 +210,24 @@ def test_the_example_api_bot_plays_a_seat_to_the_end(host: HostProcess) -> None:
                           capture_output=True, text=True, cwd=ROOT, timeout=120)  # fmt: skip
     assert done.returncode == 0, done.stderr
     assert "game over; winners:" in done.stdout
+
+
+def test_a_waiting_terminal_shows_each_move_made_elsewhere(host: HostProcess) -> None:
+    """Moves of a player at another terminal are drawn as they come, even several in a row."""
+
+    async def scenario() -> None:
+        async with ApiClient(host.url) as admin:
+            reply = await admin.create_table(host.admin(), ruleset="biblios", players=2, seed=5, bot_delay=0,
+                                             seats=["human", "human"], names=["Ana", "Beto"])  # fmt: skip
+        link = parse_link(reply["seats"][1]["link"])
+        app = RemoteApp(link.server, link.table, link.token, "en")
+        async with ApiClient(host.url, reply["seats"][0]["token"]) as ana, app.run_test(size=(120, 40)) as pilot:
+            await run_until(pilot, lambda: isinstance(app.screen, TableScreen))
+            await pilot.pause()
+            assert "Ana put" not in visible_text(app)
+            await ana.act(reply["table"], "auction")
+            await run_until(pilot, lambda: "on the auction pile" in visible_text(app), limit=10)
+            await ana.act(reply["table"], "public")  # a second move by the same player
+            await run_until(pilot, lambda: "in the public space" in visible_text(app), limit=10)
+
+    asyncio.run(scenario())

@@ -426,9 +426,11 @@ class TableScreen(Screen[None]):
         else:
             if self.viewer is None and len(session.humans) == 1:
                 self.viewer = session.humans[0]
-            if self.bot_delay > 0 or self._shown.get("waiting-for") != current:
-                # With no delay (tests, benchmarks) a chain of bot moves is drawn once, when it
-                # ends or changes bot: a full game then takes a third of the time.
+            elsewhere = current not in session.bots  # a player at another terminal (a remote session)
+            if self.bot_delay > 0 or elsewhere or self._shown.get("waiting-for") != current:
+                # With no delay (tests, benchmarks) a chain of local bot moves is drawn once, when it
+                # ends or changes bot: a full game then takes a third of the time. Moves made at
+                # another terminal are drawn as they come.
                 self._shown["waiting-for"] = current
                 self.update_view()
             if current in session.bots:  # otherwise someone elsewhere decides (a remote session gets the move)
