@@ -16,7 +16,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).parent))
 
-from conftest import perft_position, perft_rows
+from conftest import SHIPPED_CHOICES, perft_position, perft_rows
 
 from biblios_kit import _kernel
 from biblios_kit.bots.registry import make_bot
@@ -24,22 +24,11 @@ from biblios_kit.engine import new_game
 from biblios_kit.engine.perft import perft
 from biblios_kit.rules import load_ruleset
 
-SETUPS = (
-    ("biblios", ()),
-    ("biblios", ("medieval-bluff",)),
-    ("biblios", ("refuse-to-pay",)),
-    ("biblios", ("medieval-bluff", "refuse-to-pay")),
-    ("scripts-and-scribes", ()),
-    ("second-place-dice", ()),
-    ("five-six-players", ()),
-    ("five-six-players", ("refuse-to-pay",)),
-)
-
 
 def fingerprint() -> dict[str, str]:
     """A digest per kind of game: random playouts with and without a log, bot games, perft counts."""
     digests: dict[str, str] = {}
-    for ruleset_id, options in SETUPS:
+    for ruleset_id, options in SHIPPED_CHOICES:
         ruleset = load_ruleset(ruleset_id, list(options))
         for players in sorted(ruleset.setups):
             played = hashlib.sha256()
