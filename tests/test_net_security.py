@@ -269,3 +269,25 @@ def test_browser_language(header: str, expected: str | None) -> None:
     from biblios_kit.net.web import browser_language
 
     assert browser_language(make_mocked_request("GET", "/", headers={"Accept-Language": header})) == expected
+
+
+def test_static_files_of_play_web_are_files_of_the_folder_only() -> None:
+    """A name the file system refuses, a way out of the folder or a folder is a 404, never a 500 or a listing."""
+    from aiohttp.test_utils import TestClient, TestServer
+
+    from biblios_kit.net.web import make_play_app
+
+    async def scenario() -> None:
+        async with TestClient(TestServer(make_play_app(lambda request: "true", "tok"), host="127.0.0.1")) as client:
+            host = {"Host": f"127.0.0.1:{client.port}"}
+            for path, status in (
+                ("/static/" + "x" * 5000, 404),
+                ("/static/../../../etc/passwd", 404),
+                ("/static/%00name", 404),
+                ("/static/js", 404),
+                ("/static/js/textual.js", 200),
+            ):
+                response = await client.get(path, params={"token": "tok"}, headers=host)
+                assert response.status == status, path[:40]
+
+    asyncio.run(scenario())

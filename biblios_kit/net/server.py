@@ -194,11 +194,6 @@ async def _errors_middleware(request: web.Request, handler: Handler) -> web.Stre
         return json_error(error.status, code, error.reason)
     except (asyncio.CancelledError, ConnectionResetError):
         raise
-    except OSError:
-        if "/static/" not in request.path:
-            log.exception("unexpected error on %s %s", request.method, request.path)
-            return json_error(500, "internal", _("internal error (the server goes on; see its log)"))
-        return json_error(404, "not_found", web.HTTPNotFound().reason)  # a file name the system refuses (too long)
     except Exception:
         log.exception("unexpected error on %s %s", request.method, request.path)
         return json_error(500, "internal", _("internal error (the server goes on; see its log)"))

@@ -154,7 +154,20 @@ def _envelope(data: str) -> tuple[str, Any] | None:
 
 
 def _static_routes() -> list[web.AbstractRouteDef]:
-    return [web.static("/static", _textual_serve_dir() / "static", show_index=False, follow_symlinks=False)]
+    """textual-serve's scripts and styles: files of its static folder only, no listing, a 404 for anything else."""
+    folder = (_textual_serve_dir() / "static").resolve()
+
+    async def static(request: web.Request) -> web.StreamResponse:
+        try:
+            path = (folder / request.match_info["path"]).resolve()
+            found = folder in path.parents and path.is_file()
+        except (OSError, ValueError):  # a name the file system refuses (too long, a NUL byte ...)
+            found = False
+        if not found:
+            raise web.HTTPNotFound()
+        return web.FileResponse(path)
+
+    return [web.get("/static/{path:.+}", static)]
 
 
 # ---------------------------------------------------------------------- play --web
