@@ -105,6 +105,30 @@ def _church_moves(rules: CompiledRules, card: int) -> list[tuple[int, tuple[int,
     return moves
 
 
+_TABLES: dict[int, tuple[CompiledRules, frozenset[int], list[int], list[int]]] = {}
+
+
+def _tables(rules: CompiledRules) -> tuple[CompiledRules, frozenset[int], list[int], list[int]]:
+    entry = _TABLES.get(id(rules))
+    if entry is None or entry[0] is not rules:
+        cards = range(rules.n_cards)
+        cat_of = [rules.cat[c] if rules.kind[c] == KIND_CATEGORY else -1 for c in cards]
+        gold_of = [rules.value[c] if rules.kind[c] == KIND_GOLD else 0 for c in cards]
+        entry = _TABLES[id(rules)] = (rules, frozenset(cards), cat_of, gold_of)
+    return entry
+
+
+def _all_cards(rules: CompiledRules) -> frozenset[int]:
+    """Every card id of the deck."""
+    return _tables(rules)[1]
+
+
+def _card_tables(rules: CompiledRules) -> tuple[list[int], list[int]]:
+    """Per card: its category index (-1 if none) and its Gold value (0 if not Gold)."""
+    entry = _tables(rules)
+    return entry[2], entry[3]
+
+
 _PLACES: dict[int, tuple[CompiledRules, list[int]]] = {}
 
 
@@ -152,7 +176,8 @@ class Estimate:
             if q != me:
                 hidden[q] = max(0, sizes[q] - len(visible[q]))
         self.hidden = hidden
-        unseen = [c for c in range(rules.n_cards) if c not in known and c not in holder]
+        cat_of, gold_of = _card_tables(rules)
+        unseen = sorted(_all_cards(rules).difference(known, holder))
         self.unseen = unseen
         """Cards whose place we do not know (other hands' hidden part, piles, removed)."""
         in_play = sum(hidden) + obs.draw_pile + max(0, obs.auction_pile - len(obs.my_auction_cards))
@@ -163,12 +188,12 @@ class Estimate:
         n_cats = rules.n_cats
         unseen_val = [0.0] * n_cats
         unseen_gold = 0
-        for c in unseen:
-            k = kind[c]
-            if k == KIND_CATEGORY:
-                unseen_val[cat[c]] += value[c]
-            elif k == KIND_GOLD:
-                unseen_gold += value[c]
+        for c in unseen:  # whole numbers: exact in any order
+            k = cat_of[c]
+            if k >= 0:
+                unseen_val[k] += value[c]
+            else:
+                unseen_gold += gold_of[c]
         per_card = [u / n_unseen if unseen else 0.0 for u in unseen_val]
         totals = [[0.0] * n_cats for _ in range(n)]
         gold = [0.0] * n
