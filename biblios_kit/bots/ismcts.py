@@ -38,6 +38,7 @@ import time
 
 from biblios_kit.bots.context import rules_for
 from biblios_kit.bots.determinize import Determinizer
+from biblios_kit.bots.estimate import EstimateCache
 from biblios_kit.bots.heuristic import decide
 from biblios_kit.bots.params import check_names, number
 from biblios_kit.bots.playout import PlayoutPolicy, rewards
@@ -159,6 +160,8 @@ class ISMCTSBot:
         prior = decide(det.rules, obs, random.Random(rng.getrandbits(32)), STRONG) if self.prior else None
         bias = self.prior
         limit = self.iterations if self.iterations is not None else 1 << 62
+        estimates = [EstimateCache() for _ in range(obs.players)]
+        """Per seat, its last estimate in the world being played (shared by its bidding rounds)."""
         done = 0
         while done < limit:
             if deadline is not None and done and time.perf_counter() >= deadline:
@@ -173,7 +176,7 @@ class ISMCTSBot:
                     world.step(policy.choose(world, rng))
                     continue
                 if self.model == 2 and world.cur != me:  # rivals play medium on their view of this world
-                    world.step(decide(det.rules, observe(world, world.cur), rng, MEDIUM))
+                    world.step(decide(det.rules, observe(world, world.cur), rng, MEDIUM, estimates[world.cur]))
                     continue
                 if rivals is not None and world.cur != me:  # rivals follow the heuristic policy
                     world.step(rivals.choose(world, rng))
@@ -216,7 +219,7 @@ class ISMCTSBot:
                 world.step(a)
                 node = child
             if world.cur >= 0 and self.model == 2:
-                _settle_by_heuristic(world, det.rules, rng, me)
+                _settle_by_heuristic(world, det.rules, rng, me, estimates)
             elif world.cur >= 0:
                 policy.settle(world, rng)
             if world.cur >= 0 and self.depth:
@@ -242,9 +245,18 @@ class ISMCTSBot:
         return best
 
 
-def _settle_by_heuristic(world: GameState, rules: CompiledRules, rng: random.Random, me: int, limit: int = 80) -> None:
+def _settle_by_heuristic(
+    world: GameState,
+    rules: CompiledRules,
+    rng: random.Random,
+    me: int,
+    estimates: list[EstimateCache] | None = None,
+    limit: int = 80,
+) -> None:
     """Play ``world`` on to the end of the turn, each seat deciding on its own view: the
-    searching player ``me`` in the strong style, the rivals as medium."""
+    searching player ``me`` in the strong style, the rivals as medium (``estimates``: each
+    seat's estimate cache)."""
+    caches = estimates if estimates is not None else [EstimateCache() for _ in range(world.n)]
     active, auction = world.active, world.draw == [] and world.to_draw == 0
     while world.cur >= 0 and limit > 0 and world.active == active:
         if auction != (world.draw == [] and world.to_draw == 0):
@@ -254,10 +266,14 @@ def _settle_by_heuristic(world: GameState, rules: CompiledRules, rng: random.Ran
             world.step(
                 legal[0]
                 if len(legal) == 1
-                else decide(rules, observe(world, world.cur), rng, STRONG if world.cur == me else MEDIUM)
+                else decide(
+                    rules, observe(world, world.cur), rng, STRONG if world.cur == me else MEDIUM, caches[world.cur]
+                )
             )
         else:
-            world.step(decide(rules, observe(world, world.cur), rng, STRONG if world.cur == me else MEDIUM))
+            world.step(
+                decide(rules, observe(world, world.cur), rng, STRONG if world.cur == me else MEDIUM, caches[world.cur])
+            )
         limit -= 1
 
 
