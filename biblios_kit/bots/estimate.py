@@ -73,6 +73,21 @@ def _probs_from(weights: list[float], places: int) -> list[list[float]]:
     return out
 
 
+def _top2(ev: Sequence[float]) -> tuple[int, float, float]:
+    """(index of the first largest entry, the largest entry, the largest of the others)."""
+    i1 = 0
+    v1 = ev[0]
+    for q, x in enumerate(ev):
+        if x > v1:
+            i1, v1 = q, x
+    v2: float | None = None
+    for q, x in enumerate(ev):
+        if q != i1 and (v2 is None or x > v2):
+            v2 = x
+    assert v2 is not None
+    return i1, v1, v2
+
+
 def _advantage(ev: Sequence[float], p: int) -> float:
     """``ev[p]`` minus the largest other entry."""
     best: float | None = None
@@ -231,8 +246,15 @@ class Estimate:
         self._weights = [_weights([row[k] for row in totals], temperature[k]) for k in range(n_cats)]
         self.probs = [_probs_from(self._weights[k][1], places[k]) for k in range(n_cats)]
         ev = self.ev = [0.0] * n
-        for k in range(n_cats):
-            self._add_ev(ev, k, self.probs[k], 1.0)
+        faces = self.dice
+        die_place = rules.die_place
+        players = range(n)
+        for k, probs in enumerate(self.probs):  # as _add_ev(ev, k, probs, 1.0)
+            for d in rules.cat_dice[k]:
+                row = probs[die_place[d] - 1]
+                face = faces[d] * 1.0
+                for q in players:
+                    ev[q] += face * row[q]
         self._without: list[list[float] | None] = [None] * n_cats
         self._card_cache: dict[tuple[int, object], tuple[float, float]] = {}
         self._church_cache: dict[object, list[tuple[list[float], tuple[int, ...], int]]] = {}
@@ -415,6 +437,7 @@ class Estimate:
             return cached
         me = self.me
         evs = self._church_evs(card, None)
+        tops = [_top2(ev) for ev, _, _ in evs]
         mine = max((g for g, _, _ in self.church_options(card, me)), default=0.0)
         theirs = 0.0
         base = self._base
@@ -424,8 +447,9 @@ class Estimate:
             base_q = _advantage(self.ev, q)
             best: tuple[float, tuple[int, ...], int] | None = None
             best_ev = evs[0][0]
-            for ev, chosen, s in evs:
-                option = (_advantage(ev, q) - base_q, chosen, s)
+            for (ev, chosen, s), (i1, v1, v2) in zip(evs, tops):
+                # _advantage(ev, q), from the option's two largest expected scores
+                option = (ev[q] - (v2 if q == i1 else v1) - base_q, chosen, s)
                 if best is None or option > best:
                     best, best_ev = option, ev
             theirs = max(theirs, base - _advantage(best_ev, me))
@@ -452,7 +476,12 @@ class Estimate:
             return rules.value[card] * self.gold_value
         if k != KIND_CATEGORY:
             return 0.0
-        return self._base - _advantage(self._ev_with(self.me, rules.cat[card], -rules.value[card]), self.me)
+        key = (-2, (rules.cat[card], rules.value[card]))
+        cached = self._card_cache.get(key)
+        if cached is None:
+            loss = self._base - _advantage(self._ev_with(self.me, rules.cat[card], -rules.value[card]), self.me)
+            cached = self._card_cache[key] = (loss, loss)
+        return cached[0]
 
     def penalty_cost(self) -> float:
         """Expected cost of being penalized now (a random card per rival, or one card removed)."""
