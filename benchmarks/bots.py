@@ -9,7 +9,9 @@ Usage (from the repository root)::
 **Strength.** Each pairing ``a/b`` plays ``--games`` games per ruleset and player count: ``a``
 in one seat, ``b`` in every other seat; game ``i`` gives ``a`` seat ``i mod players``
 (seat advantage cancels), with the game and bot seeds of ``biblios_kit.sim.runner``
-(reproducible, independent of ``--workers``). It prints ``a``'s win rate (shared wins count as
+(reproducible, independent of ``--workers``); the ``k``-th ruleset listed uses seed
+``--seed + k``, since the two editions have the same mechanics and would otherwise play the
+very same games. It prints ``a``'s win rate (shared wins count as
 fractions) with its 95% Wilson interval, ``a``'s fair share (1 / players), and each bot's
 decision times (median and 95th percentile over the decisions with more than one legal
 action, timed around ``choose`` only). ``--json FILE`` also writes every figure.
@@ -132,6 +134,7 @@ def run_pairing(
     b_times = [t for r in results for t in r[3]]
     return {
         "ruleset": ruleset,
+        "seed": seed,
         "players": players,
         "a": a,
         "b": b,
@@ -242,10 +245,11 @@ def main(argv: list[str] | None = None) -> int:
         "| A median / p95 ms | others median / p95 ms | wall s |"
     )
     print("| --- | ---: | --- | --- | ---: | ---: | --- | ---: | ---: | ---: | ---: |")
-    for ruleset in args.rulesets.split(","):
+    for offset, ruleset in enumerate(args.rulesets.split(",")):
+        seed = args.seed + offset  # the editions play the same games from the same seed: sample others
         for players in counts:
             for a, b in pairings:
-                row = run_pairing(ruleset, a, b, args.games, args.workers, args.seed, args.paired, players)
+                row = run_pairing(ruleset, a, b, args.games, args.workers, seed, args.paired, players)
                 rows.append(row)
                 interval = row["ci95"]
                 assert isinstance(interval, list)
