@@ -438,20 +438,25 @@ class Estimate:
         me = self.me
         evs = self._church_evs(card, None)
         tops = [_top2(ev) for ev, _, _ in evs]
-        mine = max((g for g, _, _ in self.church_options(card, me)), default=0.0)
+        base_me = _advantage(self.ev, me)
+        mine = max(
+            (ev[me] - (v2 if me == i1 else v1) - base_me for (ev, _, _), (i1, v1, v2) in zip(evs, tops)), default=0.0
+        )
         theirs = 0.0
         base = self._base
         for q in range(self.n):
             if q == me or not evs:
                 continue
             base_q = _advantage(self.ev, q)
-            best: tuple[float, tuple[int, ...], int] | None = None
-            best_ev = evs[0][0]
+            # q's best use, as max() over (gain, dice, sign) tuples would choose it
+            best_gain = 0.0
+            best_move: tuple[tuple[int, ...], int] = ((), 0)
+            best_ev: list[float] | None = None
             for (ev, chosen, s), (i1, v1, v2) in zip(evs, tops):
-                # _advantage(ev, q), from the option's two largest expected scores
-                option = (ev[q] - (v2 if q == i1 else v1) - base_q, chosen, s)
-                if best is None or option > best:
-                    best, best_ev = option, ev
+                gain = ev[q] - (v2 if q == i1 else v1) - base_q  # _advantage(ev, q) - base_q
+                if best_ev is None or gain > best_gain or (gain == best_gain and (chosen, s) > best_move):
+                    best_gain, best_move, best_ev = gain, (chosen, s), ev
+            assert best_ev is not None
             theirs = max(theirs, base - _advantage(best_ev, me))
         result = (max(0.0, mine), max(0.0, theirs))
         self._card_cache[key] = result
