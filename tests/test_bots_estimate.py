@@ -77,3 +77,11 @@ def test_decisions_with_and_without_the_cache_are_the_same() -> None:
         action = decide(rules, obs, rngs[p], MEDIUM, cache[p])
         assert action == decide(rules, obs, twins[p], MEDIUM)
         state.apply(action)
+
+
+def test_hard_plays_its_tuned_style_with_two_players_and_the_multiplayer_one_beyond() -> None:
+    from biblios_kit.bots.style import STRONG, STRONG_MULTI, strong_style
+
+    assert strong_style(2) is STRONG
+    assert strong_style(3) is STRONG_MULTI and strong_style(5) is STRONG_MULTI
+    assert STRONG_MULTI.spread == MEDIUM.spread and STRONG_MULTI.deny < MEDIUM.deny
