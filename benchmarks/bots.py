@@ -1,22 +1,30 @@
-"""Bot strength and speed: head-to-head two-player pairings with seats rotated, both editions.
+"""Bot strength and speed: one bot against the others, seats rotated, 2 to 4 players, both editions.
 
 Usage (from the repository root)::
 
-    .venv/bin/python benchmarks/bots.py                       # the full benchmark of docs/bots.md
-    .venv/bin/python benchmarks/bots.py --games 40 --pairings medium/random --rulesets biblios
+    .venv/bin/python benchmarks/bots.py --speed                  # decision times and self-play games/s
+    .venv/bin/python benchmarks/bots.py                          # the strength tables of docs/bots.md
+    .venv/bin/python benchmarks/bots.py --games 40 --players 2,4 --pairings medium/random --rulesets biblios
 
-Each pairing ``a/b`` plays ``--games`` two-player games per ruleset; game ``i`` gives seat 0
-to ``a`` when ``i`` is even, to ``b`` otherwise (seat advantage cancels), with the game
-and bot seeds of ``biblios_kit.sim.runner`` (reproducible, independent of ``--workers``).
-It prints, per pairing and ruleset, ``a``'s win rate (shared wins count as fractions)
-with its 95% Wilson interval, and each bot's decision times (median and 95th percentile,
-over the decisions with more than one legal action, timed around ``choose`` only).
-``--json FILE`` also writes every figure.
+**Strength.** Each pairing ``a/b`` plays ``--games`` games per ruleset and player count: ``a``
+in one seat, ``b`` in every other seat; game ``i`` gives ``a`` seat ``i mod players``
+(seat advantage cancels), with the game and bot seeds of ``biblios_kit.sim.runner``
+(reproducible, independent of ``--workers``); the ``k``-th ruleset listed uses seed
+``--seed + k``, since the two editions have the same mechanics and would otherwise play the
+very same games. It prints ``a``'s win rate (shared wins count as
+fractions) with its 95% Wilson interval, ``a``'s fair share (1 / players), and each bot's
+decision times (median and 95th percentile over the decisions with more than one legal
+action, timed around ``choose`` only). ``--json FILE`` also writes every figure.
 
-``--paired`` plays each deal twice, once with each seating (games ``2k`` and ``2k + 1`` share
-deal ``k``), so the luck of the deal cancels; its interval is then mean +- 1.96 standard
-errors of the per-deal means, narrower than the Wilson interval of independent games. This
-is how the style weights in docs/bots.md were compared.
+``--paired`` plays each deal once per seat of ``a`` (games ``N k`` to ``N k + N - 1`` share deal
+``k``), so the luck of the deal cancels; the interval is then mean +- 1.96 standard errors of
+the per-deal means, narrower than the Wilson interval of independent games. This is how the
+style weights in docs/bots.md were compared.
+
+**Speed** (``--speed``): decision times (median, p95, mean) of each level in four-player
+self-play (``hard`` against medium, two players), and the games per second of medium
+self-play at 2 and 4 players in this one process (CPU time and wall time: on a shared
+machine the CPU figure is the steadier one).
 """
 
 from __future__ import annotations
@@ -34,16 +42,21 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 from biblios_kit.sim.runner import game_seed
 from biblios_kit.sim.stats import wilson_interval
 
-DEFAULT_PAIRINGS = "medium/random,easy/random,medium/easy,hard:iterations=40/medium"
+DEFAULT_PAIRINGS = "medium/random,easy/medium,hard/medium,hard/medium:deny=0.3:spread=1.5"
 DEFAULT_RULESETS = "biblios,scripts-and-scribes"
+STYLE_ALONE = "medium:deny=0.3:spread=1.5"
+"""Hard's own style without search (``STRONG`` in ``biblios_kit/bots/style.py``) as a bot spec."""
+
+GameRow = tuple[int, float, list[float], list[float]]
 
 
 def play_pairing_games(
-    ruleset_name: str, a: str, b: str, indices: list[int], seed: int, paired: bool = False
-) -> list[tuple[int, float, list[float], list[float]]]:
+    ruleset_name: str, a: str, b: str, indices: list[int], seed: int, paired: bool = False, players: int = 2
+) -> list[GameRow]:
     """Play the games ``indices`` of pairing ``a``/``b``: (index, a's win share, a's times, b's times) each.
 
-    With ``paired``, games ``2k`` and ``2k + 1`` are the same deal with the seats swapped.
+    ``a`` sits in seat ``index mod players``, ``b`` in the others. With ``paired``, games
+    ``players k`` to ``players k + players - 1`` are the same deal.
     """
     from biblios_kit.bots.registry import make_bot
     from biblios_kit.engine import new_game
@@ -52,14 +65,16 @@ def play_pairing_games(
     ruleset = load_ruleset(ruleset_name)
     out = []
     for index in indices:
-        seats = (a, b) if index % 2 == 0 else (b, a)
-        gseed = game_seed(seed, index // 2 if paired else index)
-        state = new_game(ruleset, 2, gseed)
+        a_seat = index % players
+        seats = [a if seat == a_seat else b for seat in range(players)]
+        gseed = game_seed(seed, index // players if paired else index)
+        state = new_game(ruleset, players, gseed)
         bots = [make_bot(spec, game_seed(gseed, seat)) for seat, spec in enumerate(seats)]
         for bot in bots:
             if hasattr(bot, "set_ruleset"):
                 bot.set_ruleset(ruleset)
-        times: list[list[float]] = [[], []]
+        a_times: list[float] = []
+        b_times: list[float] = []
         while not state.is_terminal():
             p = state.current_player
             assert p is not None
@@ -68,10 +83,9 @@ def play_pairing_games(
             action = bots[p].choose(observation)
             spent = time.perf_counter() - began
             if len(observation.legal_actions) > 1:
-                times[p].append(spent)
+                (a_times if p == a_seat else b_times).append(spent)
             state.apply(action)
-        a_seat = 0 if index % 2 == 0 else 1
-        out.append((index, state.result().win_share(a_seat), times[a_seat], times[1 - a_seat]))
+        out.append((index, state.result().win_share(a_seat), a_times, b_times))
     return out
 
 
@@ -83,9 +97,9 @@ def percentile(values: list[float], q: float) -> float:
     return ordered[min(len(ordered) - 1, int(q * len(ordered)))]
 
 
-def paired_interval(shares: list[float]) -> tuple[float, float]:
-    """95% interval of the mean of ``shares`` (in game order, two seatings per deal) from the per-deal means."""
-    deals = [(shares[i] + shares[i + 1]) / 2 for i in range(0, len(shares) - 1, 2)]
+def paired_interval(shares: list[float], group: int = 2) -> tuple[float, float]:
+    """95% interval of the mean of ``shares`` (in game order, ``group`` seatings per deal) from the per-deal means."""
+    deals = [sum(shares[i : i + group]) / group for i in range(0, len(shares) - group + 1, group)]
     if len(deals) < 2:
         return 0.0, 1.0
     mean = statistics.fmean(shares)
@@ -94,35 +108,40 @@ def paired_interval(shares: list[float]) -> tuple[float, float]:
 
 
 def run_pairing(
-    ruleset: str, a: str, b: str, games: int, workers: int, seed: int, paired: bool = False
+    ruleset: str, a: str, b: str, games: int, workers: int, seed: int, paired: bool = False, players: int = 2
 ) -> dict[str, object]:
     """Play one pairing and return its figures."""
     chunk = max(1, min(10, games // (workers * 4) or 1))
     batches = [list(range(start, min(games, start + chunk))) for start in range(0, games, chunk)]
-    results: list[tuple[int, float, list[float], list[float]]] = []
+    results: list[GameRow] = []
     began = time.perf_counter()
     if workers <= 1:
         for batch in batches:
-            results.extend(play_pairing_games(ruleset, a, b, batch, seed, paired))
+            results.extend(play_pairing_games(ruleset, a, b, batch, seed, paired, players))
     else:
         with ProcessPoolExecutor(max_workers=workers) as pool:
-            futures = [pool.submit(play_pairing_games, ruleset, a, b, batch, seed, paired) for batch in batches]
+            futures = [
+                pool.submit(play_pairing_games, ruleset, a, b, batch, seed, paired, players) for batch in batches
+            ]
             for future in as_completed(futures):
                 results.extend(future.result())
     seconds = time.perf_counter() - began
     results.sort()
     shares = [r[1] for r in results]
     rate = sum(shares) / len(shares)
-    low, high = paired_interval(shares) if paired else wilson_interval(rate, len(results))
+    low, high = paired_interval(shares, players) if paired else wilson_interval(rate, len(results))
     a_times = [t for r in results for t in r[2]]
     b_times = [t for r in results for t in r[3]]
     return {
         "ruleset": ruleset,
+        "seed": seed,
+        "players": players,
         "a": a,
         "b": b,
         "games": len(results),
         "paired": paired,
         "a_win_rate": rate,
+        "fair_share": 1 / players,
         "ci95": [low, high],
         "a_median_ms": 1000 * statistics.median(a_times) if a_times else None,
         "a_p95_ms": 1000 * percentile(a_times, 0.95),
@@ -134,37 +153,116 @@ def run_pairing(
     }
 
 
+def self_play(ruleset_name: str, spec: str, players: int, games: int, seed: int) -> dict[str, object]:
+    """Play ``games`` games of ``spec`` in every seat in this process: games/s and decision times."""
+    from biblios_kit.bots.registry import make_bot
+    from biblios_kit.engine import new_game
+    from biblios_kit.rules import load_ruleset
+
+    ruleset = load_ruleset(ruleset_name)
+    times: list[float] = []
+    cpu = time.process_time()
+    wall = time.perf_counter()
+    for index in range(games):
+        gseed = game_seed(seed, index)
+        state = new_game(ruleset, players, gseed)
+        bots = [make_bot(spec, game_seed(gseed, seat)) for seat in range(players)]
+        while state.cur >= 0:
+            observation = state.observation(state.cur)
+            began = time.perf_counter()
+            action = bots[state.cur].choose(observation)
+            if len(observation.legal_actions) > 1:
+                times.append(time.perf_counter() - began)
+            state.apply(action)
+    cpu = time.process_time() - cpu
+    wall = time.perf_counter() - wall
+    return {
+        "ruleset": ruleset_name,
+        "spec": spec,
+        "players": players,
+        "games": games,
+        "games_per_cpu_s": games / cpu,
+        "games_per_wall_s": games / wall,
+        "median_ms": 1000 * statistics.median(times),
+        "p95_ms": 1000 * percentile(times, 0.95),
+        "mean_ms": 1000 * statistics.fmean(times),
+        "decisions": len(times),
+    }
+
+
+def speed(games: int, hard_games: int, seed: int) -> list[dict[str, object]]:
+    """Decision times of every level and medium self-play games/s (see the module docstring)."""
+    rows = []
+    print("| bot | players | games | games/s (CPU) | games/s (wall) | median ms | p95 ms | mean ms | decisions |")
+    print("| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |")
+    runs = [("medium", 2, games), ("medium", 4, games), ("easy", 4, games), ("random", 4, games)]
+    for spec, players, count in runs:
+        row = self_play("biblios", spec, players, count, seed)
+        rows.append(row)
+        print(
+            f"| {spec} | {players} | {count} | {row['games_per_cpu_s']:.1f} | {row['games_per_wall_s']:.1f} "
+            f"| {row['median_ms']:.3f} | {row['p95_ms']:.3f} | {row['mean_ms']:.3f} | {row['decisions']} |",
+            flush=True,
+        )
+    if hard_games:
+        pairing = run_pairing("biblios", "hard", "medium", hard_games, 1, seed)
+        rows.append(pairing)
+        print(
+            f"| hard (against medium) | 2 | {hard_games} | | | {pairing['a_median_ms']:.1f} "
+            f"| {pairing['a_p95_ms']:.1f} | | {pairing['a_decisions']} |",
+            flush=True,
+        )
+    return rows
+
+
 def main(argv: list[str] | None = None) -> int:
-    """Run the benchmark and print a Markdown table."""
+    """Run the benchmark and print Markdown tables."""
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--games", type=int, default=400, help="games per pairing and ruleset")
+    parser.add_argument("--games", type=int, default=400, help="games per pairing, ruleset and player count")
     parser.add_argument("--pairings", default=DEFAULT_PAIRINGS, help="comma-separated a/b bot spec pairs")
     parser.add_argument("--rulesets", default=DEFAULT_RULESETS, help="comma-separated ruleset ids")
+    parser.add_argument("--players", default="2,3,4", help="comma-separated player counts")
     parser.add_argument("--workers", type=int, default=2)
     parser.add_argument("--seed", type=int, default=2026)
     parser.add_argument("--json", type=Path, default=None, help="also write the figures to this file")
     parser.add_argument(
-        "--paired", action="store_true", help="play each deal with both seatings (see the module docstring)"
+        "--paired", action="store_true", help="play each deal with every seating (see the module docstring)"
     )
+    parser.add_argument("--speed", action="store_true", help="measure speed instead of strength")
+    parser.add_argument("--speed-games", type=int, default=100, help="self-play games per speed row")
+    parser.add_argument("--hard-games", type=int, default=4, help="hard-against-medium games for hard's times")
     args = parser.parse_args(argv)
+    if args.speed:
+        rows = speed(args.speed_games, args.hard_games, args.seed)
+        if args.json:
+            args.json.write_text(json.dumps(rows, indent=2))
+        return 0
     pairings = [tuple(item.split("/")) for item in args.pairings.split(",") if item]
+    counts = [int(x) for x in args.players.split(",") if x]
     rows = []
-    print("| ruleset | bot A | bot B | games | A wins | 95% CI | A median / p95 ms | B median / p95 ms | wall s |")
-    print("| --- | --- | --- | ---: | ---: | --- | ---: | ---: | ---: |")
-    for ruleset in args.rulesets.split(","):
-        for a, b in pairings:
-            row = run_pairing(ruleset, a, b, args.games, args.workers, args.seed, args.paired)
-            rows.append(row)
-            low, high = row["ci95"]  # type: ignore[misc]
-            print(
-                f"| {ruleset} | {a} | {b} | {row['games']} | {100 * row['a_win_rate']:.1f}% "  # type: ignore[operator]
-                f"| {100 * low:.1f}-{100 * high:.1f}% "
-                f"| {row['a_median_ms']:.2f} / {row['a_p95_ms']:.2f} | {row['b_median_ms']:.2f} / {row['b_p95_ms']:.2f} "
-                f"| {row['seconds']:.0f} |",
-                flush=True,
-            )
-            if args.json:
-                args.json.write_text(json.dumps(rows, indent=2))
+    print(
+        "| ruleset | players | bot A | others | games | A wins | 95% CI | fair share "
+        "| A median / p95 ms | others median / p95 ms | wall s |"
+    )
+    print("| --- | ---: | --- | --- | ---: | ---: | --- | ---: | ---: | ---: | ---: |")
+    for offset, ruleset in enumerate(args.rulesets.split(",")):
+        seed = args.seed + offset  # the editions play the same games from the same seed: sample others
+        for players in counts:
+            for a, b in pairings:
+                row = run_pairing(ruleset, a, b, args.games, args.workers, seed, args.paired, players)
+                rows.append(row)
+                interval = row["ci95"]
+                assert isinstance(interval, list)
+                low, high = interval
+                print(
+                    f"| {ruleset} | {players} | {a} | {b} | {row['games']} | {100 * row['a_win_rate']:.1f}% "  # type: ignore[operator]
+                    f"| {100 * low:.1f}-{100 * high:.1f}% | {100 / players:.0f}% "
+                    f"| {row['a_median_ms']:.2f} / {row['a_p95_ms']:.2f} "
+                    f"| {row['b_median_ms']:.2f} / {row['b_p95_ms']:.2f} | {row['seconds']:.0f} |",
+                    flush=True,
+                )
+                if args.json:
+                    args.json.write_text(json.dumps(rows, indent=2))
     return 0
 
 

@@ -36,10 +36,25 @@ from biblios_kit.engine.observation import Observation
 
 def _place_probs(totals: Sequence[float], temperature: float, places: int) -> list[list[float]]:
     """Probability of each player finishing at place 1..``places`` (Plackett-Luce over a softmax)."""
-    n = len(totals)
-    top = max(totals)
-    weights = [math.exp((t - top) / temperature) for t in totals]
-    whole = sum(weights)
+    return _probs_from(_weights(totals, temperature)[1], places)
+
+
+def _weights(totals: Sequence[float], temperature: float) -> tuple[float, list[float]]:
+    """(the largest total, each player's softmax weight ``exp((total - largest) / temperature)``)."""
+    top = totals[0]
+    for t in totals:
+        if t > top:
+            top = t
+    exp = math.exp
+    return top, [exp((t - top) / temperature) for t in totals]
+
+
+def _probs_from(weights: list[float], places: int) -> list[list[float]]:
+    """Place probabilities from softmax weights (see :func:`_place_probs`)."""
+    n = len(weights)
+    whole = 0.0
+    for w in weights:
+        whole += w
     first = [w / whole for w in weights]
     out = [first]
     if places >= 2:
@@ -48,29 +63,120 @@ def _place_probs(totals: Sequence[float], temperature: float, places: int) -> li
             rest = whole - weights[w_i]
             if rest <= 0:
                 continue
+            f = first[w_i]
             for q in range(n):
                 if q != w_i:
-                    second[q] += first[w_i] * weights[q] / rest
+                    second[q] += f * weights[q] / rest
         out.append(second)
     for _ in range(2, places):
         out.append([1.0 / n] * n)
     return out
 
 
+def _top2(ev: Sequence[float]) -> tuple[int, float, float]:
+    """(index of the first largest entry, the largest entry, the largest of the others)."""
+    i1 = 0
+    v1 = ev[0]
+    for q, x in enumerate(ev):
+        if x > v1:
+            i1, v1 = q, x
+    v2: float | None = None
+    for q, x in enumerate(ev):
+        if q != i1 and (v2 is None or x > v2):
+            v2 = x
+    assert v2 is not None
+    return i1, v1, v2
+
+
+def _advantage(ev: Sequence[float], p: int) -> float:
+    """``ev[p]`` minus the largest other entry."""
+    best: float | None = None
+    for q, x in enumerate(ev):
+        if q != p and (best is None or x > best):
+            best = x
+    assert best is not None
+    return ev[p] - best
+
+
+_CHURCH_MOVES: dict[
+    int, tuple[CompiledRules, dict[tuple[int, tuple[int, ...]], list[tuple[int, tuple[int, ...]]]]]
+] = {}
+"""Per compiled rules (by identity): church effect (dice, signs) -> its moves as (sign, dice chosen)."""
+
+
+def _church_moves(rules: CompiledRules, card: int) -> list[tuple[int, tuple[int, ...]]]:
+    """Every dice move of church ``card``'s effect, in the engine's order, as (sign, dice)."""
+    entry = _CHURCH_MOVES.get(id(rules))
+    if entry is None or entry[0] is not rules:
+        entry = _CHURCH_MOVES[id(rules)] = (rules, {})
+    effect = (rules.church_ndice[card], rules.church_signs[card])
+    moves = entry[1].get(effect)
+    if moves is None:
+        moves = []
+        for sign in effect[1]:
+            for mask, s in rules.church_choices[(effect[0], sign)]:
+                moves.append((s, tuple(d for d in range(rules.n_dice) if mask >> d & 1)))
+        entry[1][effect] = moves
+    return moves
+
+
+_TABLES: dict[int, tuple[CompiledRules, frozenset[int], list[int], list[int]]] = {}
+
+
+def _tables(rules: CompiledRules) -> tuple[CompiledRules, frozenset[int], list[int], list[int]]:
+    entry = _TABLES.get(id(rules))
+    if entry is None or entry[0] is not rules:
+        cards = range(rules.n_cards)
+        cat_of = [rules.cat[c] if rules.kind[c] == KIND_CATEGORY else -1 for c in cards]
+        gold_of = [rules.value[c] if rules.kind[c] == KIND_GOLD else 0 for c in cards]
+        entry = _TABLES[id(rules)] = (rules, frozenset(cards), cat_of, gold_of)
+    return entry
+
+
+def _all_cards(rules: CompiledRules) -> frozenset[int]:
+    """Every card id of the deck."""
+    return _tables(rules)[1]
+
+
+def _card_tables(rules: CompiledRules) -> tuple[list[int], list[int]]:
+    """Per card: its category index (-1 if none) and its Gold value (0 if not Gold)."""
+    entry = _tables(rules)
+    return entry[2], entry[3]
+
+
+_PLACES: dict[int, tuple[CompiledRules, list[int]]] = {}
+
+
+def _places(rules: CompiledRules) -> list[int]:
+    """Per category, how many places win a die (1, or 2 with second-place dice)."""
+    entry = _PLACES.get(id(rules))
+    if entry is None or entry[0] is not rules:
+        places = [max((rules.die_place[d] for d in rules.cat_dice[k]), default=1) for k in range(rules.n_cats)]
+        entry = _PLACES[id(rules)] = (rules, places)
+    return entry[1]
+
+
 class Estimate:
-    """Knowledge and valuations of one player at one moment (build one per decision)."""
+    """Knowledge and valuations of one player at one moment.
+
+    Everything is computed from the observation's knowledge (what is where, the dice), not
+    from the decision being asked: :class:`EstimateCache` hands the same estimate to a
+    player's next decision when nothing it depends on changed (a bidding round, a payment).
+    """
 
     def __init__(self, rules: CompiledRules, obs: Observation, style: Style = MEDIUM) -> None:
         self.rules = rules
         self.obs = obs
+        """The observation of the decision being made (updated by :class:`EstimateCache` on reuse)."""
         self.style = style
         n = self.n = obs.players
         me = self.me = obs.player
         kind, value, cat = rules.kind, rules.value, rules.cat
         known = identified_cards(obs)
+        is_church = rules.is_church
         holder: dict[int, int] = {}
         for q, c in obs.acquired:
-            if c in known or rules.is_church[c]:
+            if c in known or is_church[c]:
                 continue
             holder[c] = q
         visible: list[list[int]] = [[] for _ in range(n)]
@@ -80,60 +186,79 @@ class Estimate:
         self.visible = visible
         """Cards we saw go into each other player's hand (and did not see leave)."""
         hidden = [0] * n
+        sizes = obs.hand_sizes
         for q in range(n):
             if q != me:
-                hidden[q] = max(0, obs.hand_sizes[q] - len(visible[q]))
+                hidden[q] = max(0, sizes[q] - len(visible[q]))
         self.hidden = hidden
-        unseen = [c for c in range(rules.n_cards) if c not in known and c not in holder]
+        cat_of, gold_of = _card_tables(rules)
+        unseen = sorted(_all_cards(rules).difference(known, holder))
         self.unseen = unseen
         """Cards whose place we do not know (other hands' hidden part, piles, removed)."""
         in_play = sum(hidden) + obs.draw_pile + max(0, obs.auction_pile - len(obs.my_auction_cards))
         in_play += 1 if obs.kept_hidden else 0
         self.in_play = in_play
-        frac = min(1.0, in_play / len(unseen)) if unseen else 0.0
+        n_unseen = len(unseen)
+        frac = min(1.0, in_play / n_unseen) if unseen else 0.0
         n_cats = rules.n_cats
         unseen_val = [0.0] * n_cats
         unseen_gold = 0
-        for c in unseen:
-            k = kind[c]
-            if k == KIND_CATEGORY:
-                unseen_val[cat[c]] += value[c]
-            elif k == KIND_GOLD:
-                unseen_gold += value[c]
-        per_card = [u / len(unseen) if unseen else 0.0 for u in unseen_val]
+        for c in unseen:  # whole numbers: exact in any order
+            k = cat_of[c]
+            if k >= 0:
+                unseen_val[k] += value[c]
+            else:
+                unseen_gold += gold_of[c]
+        per_card = [u / n_unseen if unseen else 0.0 for u in unseen_val]
         totals = [[0.0] * n_cats for _ in range(n)]
         gold = [0.0] * n
         mine = list(obs.hand) + ([obs.kept] if obs.kept is not None else [])
+        row = totals[me]
         for c in mine:
             if kind[c] == KIND_CATEGORY:
-                totals[me][cat[c]] += value[c]
+                row[cat[c]] += value[c]
             elif kind[c] == KIND_GOLD:
                 gold[me] += value[c]
-        gold_share = unseen_gold / len(unseen) if unseen else 0.0
+        gold_share = unseen_gold / n_unseen if unseen else 0.0
         for q in range(n):
             if q == me:
                 continue
+            row = totals[q]
             for c in visible[q]:
                 if kind[c] == KIND_CATEGORY:
-                    totals[q][cat[c]] += value[c]
+                    row[cat[c]] += value[c]
                 elif kind[c] == KIND_GOLD:
                     gold[q] += value[c]
+            h = hidden[q]
             for k in range(n_cats):
-                totals[q][k] += hidden[q] * per_card[k]
-            gold[q] += hidden[q] * gold_share
+                row[k] += h * per_card[k]
+            gold[q] += h * gold_share
         self.totals = totals
         """Expected total of each player in each category (ours is exact)."""
         self.gold = gold
         """Gold each player holds (ours exact, others estimated)."""
         self.my_gold = sum(value[c] for c in obs.hand if kind[c] == KIND_GOLD)
-        self.temperature = [1.0 + style.spread * math.sqrt(unseen_val[k] * frac) for k in range(n_cats)]
+        spread = style.spread
+        self.temperature = [1.0 + spread * math.sqrt(unseen_val[k] * frac) for k in range(n_cats)]
         self.dice = list(obs.dice)
-        self.places = [max((rules.die_place[d] for d in rules.cat_dice[k]), default=1) for k in range(n_cats)]
-        self.probs = [self._category_probs(k, totals_k=[totals[q][k] for q in range(n)]) for k in range(n_cats)]
-        self.ev = [0.0] * n
-        for k in range(n_cats):
-            self._add_ev(self.ev, k, self.probs[k], 1.0)
-        self._card_cache: dict[tuple[int, int], tuple[float, float]] = {}
+        self.places = _places(rules)
+        temperature, places = self.temperature, self.places
+        self._weights = [_weights([row[k] for row in totals], temperature[k]) for k in range(n_cats)]
+        self.probs = [_probs_from(self._weights[k][1], places[k]) for k in range(n_cats)]
+        ev = self.ev = [0.0] * n
+        faces = self.dice
+        die_place = rules.die_place
+        players = range(n)
+        for k, probs in enumerate(self.probs):  # as _add_ev(ev, k, probs, 1.0)
+            for d in rules.cat_dice[k]:
+                row = probs[die_place[d] - 1]
+                face = faces[d] * 1.0
+                for q in players:
+                    ev[q] += face * row[q]
+        self._without: list[list[float] | None] = [None] * n_cats
+        self._card_cache: dict[tuple[int, object], tuple[float, float]] = {}
+        self._church_cache: dict[object, list[tuple[list[float], tuple[int, ...], int]]] = {}
+        self._base = _advantage(ev, me)
         self.gold_value = self._gold_value()
         """VP of advantage per point of Gold for this player now."""
 
@@ -147,24 +272,43 @@ class Estimate:
     ) -> None:
         rules = self.rules
         faces = self.dice if dice is None else dice
+        die_place = rules.die_place
+        n = self.n
         for d in rules.cat_dice[k]:
-            row = probs[rules.die_place[d] - 1]
+            row = probs[die_place[d] - 1]
             face = faces[d] * sign
-            for q in range(self.n):
+            for q in range(n):
                 ev[q] += face * row[q]
 
     def advantage(self, ev: Sequence[float], who: int | None = None) -> float:
         """``who``'s (default: this player's) expected score minus the best other expected score."""
-        p = self.me if who is None else who
-        return ev[p] - max(ev[q] for q in range(self.n) if q != p)
+        return _advantage(ev, self.me if who is None else who)
+
+    def _ev_without(self, k: int) -> list[float]:
+        """Expected scores with category ``k``'s dice taken out (shared: copy before changing)."""
+        without = self._without[k]
+        if without is None:
+            without = self.ev[:]
+            self._add_ev(without, k, self.probs[k], -1.0)
+            self._without[k] = without
+        return without
 
     def _ev_with(self, q: int, k: int, delta: float) -> list[float]:
         """Expected scores if player ``q`` had ``delta`` more in category ``k``."""
-        column = [self.totals[r][k] for r in range(self.n)]
+        column = [row[k] for row in self.totals]
         column[q] += delta
-        ev = self.ev[:]
-        self._add_ev(ev, k, self.probs[k], -1.0)
-        self._add_ev(ev, k, self._category_probs(k, column), 1.0)
+        top, weights = self._weights[k]
+        new_top = column[0]
+        for t in column:
+            if t > new_top:
+                new_top = t
+        if new_top == top:  # only q's weight changes (the same arithmetic as computing them all)
+            weights = weights[:]
+            weights[q] = math.exp((column[q] - top) / self.temperature[k])
+        else:
+            weights = _weights(column, self.temperature[k])[1]
+        ev = self._ev_without(k)[:]
+        self._add_ev(ev, k, _probs_from(weights, self.places[k]), 1.0)
         return ev
 
     def _gold_value(self) -> float:
@@ -182,59 +326,138 @@ class Estimate:
         cached = self._card_cache.get(key)
         if cached is not None:
             return cached
-        base = self.advantage(self.ev)
-        mine = self.advantage(self._ev_with(self.me, k, amount)) - base
+        if self.places[k] != 1:
+            base = self._base
+            me = self.me
+            mine = _advantage(self._ev_with(me, k, amount), me) - base
+            theirs = 0.0
+            for q in range(self.n):
+                if q != me:
+                    theirs = max(theirs, base - _advantage(self._ev_with(q, k, amount), me))
+            self._card_cache[key] = (mine, theirs)
+            return mine, theirs
+        result = self._first_place_value(k, amount)
+        self._card_cache[key] = result
+        return result
+
+    def _first_place_value(self, k: int, amount: int) -> tuple[float, float]:
+        """:meth:`category_value` for a category whose dice all go to first place: the same
+        arithmetic as :meth:`_ev_with` and :meth:`advantage`, written out in one loop."""
+        base = self._base
+        me = self.me
+        n = self.n
+        exp = math.exp
+        column = [row[k] for row in self.totals]
+        top0, weights0 = self._weights[k]
+        temperature = self.temperature[k]
+        without = self._ev_without(k)
+        faces = [self.dice[d] * 1.0 for d in self.rules.cat_dice[k]]
+        mine = 0.0
         theirs = 0.0
-        for q in range(self.n):
-            if q != self.me:
-                theirs = max(theirs, base - self.advantage(self._ev_with(q, k, amount)))
-        self._card_cache[key] = (mine, theirs)
+        players = range(n)
+        for q in players:
+            old = column[q]
+            column[q] = old + amount
+            top = column[0]
+            for t in column:
+                if t > top:
+                    top = t
+            if top == top0:
+                weights = weights0[:]
+                weights[q] = exp((column[q] - top) / temperature)
+            else:
+                weights = [exp((t - top) / temperature) for t in column]
+            column[q] = old
+            whole = 0.0
+            for w in weights:
+                whole += w
+            first = [w / whole for w in weights]
+            ev = without[:]
+            for face in faces:
+                for r in players:
+                    ev[r] += face * first[r]
+            best_other: float | None = None
+            for r in players:
+                if r != me:
+                    x = ev[r]
+                    if best_other is None or x > best_other:
+                        best_other = x
+            assert best_other is not None
+            advantage = ev[me] - best_other
+            if q == me:
+                mine = advantage - base
+            else:
+                theirs = max(theirs, base - advantage)
         return mine, theirs
+
+    def _church_evs(self, card: int, dice: Sequence[int] | None) -> list[tuple[list[float], tuple[int, ...], int]]:
+        """Expected scores after each legal use of church ``card`` (whoever uses it), with its dice and sign."""
+        key: object = (self.rules.church_ndice[card], self.rules.church_signs[card])
+        if dice is None:
+            cached = self._church_cache.get(key)
+            if cached is not None:
+                return cached
+        rules = self.rules
+        faces = self.dice if dice is None else dice
+        die_min, die_max, die_cat, die_place = rules.die_min, rules.die_max, rules.die_cat, rules.die_place
+        probs = self.probs
+        base_ev = self.ev
+        n = self.n
+        out: list[tuple[list[float], tuple[int, ...], int]] = []
+        for s, chosen in _church_moves(rules, card):
+            ok = True
+            for d in chosen:
+                if not die_min[d] <= faces[d] + s <= die_max[d]:
+                    ok = False
+                    break
+            if not ok:
+                continue
+            ev = base_ev[:]
+            for d in chosen:
+                row = probs[die_cat[d]][die_place[d] - 1]
+                for q in range(n):
+                    ev[q] += s * row[q]
+            out.append((ev, chosen, s))
+        if dice is None:
+            self._church_cache[key] = out
+        return out
 
     def church_options(
         self, card: int, who: int, dice: Sequence[int] | None = None
     ) -> list[tuple[float, tuple[int, ...], int]]:
         """Every legal use of church ``card`` as (gain in ``who``'s advantage, dice, sign)."""
-        rules = self.rules
-        faces = list(self.dice if dice is None else dice)
-        out: list[tuple[float, tuple[int, ...], int]] = []
-        base = self.advantage(self.ev, who)
-        for sign in rules.church_signs[card]:
-            for mask, s in rules.church_choices[(rules.church_ndice[card], sign)]:
-                chosen = tuple(d for d in range(rules.n_dice) if mask >> d & 1)
-                if not all(rules.die_min[d] <= faces[d] + s <= rules.die_max[d] for d in chosen):
-                    continue
-                ev = self.ev[:]
-                for d in chosen:
-                    row = self.probs[rules.die_cat[d]][rules.die_place[d] - 1]
-                    for q in range(self.n):
-                        ev[q] += s * row[q]
-                out.append((self.advantage(ev, who) - base, chosen, s))
-        return out
+        base = _advantage(self.ev, who)
+        return [(_advantage(ev, who) - base, chosen, s) for ev, chosen, s in self._church_evs(card, dice)]
 
     def church_value(self, card: int) -> tuple[float, float]:
         """(value to us, value of it going to the rival it helps most) of acquiring church ``card``."""
-        key = (-1, card)
+        key = (-1, (self.rules.church_ndice[card], self.rules.church_signs[card]))
         cached = self._card_cache.get(key)
         if cached is not None:
             return cached
-        mine = max((g for g, _, _ in self.church_options(card, self.me)), default=0.0)
+        me = self.me
+        evs = self._church_evs(card, None)
+        tops = [_top2(ev) for ev, _, _ in evs]
+        base_me = _advantage(self.ev, me)
+        mine = max(
+            (ev[me] - (v2 if me == i1 else v1) - base_me for (ev, _, _), (i1, v1, v2) in zip(evs, tops)), default=0.0
+        )
         theirs = 0.0
-        base = self.advantage(self.ev)
-        rules = self.rules
+        base = self._base
         for q in range(self.n):
-            if q == self.me:
+            if q == me or not evs:
                 continue
-            options = self.church_options(card, q)
-            if not options:
-                continue
-            _, chosen, s = max(options)
-            ev = self.ev[:]
-            for d in chosen:
-                row = self.probs[rules.die_cat[d]][rules.die_place[d] - 1]
-                for r in range(self.n):
-                    ev[r] += s * row[r]
-            theirs = max(theirs, base - self.advantage(ev))
+            base_q = _advantage(self.ev, q)
+            # q's best use, as max() over (gain, dice, sign) tuples would choose it
+            best_gain = 0.0
+            best_move: tuple[tuple[int, ...], int] = ((), 0)
+            best_ev: list[float] | None = None
+            for (ev, chosen, s), (i1, v1, v2) in zip(evs, tops):
+                gain = ev[q] - (v2 if q == i1 else v1) - base_q  # _advantage(ev, q) - base_q
+                if best_ev is None or gain > best_gain or (gain == best_gain and (chosen, s) > best_move):
+                    best_gain, best_move, best_ev = gain, (chosen, s), ev
+            assert best_ev is not None
+            theirs = max(theirs, base - _advantage(best_ev, me))
         result = (max(0.0, mine), max(0.0, theirs))
         self._card_cache[key] = result
         return result
@@ -258,8 +481,12 @@ class Estimate:
             return rules.value[card] * self.gold_value
         if k != KIND_CATEGORY:
             return 0.0
-        base = self.advantage(self.ev)
-        return base - self.advantage(self._ev_with(self.me, rules.cat[card], -rules.value[card]))
+        key = (-2, (rules.cat[card], rules.value[card]))
+        cached = self._card_cache.get(key)
+        if cached is None:
+            loss = self._base - _advantage(self._ev_with(self.me, rules.cat[card], -rules.value[card]), self.me)
+            cached = self._card_cache[key] = (loss, loss)
+        return cached[0]
 
     def penalty_cost(self) -> float:
         """Expected cost of being penalized now (a random card per rival, or one card removed)."""
@@ -309,3 +536,53 @@ class Estimate:
     def is_church(self, card: int) -> bool:
         """Whether ``card`` is a church/bishop card."""
         return self.rules.kind[card] == KIND_CHURCH
+
+
+class EstimateCache:
+    """One player's last :class:`Estimate`, handed to their next decision when it still holds.
+
+    An estimate depends on what the player knows (every card they can place, hand sizes,
+    pile sizes, the dice, whether the auction phase began), not on the bidding or the
+    payment in progress; in a bidding war or a payment the same estimate (with its card
+    values already worked out) serves every decision, exactly as a new one would.
+    """
+
+    __slots__ = ("_est", "_key")
+
+    def __init__(self) -> None:
+        self._key: tuple[object, ...] | None = None
+        self._est: Estimate | None = None
+
+    def get(self, rules: CompiledRules, obs: Observation, style: Style = MEDIUM) -> Estimate:
+        """An estimate for ``obs`` (a new one, or the last one if it depends on nothing that changed)."""
+        auction = obs.auction
+        church = obs.church
+        key = (
+            rules,
+            style,
+            obs.player,
+            obs.hand,
+            obs.kept,
+            obs.drawn,
+            obs.hand_sizes,
+            obs.public,
+            obs.discard,
+            obs.dice,
+            obs.draw_pile,
+            obs.auction_pile,
+            obs.removed,
+            obs.kept_hidden,
+            obs.my_auction_cards,
+            obs.my_buried,
+            obs.acquired,
+            not obs.revealed,
+            None if auction is None else auction.card,
+            None if church is None else church[1],
+        )
+        est = self._est
+        if est is not None and key == self._key:
+            est.obs = obs
+            return est
+        est = Estimate(rules, obs, style)
+        self._key, self._est = key, est
+        return est

@@ -25,7 +25,7 @@ import threading
 from collections.abc import Callable, Sequence
 
 from biblios_kit.bots.context import rules_for
-from biblios_kit.bots.estimate import Estimate
+from biblios_kit.bots.estimate import Estimate, EstimateCache
 from biblios_kit.bots.params import check_names, number
 from biblios_kit.bots.style import EASY, MEDIUM, STYLE_FIELDS, Style, style_from
 from biblios_kit.engine.actions import (
@@ -61,6 +61,7 @@ class HeuristicBot:
         self.style = style
         self.mistakes = float(mistakes)
         self.ruleset: Ruleset | None = None
+        self._estimates = EstimateCache()
         self._lock = threading.Lock()
 
     def set_ruleset(self, ruleset: Ruleset) -> None:
@@ -78,7 +79,7 @@ class HeuristicBot:
             rules = rules_for(observation, self.ruleset)
             if self.mistakes and self.rng.random() < self.mistakes:
                 return self._careless(observation, legal)
-            return decide(rules, observation, self.rng, self.style)
+            return decide(rules, observation, self.rng, self.style, self._estimates)
 
     def _careless(self, obs: Observation, legal: Sequence[Action]) -> Action:
         """A random move among the sensible ones (no wild bids)."""
@@ -88,9 +89,18 @@ class HeuristicBot:
         return legal[int(self.rng.random() * len(legal))]
 
 
-def decide(rules: CompiledRules, obs: Observation, rng: random.Random, style: Style = MEDIUM) -> Action:
-    """The heuristic decision for ``obs`` in ``style`` (``rng`` drives sampling, noise and bluffs)."""
-    est = Estimate(rules, obs, style)
+def decide(
+    rules: CompiledRules,
+    obs: Observation,
+    rng: random.Random,
+    style: Style = MEDIUM,
+    estimates: EstimateCache | None = None,
+) -> Action:
+    """The heuristic decision for ``obs`` in ``style`` (``rng`` drives sampling, noise and bluffs).
+
+    ``estimates`` (one per player) lets consecutive decisions share an estimate that still holds.
+    """
+    est = Estimate(rules, obs, style) if estimates is None else estimates.get(rules, obs, style)
     legal = obs.legal_actions
     noise = style.noise
 
@@ -119,20 +129,30 @@ def _dest_values(est: Estimate, card: int) -> tuple[float, float, float]:
 
 def _best_rest(values: list[tuple[float, float, float]], owed: tuple[int, int, int]) -> float:
     """Best total for placing cards with ``values`` into the ``owed`` destinations (in hindsight)."""
-    keep, auction, _public = owed
-    publics = sum(v[2] for v in values)
-    best = -1e9
     n = len(values)
-    keep_choices = range(n) if keep else [-1]
-    for i in keep_choices:
-        base = publics + (values[i][0] - values[i][2] if i >= 0 else 0.0)
+    if not n:
+        return 0.0
+    keep, auction, _public = owed
+    publics = 0.0
+    for v in values:
+        publics += v[2]
+    best = -1e9
+    for i in range(n) if keep else (-1,):
+        if i >= 0:
+            vi = values[i]
+            base = publics + (vi[0] - vi[2])
+        else:
+            base = publics + 0.0
         if auction:
             for j in range(n):
                 if j != i:
-                    best = max(best, base + values[j][1] - values[j][2])
-        else:
-            best = max(best, base)
-    return best if n else 0.0
+                    vj = values[j]
+                    x = base + vj[1] - vj[2]
+                    if x > best:
+                        best = x
+        elif base > best:
+            best = base
+    return best
 
 
 def _gift(est: Estimate, legal: Sequence[Action], rng: random.Random, jitter: Callable[[float], float]) -> Action:
@@ -142,13 +162,19 @@ def _gift(est: Estimate, legal: Sequence[Action], rng: random.Random, jitter: Ca
     here = _dest_values(est, card)
     keep, auction, public = obs.owed
     later = keep + auction + public - 1
-    pool = list(est.unseen)
+    pool = est.unseen
     futures: list[list[tuple[float, float, float]]] = []
     if later > 0 and len(pool) >= later:
         cache: dict[int, tuple[float, float, float]] = {}
+        sample = rng.sample
         for _ in range(est.style.futures):
-            sample = rng.sample(pool, later)
-            futures.append([cache.setdefault(c, _dest_values(est, c)) for c in sample])
+            future = []
+            for c in sample(pool, later):
+                value = cache.get(c)
+                if value is None:
+                    value = cache[c] = _dest_values(est, c)
+                future.append(value)
+            futures.append(future)
     best, choice = -1e18, legal[0]
     for action in legal:
         index = (KEEP, TO_AUCTION, TO_PUBLIC).index(action)
@@ -156,7 +182,11 @@ def _gift(est: Estimate, legal: Sequence[Action], rng: random.Random, jitter: Ca
         owed[index] -= 1
         score = here[index]
         if futures:
-            score += sum(_best_rest(f, (owed[0], owed[1], owed[2])) for f in futures) / len(futures)
+            rest = (owed[0], owed[1], owed[2])
+            total = 0.0
+            for f in futures:
+                total += _best_rest(f, rest)
+            score += total / len(futures)
         score = jitter(score)
         if score > best:
             best, choice = score, action

@@ -18,7 +18,8 @@ policy for the rivals and the settling instead (about three times faster per ite
 but weaker: level with medium in our measurements); with ``model=0`` the rivals' moves
 are tree nodes too, each player maximising their own reward (single-observer ISMCTS).
 The bot's own heuristic moves and the evaluation use the tuned
-:data:`~biblios_kit.bots.style.STRONG` style; the modelled rivals play medium's
+:func:`~biblios_kit.bots.style.strong_style` (``STRONG`` with two players, ``STRONG_MULTI`` with
+more); the modelled rivals play medium's
 :data:`~biblios_kit.bots.style.MEDIUM`.
 
 Bids are searched over a few candidates (pass, the lowest raise, and the next two), so
@@ -38,10 +39,11 @@ import time
 
 from biblios_kit.bots.context import rules_for
 from biblios_kit.bots.determinize import Determinizer
+from biblios_kit.bots.estimate import EstimateCache
 from biblios_kit.bots.heuristic import decide
 from biblios_kit.bots.params import check_names, number
 from biblios_kit.bots.playout import PlayoutPolicy, rewards
-from biblios_kit.bots.style import MEDIUM, STRONG
+from biblios_kit.bots.style import MEDIUM, Style, strong_style
 from biblios_kit.engine.actions import BID, PASS, Action
 from biblios_kit.engine.compiled import CompiledRules
 from biblios_kit.engine.core import PH_BIDDING, PH_PAYMENT, Phase
@@ -140,14 +142,15 @@ class ISMCTSBot:
             return legal[0]
         with self._lock:
             rules = rules_for(observation, self.ruleset)
+            own = strong_style(observation.players)
             if observation.phase == Phase.PAYMENT:
                 self.last_iterations = 0
-                return decide(rules, observation, self.rng, STRONG)
+                return decide(rules, observation, self.rng, own)
             return self._search(
-                observation, Determinizer(rules, observation), PlayoutPolicy(rules, self.epsilon, style=STRONG)
+                observation, Determinizer(rules, observation), PlayoutPolicy(rules, self.epsilon, style=own), own
             )
 
-    def _search(self, obs: Observation, det: Determinizer, policy: PlayoutPolicy) -> Action:
+    def _search(self, obs: Observation, det: Determinizer, policy: PlayoutPolicy, own: Style) -> Action:
         rng = self.rng
         me = obs.player
         legal = set(obs.legal_actions)
@@ -156,9 +159,11 @@ class ISMCTSBot:
         nodes = 1
         c = self.exploration
         deadline = None if self.seconds is None else time.perf_counter() + self.seconds
-        prior = decide(det.rules, obs, random.Random(rng.getrandbits(32)), STRONG) if self.prior else None
+        prior = decide(det.rules, obs, random.Random(rng.getrandbits(32)), own) if self.prior else None
         bias = self.prior
         limit = self.iterations if self.iterations is not None else 1 << 62
+        estimates = [EstimateCache() for _ in range(obs.players)]
+        """Per seat, its last estimate in the world being played (shared by its bidding rounds)."""
         done = 0
         while done < limit:
             if deadline is not None and done and time.perf_counter() >= deadline:
@@ -173,7 +178,7 @@ class ISMCTSBot:
                     world.step(policy.choose(world, rng))
                     continue
                 if self.model == 2 and world.cur != me:  # rivals play medium on their view of this world
-                    world.step(decide(det.rules, observe(world, world.cur), rng, MEDIUM))
+                    world.step(decide(det.rules, observe(world, world.cur), rng, MEDIUM, estimates[world.cur]))
                     continue
                 if rivals is not None and world.cur != me:  # rivals follow the heuristic policy
                     world.step(rivals.choose(world, rng))
@@ -216,7 +221,7 @@ class ISMCTSBot:
                 world.step(a)
                 node = child
             if world.cur >= 0 and self.model == 2:
-                _settle_by_heuristic(world, det.rules, rng, me)
+                _settle_by_heuristic(world, det.rules, rng, me, estimates, own)
             elif world.cur >= 0:
                 policy.settle(world, rng)
             if world.cur >= 0 and self.depth:
@@ -229,7 +234,7 @@ class ISMCTSBot:
         self.last_nodes = nodes
         ranked = [(child.visits, child.reward, a) for a, child in root.children.items() if a in legal]
         if not ranked:
-            return decide(det.rules, obs, rng, STRONG)
+            return decide(det.rules, obs, rng, own)
         best = max(ranked)[2]
         if self.gate and prior in root.children and best != prior:
             # Leave the heuristic's move only on evidence: the gap in mean reward must exceed
@@ -242,9 +247,20 @@ class ISMCTSBot:
         return best
 
 
-def _settle_by_heuristic(world: GameState, rules: CompiledRules, rng: random.Random, me: int, limit: int = 80) -> None:
+def _settle_by_heuristic(
+    world: GameState,
+    rules: CompiledRules,
+    rng: random.Random,
+    me: int,
+    estimates: list[EstimateCache] | None = None,
+    own: Style | None = None,
+    limit: int = 80,
+) -> None:
     """Play ``world`` on to the end of the turn, each seat deciding on its own view: the
-    searching player ``me`` in the strong style, the rivals as medium."""
+    searching player ``me`` in its own style (``own``, by default the hard bot's for this
+    player count), the rivals as medium (``estimates``: each seat's estimate cache)."""
+    mine = strong_style(world.n) if own is None else own
+    caches = estimates if estimates is not None else [EstimateCache() for _ in range(world.n)]
     active, auction = world.active, world.draw == [] and world.to_draw == 0
     while world.cur >= 0 and limit > 0 and world.active == active:
         if auction != (world.draw == [] and world.to_draw == 0):
@@ -254,10 +270,14 @@ def _settle_by_heuristic(world: GameState, rules: CompiledRules, rng: random.Ran
             world.step(
                 legal[0]
                 if len(legal) == 1
-                else decide(rules, observe(world, world.cur), rng, STRONG if world.cur == me else MEDIUM)
+                else decide(
+                    rules, observe(world, world.cur), rng, mine if world.cur == me else MEDIUM, caches[world.cur]
+                )
             )
         else:
-            world.step(decide(rules, observe(world, world.cur), rng, STRONG if world.cur == me else MEDIUM))
+            world.step(
+                decide(rules, observe(world, world.cur), rng, mine if world.cur == me else MEDIUM, caches[world.cur])
+            )
         limit -= 1
 
 

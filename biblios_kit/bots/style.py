@@ -45,6 +45,17 @@ STRONG = Style(deny=0.3, spread=1.5)
 card, and less sure of a category's outcome while much of it is unseen. Tuned with
 1,000-game head-to-heads against medium (docs/bots.md)."""
 
+STRONG_MULTI = Style(deny=0.3)
+"""The style of the hard bot's own moves with three or more players: :data:`STRONG`'s lower
+denial without its wider uncertainty, which loses against medium at 3 and 4 players
+(docs/bots.md, "Hard's style at 3 and 4 players")."""
+
+
+def strong_style(players: int) -> Style:
+    """The style the hard bot plays its own moves in, for a game of ``players``."""
+    return STRONG if players <= 2 else STRONG_MULTI
+
+
 STYLE_FIELDS = tuple(f.name for f in dataclasses.fields(Style))
 """Parameter names a bot spec may set (``medium:deny=0.3``)."""
 

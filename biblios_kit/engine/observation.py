@@ -8,12 +8,14 @@ cards they took or lost in a penalty).
 
 from __future__ import annotations
 
+import threading
+from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from biblios_kit.engine.compiled import CUR_GOLD
 from biblios_kit.engine.core import PH_BIDDING, PH_GIFT, PH_OVER, PH_PAYMENT, Phase
-from biblios_kit.engine.events import EventKind, visible
+from biblios_kit.engine.events import EventKind, RawEvent, visible
 
 if TYPE_CHECKING:
     from biblios_kit.engine.state import GameState
@@ -166,118 +168,233 @@ class Observation:
         )
 
 
-def observe(state: GameState, player: int) -> Observation:
-    """Build ``player``'s observation of ``state``."""
+_Pairs = tuple[tuple[int, int], ...]
+_Parts = tuple[
+    tuple[int, ...], tuple[int, ...], tuple[int, ...], _Pairs, tuple[int, ...], _Pairs, tuple[int, ...], _Pairs
+]
+"""What :meth:`_Scan.frozen` returns."""
 
+
+class _Scan:
+    """What one player has learnt from a prefix of one game's log (see :func:`observe`)."""
+
+    __slots__ = (
+        "acquired",
+        "cards_paid",
+        "gold_paid",
+        "log",
+        "my_buried",
+        "my_kept",
+        "my_pile",
+        "pos",
+        "revealed",
+        "round_bids",
+        "tuples",
+    )
+
+    def __init__(self, log: list[RawEvent], players: int) -> None:
+        self.log = log
+        """The log scanned (held, so that its identity cannot be reused while cached)."""
+        self.pos = 0
+        """How many events of ``log`` were read."""
+        self.my_kept: list[int] = []
+        self.my_pile: list[int] = []
+        self.revealed: list[int] = []
+        self.gold_paid: list[tuple[int, int]] = []
+        self.cards_paid = [0] * players
+        self.acquired: list[tuple[int, int]] = []
+        self.my_buried: list[int] = []
+        self.round_bids: list[tuple[int, int]] = []
+        self.tuples: _Parts | None = None
+        """The lists above as tuples, kept until an event changes them."""
+
+    def read(self, p: int, is_church: Sequence[bool]) -> None:
+        """Read the events added to the log since the last call, as ``player`` ``p`` sees them."""
+        log = self.log
+        stop = len(log)
+        if self.pos == stop:
+            return
+        my_kept, my_pile, revealed = self.my_kept, self.my_pile, self.revealed
+        gold_paid, cards_paid, acquired = self.gold_paid, self.cards_paid, self.acquired
+        my_buried, round_bids = self.my_buried, self.round_bids
+        for i in range(self.pos, stop):
+            raw = log[i]
+            kind, who, card = raw[0], raw[1], raw[2]
+            if kind == _PAID_CARD:
+                cards_paid[who] += 1
+            elif kind == _BID:
+                round_bids.append((who, raw[3]))  # type: ignore[arg-type]
+            elif kind == _PASSED:
+                round_bids.append((who, 0))
+            elif kind in (_CANNOT_PAY, _REFUSED):
+                round_bids.clear()
+            if card < 0:  # no card, or one hidden in a resampled world's log
+                continue
+            if kind == _KEPT:
+                if who == p:
+                    my_kept.append(card)
+                    if not is_church[card]:
+                        acquired.append((p, card))
+            elif kind == _TO_AUCTION_PILE:
+                if who == p:
+                    my_pile.append(card)
+            elif kind in (_PICKED, _TOOK):
+                if not is_church[card]:  # a church card is resolved, never kept in hand
+                    acquired.append((who, card))
+            elif kind == _REVEALED:
+                revealed.append(card)
+                round_bids.clear()
+            elif kind == _PAID_GOLD:
+                gold_paid.append((who, card))
+            elif kind == _PAID_CARD:
+                if who == p:
+                    my_buried.append(card)
+            elif kind == _PENALTY_TAKEN:
+                if visible(raw, p):
+                    acquired.append((who, card))
+            elif kind == _PENALTY_REMOVED:
+                if visible(raw, p):
+                    my_buried.append(card)
+            elif kind == _DEALT and who == p and not is_church[card]:
+                acquired.append((p, card))
+        self.pos = stop
+        self.tuples = None
+
+    def frozen(self) -> _Parts:
+        """(my_kept, my auction cards still unrevealed, revealed, gold_paid, cards_paid, acquired,
+        my_buried, round_bids) as tuples."""
+        if self.tuples is None:
+            revealed = self.revealed
+            if self.my_pile:
+                revealed_set = set(revealed)
+                pile = tuple(c for c in self.my_pile if c not in revealed_set)
+            else:
+                pile = ()
+            self.tuples = (
+                tuple(self.my_kept),
+                pile,
+                tuple(revealed),
+                tuple(self.gold_paid),
+                tuple(self.cards_paid),
+                tuple(self.acquired),
+                tuple(self.my_buried),
+                tuple(self.round_bids),
+            )
+        return self.tuples
+
+
+_SCANS: dict[tuple[int, int], _Scan] = {}
+"""(id of a log, player) -> what that player learnt from it so far; the most recent first out."""
+_SCANS_LIMIT = 64
+_SCANS_LOCK = threading.Lock()
+
+
+def observe(state: GameState, player: int) -> Observation:
+    """Build ``player``'s observation of ``state``.
+
+    The event log only grows, so what ``player`` learnt from it is kept between calls
+    (per log and player, for the last :data:`_SCANS_LIMIT` of them) and only the new events
+    are read: the cost of an observation no longer grows with the length of the game.
+    :func:`observe_full` reads the whole log every time and gives the same observation.
+    """
+    log = state.log
+    key = (id(log), player)
+    with _SCANS_LOCK:
+        scan = _SCANS.get(key)
+        if scan is None or scan.log is not log or scan.pos > len(log):
+            scan = _Scan(log, state.n)
+            if len(_SCANS) >= _SCANS_LIMIT:
+                del _SCANS[next(iter(_SCANS))]
+            _SCANS[key] = scan
+        scan.read(player, state.rules.is_church)
+        parts = scan.frozen()
+    return _build(state, player, parts)
+
+
+def observe_full(state: GameState, player: int) -> Observation:
+    """Build ``player``'s observation of ``state`` from the whole log (the reference for :func:`observe`)."""
+    scan = _Scan(state.log, state.n)
+    scan.read(player, state.rules.is_church)
+    return _build(state, player, scan.frozen())
+
+
+def _build(state: GameState, p: int, parts: _Parts) -> Observation:
+    """The observation from the state's public fields and what ``p`` learnt from the log."""
+    my_kept, my_pile, revealed, gold_paid, cards_paid, acquired, my_buried, round_bids = parts
     n = state.n
-    p = player
-    my_kept: list[int] = []
-    my_pile: list[int] = []
-    revealed: list[int] = []
-    gold_paid: list[tuple[int, int]] = []
-    cards_paid = [0] * n
-    acquired: list[tuple[int, int]] = []
-    my_buried: list[int] = []
-    round_bids: list[tuple[int, int]] = []
-    is_church = state.rules.is_church
-    for raw in state.log:
-        kind, who, card = raw[0], raw[1], raw[2]
-        if kind == _PAID_CARD:
-            cards_paid[who] += 1
-        elif kind == _BID:
-            round_bids.append((who, raw[3]))  # type: ignore[arg-type]
-        elif kind == _PASSED:
-            round_bids.append((who, 0))
-        elif kind in (_CANNOT_PAY, _REFUSED):
-            round_bids = []
-        if card < 0:  # no card, or one hidden in a resampled world's log
-            continue
-        if kind == _KEPT:
-            if who == p:
-                my_kept.append(card)
-                if not is_church[card]:
-                    acquired.append((p, card))
-        elif kind == _TO_AUCTION_PILE:
-            if who == p:
-                my_pile.append(card)
-        elif kind in (_PICKED, _TOOK):
-            if not is_church[card]:  # a church card is resolved, never kept in hand
-                acquired.append((who, card))
-        elif kind == _REVEALED:
-            revealed.append(card)
-            round_bids = []
-        elif kind == _PAID_GOLD:
-            gold_paid.append((who, card))
-        elif kind == _PAID_CARD:
-            if who == p:
-                my_buried.append(card)
-        elif kind == _PENALTY_TAKEN:
-            if visible(raw, p):
-                acquired.append((who, card))
-        elif kind == _PENALTY_REMOVED:
-            if visible(raw, p):
-                my_buried.append(card)
-        elif kind == _DEALT and who == p and not is_church[card]:
-            acquired.append((p, card))
-    revealed_set = set(revealed)
     ph = state.ph
     rules = state.rules
     auction = None
     if state.auc_card >= 0 and ph in (PH_BIDDING, PH_PAYMENT):
         lo, hi = state.bid_range()
+        out = state.out
+        excluded = state.excluded
         auction = AuctionView(
             card=state.auc_card,
             currency="gold" if state.auc_cur == CUR_GOLD else "cards",
             high_bid=state.high,
             high_bidder=None if state.high_bidder < 0 else state.high_bidder,
-            bids=tuple(round_bids),
-            out=tuple(q for q in range(n) if state.out >> q & 1),
-            excluded=tuple(q for q in range(n) if state.excluded >> q & 1),
+            bids=round_bids,
+            out=tuple(q for q in range(n) if out >> q & 1) if out else (),
+            excluded=tuple(q for q in range(n) if excluded >> q & 1) if excluded else (),
             min_bid=lo,
             max_bid=hi,
         )
     payment = None
     if ph == PH_PAYMENT:
-        paid_gold = tuple(c for who, c in gold_paid[len(gold_paid) - state.pay_n :] if who == state.payer)
+        pay_n = state.pay_n
+        payer = state.payer
+        is_gold = state.auc_cur == CUR_GOLD
+        paid_gold = tuple(c for who, c in gold_paid[len(gold_paid) - pay_n :] if who == payer) if is_gold else ()
         payment = PaymentView(
-            payer=state.payer,
+            payer=payer,
             bid=state.high,
-            currency="gold" if state.auc_cur == CUR_GOLD else "cards",
-            paid_gold=paid_gold if state.auc_cur == CUR_GOLD else (),
-            paid_count=state.pay_n,
+            currency="gold" if is_gold else "cards",
+            paid_gold=paid_gold,
+            paid_count=pay_n,
         )
     active = state.active
     in_gift = ph == PH_GIFT or (ph != PH_OVER and state.to_draw > 0)
-    mine = state.cur == p and ph != PH_OVER
+    cur = state.cur
+    mine = cur == p and ph != PH_OVER
+    hands = state.hands
+    removed = len(state.buried)
+    for group in state.removed:
+        removed += len(group)
+    drawn = state.drawn
+    kept = state.kept
     return Observation(
         player=p,
         players=n,
         ruleset_id=rules.ruleset.id,
         ruleset_hash=rules.ruleset.content_hash,
-        phase=Phase(ph),
-        current_player=None if state.cur < 0 else state.cur,
+        phase=_PHASES[ph],
+        current_player=None if cur < 0 else cur,
         active_player=active,
-        hand=tuple(sorted(state.hands[p])),
-        hand_sizes=tuple(len(h) for h in state.hands),
+        hand=tuple(sorted(hands[p])),
+        hand_sizes=tuple([len(h) for h in hands]),
         public=tuple(state.public),
         dice=tuple(state.dice),
         draw_pile=len(state.draw),
         auction_pile=len(state.pile),
-        removed=sum(len(g) for g in state.removed) + len(state.buried),
+        removed=removed,
         discard=tuple(state.discard),
-        drawn=state.drawn if state.drawn >= 0 and active == p else None,
-        kept=state.kept if state.kept >= 0 and active == p else None,
-        kept_hidden=state.kept >= 0 and active != p,
+        drawn=drawn if drawn >= 0 and active == p else None,
+        kept=kept if kept >= 0 and active == p else None,
+        kept_hidden=kept >= 0 and active != p,
         owed=(state.q_keep, state.q_auction, state.q_public) if in_gift else (0, 0, 0),
         church=state.church_q[0] if state.church_q else None,
         auction=auction,
         payment=payment,
-        my_kept=tuple(my_kept),
-        my_auction_cards=tuple(c for c in my_pile if c not in revealed_set),
-        revealed=tuple(revealed),
-        gold_paid=tuple(gold_paid),
-        cards_paid=tuple(cards_paid),
-        acquired=tuple(acquired),
-        my_buried=tuple(my_buried),
-        legal_actions=tuple(state.legal_actions()) if mine else (),
+        my_kept=my_kept,
+        my_auction_cards=my_pile,
+        revealed=revealed,
+        gold_paid=gold_paid,
+        cards_paid=cards_paid,
+        acquired=acquired,
+        my_buried=my_buried,
+        legal_actions=tuple(state.legal()) if mine else (),
     )
+
+
+_PHASES = {int(ph): ph for ph in Phase}
