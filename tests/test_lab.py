@@ -523,3 +523,17 @@ def test_lab_help_imports_no_heavy_library() -> None:
     assert "biblios_kit.cli.lab_cmds" in imported
     heavy = sorted(n for n in imported if n.split(".")[0] in ("dask", "distributed", "scipy", "matplotlib", "numpy"))
     assert heavy == []
+
+
+@pytest.mark.parametrize("lang", ["fr", "es"])
+def test_metric_labels_contract_the_article_of_each_edition_term(lang: str) -> None:
+    from biblios_kit.i18n import in_language
+    from biblios_kit.lab.names import metric_label
+    from biblios_kit.rules import load_ruleset
+
+    for ruleset_id in ("biblios", "scripts-and-scribes"):
+        ruleset = load_ruleset(ruleset_id)
+        with in_language(lang):
+            label = metric_label("comeback", ruleset)
+        assert " de le " not in label and " de el " not in label, label
+        assert ("de la " if lang == "fr" and ruleset_id == "biblios" else "de l") in label, label

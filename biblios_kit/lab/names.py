@@ -31,13 +31,14 @@ def _category(ruleset: Ruleset | None, position: str) -> str:
     return ruleset.categories[index].name.get(current_language())
 
 
-def _gift_phase(ruleset: Ruleset | None) -> str:
-    """The edition's name of the first phase, with its article ("the Gift phase", "l'étape Donation")."""
-    from biblios_kit.rulebook.grammar import with_article
+def _gift_phase(ruleset: Ruleset | None) -> dict[str, str]:
+    """The edition's name of the first phase in every grammatical form (``{the_gift_phase}``,
+    ``{of_the_gift_phase}`` ...: "de la phase de Dons", "del turno de regalos")."""
+    from biblios_kit.rulebook.grammar import term_values
+    from biblios_kit.rules import load_ruleset
 
-    lang = current_language()
-    term = ruleset.term("gift_phase", lang) if ruleset is not None else _("gift phase")
-    return with_article(term, lang)
+    values = term_values(ruleset if ruleset is not None else load_ruleset("biblios"), current_language())
+    return {key: text for key, text in values.items() if key.endswith("gift_phase")}
 
 
 def metric_label(key: str, ruleset: Ruleset | None = None, arm: str = "main") -> str:
@@ -77,7 +78,7 @@ def metric_label(key: str, ruleset: Ruleset | None = None, arm: str = "main") ->
         "tiebreak_depth": _("Depth of the final tie-break"),
         "penalties": _("Penalties per game"),
         "comeback": _("Comeback: the leader at the end of {the_gift_phase} does not win").format(
-            the_gift_phase=_gift_phase(ruleset)
+            **_gift_phase(ruleset)
         ),
         "lead_changes": _("Lead changes per game"),
         "decided_at": _("Share of the game after which the winner leads to the end"),
