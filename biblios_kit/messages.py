@@ -41,6 +41,8 @@ TEMPLATES: dict[str, str] = {
     "text-die-twice": N_("die {name!r} named twice in {text!r}"),
     "text-mixed-signs": N_("all dice must move the same way in {text!r}"),
     "text-unknown": N_("unknown action {text!r}"),
+    # simulations (sim.runner)
+    "sim-players": N_("ruleset {ruleset!r} supports {counts} players, not {players}"),
     # game records (engine.records)
     "record-not-object": N_("expected a JSON object"),
     "record-bad-format": N_("not a game record (format must be {format})"),
@@ -97,6 +99,7 @@ def _list(value: object) -> str:
 
 _FIELD_TEXT: Mapping[str, Callable[[object], object]] = {
     "supported": _list,
+    "counts": _list,
     "dice": _list,
     "names": _list,
     "known": _list,

@@ -22,7 +22,7 @@ from typing import TYPE_CHECKING
 
 from biblios_kit.engine.compiled import compile_rules
 from biblios_kit.engine.state import GameState, new_game
-from biblios_kit.errors import BibliosError
+from biblios_kit.errors import BibliosError, EngineError
 from biblios_kit.rules.model import Ruleset
 from biblios_kit.sim.model import GameSummary, SimConfig
 
@@ -341,12 +341,8 @@ def run_simulation(config: SimConfig, progress: Callable[[int], None] | None = N
 
     ruleset = load_ruleset(config.ruleset, config.options)
     if config.players not in ruleset.setups:
-        from biblios_kit.i18n import _
-
-        raise ValueError(
-            _("ruleset {ruleset!r} supports {counts} players, not {players}").format(
-                ruleset=ruleset.id, counts=", ".join(map(str, ruleset.player_counts)), players=config.players
-            )
+        raise EngineError(
+            "sim-players", ruleset=ruleset.id, counts=tuple(ruleset.player_counts), players=config.players
         )
     from biblios_kit.bots.registry import make_bot
 
