@@ -84,6 +84,7 @@ def test_join_plays_a_whole_game_in_its_own_language(host: HostProcess, tmp_path
             async with app.run_test(size=(100, 32)) as pilot:
                 await run_until(pilot, lambda: isinstance(app.screen, (TableScreen, EndScreen)))
                 await run_until(pilot, lambda: waiting_for_person(app))
+                await pilot.pause()  # let the last move made elsewhere finish drawing
                 text = visible_text(app)
                 assert "Ana" in text and "Beto" in text
                 assert "Main" in text  # the hand panel, in French ("Main — Ana")

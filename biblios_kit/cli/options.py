@@ -1,9 +1,12 @@
 """The command-line flags shared by commands, declared once: one spelling and one help text per concept.
 
 ``--ruleset/-r``, ``--option/-o``, ``--players/-p``, ``--seed/-s``, ``--bots/-b`` and ``--lang``
-mean the same in every command that adopts these declarations (the ``lab`` commands do; the
-older commands keep their own declarations for now). Parsers for the list-valued flags turn
-bad input into a :class:`FlagError` whose message names the flag.
+mean the same in every command (``play``, ``simulate``, ``rules show/search``, ``lab``); the
+older ``play -n`` still works for ``--players``. Each flag is one ``typer.Option`` (``RULESET``,
+``OPTION``, ``PLAYERS``, ``SEED``, ``BOTS``) that a command pairs with the type and default it
+needs (``Annotated[str, RULESET] = "biblios"``); the ``...Option`` aliases are the common
+pairings. Parsers for the list-valued flags turn bad input into a :class:`FlagError` whose
+message names the flag.
 """
 
 from __future__ import annotations
@@ -17,6 +20,11 @@ from biblios_kit.errors import BibliosError
 from biblios_kit.i18n import _
 
 __all__ = [
+    "BOTS",
+    "OPTION",
+    "PLAYERS",
+    "RULESET",
+    "SEED",
     "BotsOption",
     "FlagError",
     "LangOption",
@@ -35,7 +43,12 @@ class FlagError(BibliosError, ValueError):
     """A flag's value that cannot be used; the message names the flag."""
 
 
-RulesetOption = Annotated[str | None, typer.Option("--ruleset", "-r", help=_("Ruleset id, alias or file."))]
+RULESET = typer.Option("--ruleset", "-r", help=_("Ruleset id, alias or file."))
+OPTION = typer.Option("--option", "-o", help=_("Switch on a ruleset option (repeatable)."))
+PLAYERS = typer.Option("--players", "-p", "-n", help=_("Number of players."))
+SEED = typer.Option("--seed", "-s", help=_("Seed: the same seed gives the same games."))
+
+RulesetOption = Annotated[str | None, RULESET]
 """``--ruleset/-r``: one ruleset by id, alias or file (give a default, or treat ``None`` as not given)."""
 
 RulesetsOption = Annotated[
@@ -43,12 +56,10 @@ RulesetsOption = Annotated[
 ]
 """``--ruleset/-r`` for commands that take several rulesets."""
 
-OptionOption = Annotated[
-    list[str] | None, typer.Option("--option", "-o", help=_("Switch on a ruleset option (repeatable)."))
-]
+OptionOption = Annotated[list[str] | None, OPTION]
 """``--option/-o``: a ruleset option to switch on, repeatable."""
 
-PlayersOption = Annotated[int, typer.Option("--players", "-p", help=_("Number of players."))]
+PlayersOption = Annotated[int, PLAYERS]
 """``--players/-p``: one player count."""
 
 PlayersListOption = Annotated[
@@ -56,19 +67,17 @@ PlayersListOption = Annotated[
 ]
 """``--players/-p`` for commands that take several player counts (parse with :func:`parse_players`)."""
 
-SeedOption = Annotated[int, typer.Option("--seed", "-s", help=_("Seed of the whole run."))]
+SeedOption = Annotated[int, SEED]
 """``--seed/-s``: the seed everything random in a run derives from."""
 
-BotsOption = Annotated[
-    str,
-    typer.Option(
-        "--bots",
-        "-b",
-        help=_(
-            "Bot specs, comma-separated: one for every seat, or one per seat (random, easy, medium, hard:iterations=500)."
-        ),
+BOTS = typer.Option(
+    "--bots",
+    "-b",
+    help=_(
+        "Bot specs, comma-separated: one for every seat, or one per seat (random, easy, medium, hard:iterations=500)."
     ),
-]
+)
+BotsOption = Annotated[str, BOTS]
 """``--bots/-b``: bot specs (parse with :func:`parse_bots`)."""
 
 

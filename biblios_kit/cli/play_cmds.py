@@ -10,6 +10,7 @@ from typing import TYPE_CHECKING, Annotated
 import typer
 
 from biblios_kit.cli.common import LangOption, error_prefix, fail, start
+from biblios_kit.cli.options import PLAYERS, SEED, OptionOption, RulesetOption
 from biblios_kit.i18n import _, format_list, ngettext
 
 if TYPE_CHECKING:
@@ -24,14 +25,10 @@ def register(app: typer.Typer) -> None:
 
     @app.command("play", help=_("Play Biblios or Scripts & Scribes in the terminal, hot-seat or against bots."))
     def play(
-        ruleset: Annotated[
-            str | None, typer.Option("--ruleset", "-r", help=_("Edition or variant (id, alias or path)."))
-        ] = None,
-        option: Annotated[
-            list[str] | None, typer.Option("--option", "-o", help=_("Switch a ruleset option on (repeatable)."))
-        ] = None,
-        players: Annotated[int | None, typer.Option("--players", "-n", help=_("Number of players."))] = None,
-        seed: Annotated[int | None, typer.Option("--seed", help=_("Seed of the deal (random by default)."))] = None,
+        ruleset: RulesetOption = None,
+        option: OptionOption = None,
+        players: Annotated[int | None, PLAYERS] = None,
+        seed: Annotated[int | None, SEED] = None,
         seat: Annotated[
             list[str] | None,
             typer.Option(

@@ -7,6 +7,7 @@ from typing import TYPE_CHECKING, Annotated, NoReturn
 import typer
 
 from biblios_kit.cli.common import LangOption, fail, start
+from biblios_kit.cli.options import RULESET, OptionOption
 from biblios_kit.i18n import SUPPORTED, _, format_list, ngettext, normalize_language
 
 if TYPE_CHECKING:
@@ -77,16 +78,7 @@ def _escape(text: str) -> str:
 
 def register(app: typer.Typer) -> None:
     """Add ``show``, ``search`` and ``diff`` to the ``rules`` group (help texts in the active language)."""
-    RulesetOption = Annotated[
-        str,
-        typer.Option(
-            "--ruleset", "-r", help=_("Ruleset: an id (biblios, scripts-and-scribes, a variant), an alias or a path.")
-        ),
-    ]
-    OptionsOption = Annotated[
-        list[str] | None,
-        typer.Option("--option", "-o", help=_("Switch on an option of the ruleset (repeat for several).")),
-    ]
+    RulesetOption = Annotated[str, RULESET]
 
     def show(
         section: Annotated[
@@ -98,7 +90,7 @@ def register(app: typer.Typer) -> None:
             ),
         ] = None,
         ruleset: RulesetOption = "biblios",
-        option: OptionsOption = None,
+        option: OptionOption = None,
         lang: LangOption = None,
         fmt: Annotated[str, typer.Option("--format", "-f", help=_("Output format: text or markdown."))] = "text",
     ) -> None:
@@ -127,7 +119,7 @@ def register(app: typer.Typer) -> None:
     def search_cmd(
         query: Annotated[str, typer.Argument(help=_("Words to look for (case and accents do not matter)."))],
         ruleset: RulesetOption = "biblios",
-        option: OptionsOption = None,
+        option: OptionOption = None,
         lang: LangOption = None,
     ) -> None:
         """Search the rulebook; shows each matching section with the matches highlighted."""

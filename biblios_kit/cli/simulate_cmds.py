@@ -9,6 +9,7 @@ from typing import TYPE_CHECKING, Annotated, Any, NoReturn
 import typer
 
 from biblios_kit.cli.common import LangOption, error_prefix, fail, start
+from biblios_kit.cli.options import RULESET, BotsOption, OptionOption, PlayersOption, SeedOption
 from biblios_kit.i18n import _, format_list, ngettext
 
 if TYPE_CHECKING:
@@ -26,23 +27,12 @@ def register(app: typer.Typer) -> None:
 
 
 def simulate(
-    ruleset: Annotated[str, typer.Option("--ruleset", "-r", help=_("Ruleset id, alias or file."))] = "biblios",
-    option: Annotated[
-        list[str] | None, typer.Option("--option", "-o", help=_("Switch on a ruleset option (repeatable)."))
-    ] = None,
-    players: Annotated[int, typer.Option("--players", "-p", help=_("Number of players."))] = 4,
+    ruleset: Annotated[str, RULESET] = "biblios",
+    option: OptionOption = None,
+    players: PlayersOption = 4,
     games: Annotated[int, typer.Option("--games", "-g", help=_("Number of games."))] = 1000,
-    seed: Annotated[int, typer.Option("--seed", "-s", help=_("Seed of the whole run."))] = 0,
-    bots: Annotated[
-        str,
-        typer.Option(
-            "--bots",
-            "-b",
-            help=_(
-                "Bot specs, comma-separated: one for every seat, or one per seat (random, easy, medium, hard:iterations=500)."
-            ),
-        ),
-    ] = "random",
+    seed: SeedOption = 0,
+    bots: BotsOption = "random",
     rotate: Annotated[
         bool, typer.Option("--rotate", help=_("Play every seat assignment of the bots equally often."))
     ] = False,
