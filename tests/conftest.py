@@ -19,10 +19,11 @@ import random
 import re
 import textwrap
 from collections import Counter
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from pathlib import Path
 
 import pytest
+from net_helpers import HostProcess
 from textual.pilot import Pilot
 
 from biblios_kit.engine import GameState, new_game
@@ -328,3 +329,17 @@ def prepare_save(ruleset: str, seats: tuple[str, ...], seed: int, until: Callabl
 def human_in(phase: Phase, seat: int = 0) -> Callable[[GameState], bool]:
     """A predicate: ``seat`` must decide in ``phase``."""
     return lambda state: state.current_player == seat and state.phase is phase
+
+
+# ---------------------------------------------------------------- network helpers
+
+
+@pytest.fixture
+def host(tmp_path: Path) -> Iterator[HostProcess]:
+    """A ``biblios-kit host`` process on a free loopback port, stopped after the test."""
+    server = HostProcess(tmp_path / "server")
+    try:
+        server.wait_ready()
+        yield server
+    finally:
+        server.stop()

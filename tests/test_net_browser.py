@@ -10,7 +10,6 @@ import asyncio
 import json
 import shutil
 import subprocess
-from collections.abc import Iterator
 from pathlib import Path
 
 import aiohttp
@@ -18,16 +17,6 @@ import pytest
 from net_helpers import HostProcess, free_port
 
 from biblios_kit.net.client import ApiClient
-
-
-@pytest.fixture
-def host(tmp_path: Path) -> Iterator[HostProcess]:
-    server = HostProcess(tmp_path / "server")
-    try:
-        server.wait_ready()
-        yield server
-    finally:
-        server.stop()
 
 
 async def _table(host: HostProcess) -> dict[str, object]:

@@ -12,11 +12,9 @@ import asyncio
 import random
 import subprocess
 import sys
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
-import pytest
 from conftest import play_turn, run_until, visible_text, waiting_for_person
 from net_helpers import HostProcess
 
@@ -28,16 +26,6 @@ from biblios_kit.tui.screens.end import EndScreen
 from biblios_kit.tui.screens.table import TableScreen
 
 ROOT = Path(__file__).resolve().parent.parent
-
-
-@pytest.fixture
-def host(tmp_path: Path) -> Iterator[HostProcess]:
-    server = HostProcess(tmp_path / "server")
-    try:
-        server.wait_ready()
-        yield server
-    finally:
-        server.stop()
 
 
 async def _api_player(client: ApiClient, table: str, seat: int, rng: random.Random, done: asyncio.Event) -> int:
