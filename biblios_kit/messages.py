@@ -9,12 +9,22 @@ language, or in ``lang``. Every template is a catalog message.
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping
+from typing import NamedTuple
 
 from biblios_kit.bounded import InputError
 from biblios_kit.errors import CodedError, RecordError, set_explainer
 from biblios_kit.i18n import N_, _, format_list, in_language, ngettext
 
-TEMPLATES: dict[str, str] = {
+
+class Plural(NamedTuple):
+    """A template with a singular and a plural form, chosen by the number in field ``number``."""
+
+    singular: str
+    plural: str
+    number: str
+
+
+TEMPLATES: dict[str, str | Plural] = {
     # game set-up (engine.state.new_game)
     "unsupported-players": N_("ruleset {ruleset!r} has no setup for {players} players (supported: {supported})"),
     "setup-short-kind": N_("setup for {players} players removes {count} cards of a kind the deck has {available} of"),
@@ -24,7 +34,7 @@ TEMPLATES: dict[str, str] = {
     # applying actions (engine.state.GameState.apply)
     "not-an-action": N_("not an action: {action!r}"),
     "game-over": N_("the game is over; no action is legal (got {action!r})"),
-    "illegal": N_("illegal action {action!r} for player {player} at this point ({phase})"),
+    "illegal": N_("illegal action {text!r} for player {seat} at this point ({phase})"),
     # actions and their text form (engine.actions)
     "action-no-card": N_("action {action!r} names no card"),
     "action-not-bid": N_("action {action!r} is not a bid"),
@@ -68,6 +78,11 @@ TEMPLATES: dict[str, str] = {
     "record-result-differs": N_("replay gives {replayed}, the record says {stored}"),
     "record-resampled": N_("a resampled state has no record (its hidden cards were re-dealt)"),
     "record-setup": "{reason}",  # the engine's own explanation of a setup it cannot deal
+    "record-player-count": Plural(
+        "ruleset {ruleset} cannot be played by {players} player (player counts: {choices})",
+        "ruleset {ruleset} cannot be played by {players} players (player counts: {choices})",
+        "players",
+    ),
     "record-ruleset-changed": N_(
         "ruleset {ruleset} has changed since this game was recorded (content hash {current}, record has {recorded})"
     ),
@@ -103,6 +118,7 @@ _FIELD_TEXT: Mapping[str, Callable[[object], object]] = {
     "dice": _list,
     "names": _list,
     "known": _list,
+    "choices": lambda value: format_list([str(v) for v in value], "or") if isinstance(value, (tuple, list)) else value,
     "low": lambda value: f"{value:g}" if isinstance(value, float) else value,
     "high": lambda value: f"{value:g}" if isinstance(value, float) else value,
     "phase": lambda phase: _(PHASE_WORDS[int(phase)]) if isinstance(phase, int) else phase,
@@ -110,61 +126,54 @@ _FIELD_TEXT: Mapping[str, Callable[[object], object]] = {
 """How a field that is not shown as it is becomes text (lists, the phase word)."""
 
 
-def _located(error: RecordError) -> str:
-    """A record error's sentence after its location: the file, or "game record"."""
-    fields = {key: value for key, value in error.fields.items() if key != "where"}
-    where = error.fields.get("where")
-    place = where if isinstance(where, str) else _("game record")
-    reason = fields.get("reason")
-    if error.code == "record-unreadable" and isinstance(reason, InputError):
-        return reason.located(place)
-    if error.code == "record-player-count":
-        players = fields["players"]
-        counts = fields["counts"]
-        message = ngettext(
-            "ruleset {ruleset} cannot be played by {players} player (player counts: {counts})",
-            "ruleset {ruleset} cannot be played by {players} players (player counts: {counts})",
-            players if isinstance(players, int) else 2,
-        ).format(
-            ruleset=fields["ruleset"],
-            players=players,
-            counts=format_list([str(n) for n in counts] if isinstance(counts, (tuple, list)) else [str(counts)], "or"),
-        )
-    else:
-        message = explain(CodedError(error.code, **fields))
-    return f"{place}: {message}"
-
-
-def explain(error: CodedError, lang: str | None = None) -> str:
-    """The sentence for ``error`` in ``lang`` (the active language by default).
-
-    An unknown code (a newer engine than this module knows) still gives a readable line:
-    the code and the fields.
-    """
-    if lang is not None:
-        with in_language(lang):
-            return explain(error)
-    if isinstance(error, RecordError):
-        return _located(error)
-    template = TEMPLATES.get(error.code)
-    fields = dict(error.fields)
+def _sentence(code: str, fields: dict[str, object]) -> str:
+    """The sentence of ``code`` with ``fields`` in the active language (the code and fields if unknown)."""
+    template = TEMPLATES.get(code)
     if template is None:
         details = ", ".join(f"{key}={value!r}" for key, value in fields.items())
-        return f"{error.code} ({details})" if details else error.code
+        return f"{code} ({details})" if details else code
+    count = fields.get(template.number) if isinstance(template, Plural) else None
     for key, convert in _FIELD_TEXT.items():
         if key in fields:
             fields[key] = convert(fields[key])
     for key, value in fields.items():
         if isinstance(value, CodedError):  # a nested cause, explained in the same language
             fields[key] = explain(value)
-    if error.code == "illegal":  # the sentence shows the action's text form and seats numbered from 1
-        fields["action"] = fields.get("text", fields.get("action"))
-        player = fields.get("player")
-        fields["player"] = player + 1 if isinstance(player, int) else player
+    player = fields.get("player")
+    if isinstance(player, int):
+        fields["seat"] = player + 1  # sentences number players from 1
+    if isinstance(template, Plural):
+        n = count if isinstance(count, int) else 2
+        english = template.singular if n == 1 else template.plural
+        translated = ngettext(template.singular, template.plural, n)
+    else:
+        english = translated = template
+        translated = _(template)
     try:
-        return _(template).format(**fields)
+        return translated.format(**fields)
     except (KeyError, IndexError, ValueError):  # a translation with a broken placeholder: fall back to English
-        return template.format(**fields)
+        return english.format(**fields)
+
+
+def explain(error: CodedError, lang: str | None = None) -> str:
+    """The sentence for ``error`` in ``lang`` (the active language by default).
+
+    A :class:`~biblios_kit.errors.RecordError` is prefixed with where the record came from (the
+    file, or "game record"). An unknown code (a newer engine than this module knows) still
+    gives a readable line: the code and the fields.
+    """
+    if lang is not None:
+        with in_language(lang):
+            return explain(error)
+    fields = dict(error.fields)
+    if not isinstance(error, RecordError):
+        return _sentence(error.code, fields)
+    where = fields.pop("where", None)
+    place = where if isinstance(where, str) else _("game record")
+    reason = fields.get("reason")
+    if isinstance(reason, InputError):  # a file that could not be read: its own line and column
+        return reason.located(place)
+    return _("{where}: {message}").format(where=place, message=_sentence(error.code, fields))
 
 
 set_explainer(explain)

@@ -154,7 +154,7 @@ def test_illegal_action_in_french() -> None:
     broken = {**_document(), "actions": ["pass"]}
     use_language("fr")
     with pytest.raises(
-        RecordError, match=r"^enregistrement de partie: l'action 1 \('pass'\) n'est pas permise à ce moment"
+        RecordError, match=r"^enregistrement de partie\u202f: l'action 1 \('pass'\) n'est pas permise à ce moment"
     ):
         replay(from_json(broken))
 
@@ -179,7 +179,11 @@ def test_the_reason_an_action_is_refused_is_translated_too(lang: str, action: st
 
 def test_default_location_is_translated() -> None:
     """Without a file name the message starts with the words "game record" in the current language."""
-    for lang, words in (("en", "game record: "), ("fr", "enregistrement de partie: "), ("es", "registro de partida: ")):
+    for lang, words in (
+        ("en", "game record: "),
+        ("fr", "enregistrement de partie\u202f: "),
+        ("es", "registro de partida: "),
+    ):
         use_language(lang)
         with pytest.raises(RecordError) as caught:
             from_json([1, 2])

@@ -239,7 +239,7 @@ def replay(record: GameRecord, ruleset: Ruleset | None = None, where: str | None
             "record-player-count",
             ruleset=repr(record.ruleset),
             players=record.players,
-            counts=tuple(ruleset.player_counts),
+            choices=tuple(ruleset.player_counts),
         )
     try:
         state = new_game(ruleset, record.players, record.seed)
