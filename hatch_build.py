@@ -71,7 +71,7 @@ class BuildHook(BuildHookInterface):  # type: ignore[type-arg]
         build_dir = root / "build" / "mypyc"
         try:
             built = _mypyc_build(root, build_dir, inplace=editable)
-        except Exception as error:  # a compiler that fails: install the interpreted modules instead
+        except (Exception, SystemExit) as error:  # mypyc exits on a type error: install the interpreted modules
             self.app.display_warning(f"biblios-kit: compiling the kernel failed ({error}); it stays interpreted")
             return
         if editable:
