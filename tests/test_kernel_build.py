@@ -79,3 +79,22 @@ def test_public_boundary_raises_engine_errors_not_type_errors() -> None:
         new_game(ruleset, "3", 1)
     with pytest.raises(ValueError):
         state.observation("0")
+
+
+def test_the_build_the_runtime_and_make_name_the_same_kernel_modules() -> None:
+    """hatch_build.py compiles, _kernel.py checks and the Makefile watches one list of modules."""
+    import ast
+    import re
+
+    root = HERE.parent
+    build = ast.parse((root / "hatch_build.py").read_text(encoding="utf-8"))
+    kernel = next(
+        ast.literal_eval(node.value)
+        for node in build.body
+        if isinstance(node, ast.Assign) and any(getattr(t, "id", None) == "KERNEL" for t in node.targets)
+    )
+    compiled = {path.removesuffix(".py").replace("/", ".") for path in kernel}
+    assert compiled == set(_kernel.MODULES)
+    watched = re.search(r"^KERNEL := \$\(addprefix biblios_kit/engine/,(.*)\)$", (root / "Makefile").read_text(), re.M)
+    assert watched is not None
+    assert {f"biblios_kit.engine.{name.removesuffix('.py')}" for name in watched.group(1).split()} == compiled

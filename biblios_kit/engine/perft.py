@@ -11,6 +11,8 @@ deterministic. The walk uses the public search API: :meth:`GameState.legal`,
 
 from __future__ import annotations
 
+import random
+
 from biblios_kit.engine.state import GameState
 
 
@@ -49,8 +51,6 @@ def position(state: GameState, seed: int, phase: str, occurrence: int) -> GameSt
     The positions of ``tests/data/perft.txt`` are named this way. Raises ``ValueError`` if the
     game ends first.
     """
-    import random
-
     rng = random.Random(seed)
     seen = 0
     while not state.is_terminal():

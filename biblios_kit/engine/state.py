@@ -444,7 +444,6 @@ class GameState:
             rands = [r.random for r in rng]
         if len(rands) != self.n:
             raise ValueError(f"expected one RNG or {self.n}, got {len(rands)}")
-        self.cache = None
         self.random_playout(rands)
 
     def random_playout(self, rands: list[Rand]) -> None:
