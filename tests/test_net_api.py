@@ -277,3 +277,20 @@ async def test_names_must_be_printable(tmp_path: Path) -> None:
     async with running_server(tmp_path) as client:
         response = await client.post("/api/tables", json={"players": 2, "names": ["Ana\nBeto"]}, headers=bearer(ADMIN))
         assert response.status == 400 and (await response.json())["error"]["code"] == "bad_names"
+
+
+async def test_the_api_client_waits_and_sends_again_when_slowed(tmp_path: Path) -> None:
+    """A 429 is not an error for the project's own client: it pauses and sends the request again."""
+    from biblios_kit.net.client import ApiClient
+
+    async with running_server(tmp_path, http_rate=4, http_burst=2) as client:
+        reply = await create(client)
+        server = str(client.make_url("")).rstrip("/")
+        async with ApiClient(server, reply["seats"][0]["token"]) as api:
+            views = [await api.view(reply["table"]) for _ in range(8)]
+        assert all(view["table"] == reply["table"] for view in views)
+        raw = [
+            (await client.get(f"/api/tables/{reply['table']}", headers=bearer(reply["seats"][0]["token"]))).status
+            for _ in range(6)
+        ]
+        assert 429 in raw  # the same pace without waiting is refused

@@ -20,6 +20,9 @@ import aiohttp
 
 from biblios_kit.net.protocol import ProtocolError
 
+RATE_LIMIT_PAUSES: tuple[float, ...] = (0.25, 0.5, 1.0, 2.0)
+"""Seconds :class:`ApiClient` waits before sending a request the server refused as too fast (429)."""
+
 
 class ApiError(Exception):
     """An error reply of the server (``code`` as in docs/network.md), or a connection problem (``code`` ``"network"``)."""
@@ -78,6 +81,17 @@ class ApiClient:
         return {"Authorization": f"Bearer {token}"} if token else {}
 
     async def _call(self, method: str, path: str, body: object = None, token: str | None = None) -> Any:
+        """One request; a reply of 429 (too many requests) is sent again after a pause, a few times."""
+        for pause in RATE_LIMIT_PAUSES:
+            try:
+                return await self._call_once(method, path, body, token)
+            except ApiError as error:
+                if error.status != 429:
+                    raise
+                await asyncio.sleep(pause)
+        return await self._call_once(method, path, body, token)
+
+    async def _call_once(self, method: str, path: str, body: object, token: str | None) -> Any:
         try:
             async with self.session.request(
                 method, self.server + path, json=body, headers=self._headers(token)
