@@ -164,13 +164,49 @@ def _movable_dice(document: Mapping[str, Any]) -> int:
     return sum(len(body.get("dice", document["dice"])) for body in document["categories"].values())
 
 
+def _check_die_targets(
+    document: Mapping[str, Any], body: Mapping[str, Any], path: FieldPath, issues: list[Issue]
+) -> None:
+    """A card naming its dice one by one: one target per die, each place held by enough dice."""
+    targets = body["targets"]
+    if len(targets) != body["dice"]:
+        issues.append(
+            Issue(
+                (*path, "targets"),
+                _("names {count} dice but the card moves {dice}; expected one target per die").format(
+                    count=len(targets), dice=body["dice"]
+                ),
+            )
+        )
+        return
+    places = Counter(
+        die["place"] for category in document["categories"].values() for die in category.get("dice", document["dice"])
+    )
+    wanted = Counter(target["place"] for target in targets)
+    for index, target in enumerate(targets):
+        place = target["place"]
+        available = sum(places.values()) if place == "any" else places[place]
+        wanted_here = len(targets) if place == "any" else wanted[place]
+        if wanted_here > available:
+            if available == 0:
+                message = _("no category has an award die of this place")
+            else:
+                message = _(
+                    "the card needs {count} different dice of this place but the board has only {available}"
+                ).format(count=wanted_here, available=available)
+            issues.append(Issue((*path, "targets", index, "place"), message))
+            return
+
+
 def _check_church(document: Mapping[str, Any], issues: list[Issue]) -> None:
     movable = _movable_dice(document)
     for effect_id, body in document["church"]["cards"].items():
         path: FieldPath = ("church", "cards", effect_id)
         if not body["signs"]:
             issues.append(Issue((*path, "signs"), _("no step to choose from; expected [1], [-1] or [1, -1]")))
-        if body["dice"] > movable:
+        if "targets" in body:
+            _check_die_targets(document, body, path, issues)
+        elif body["dice"] > movable:
             issues.append(
                 Issue(
                     (*path, "dice"),
@@ -276,6 +312,25 @@ def _check_setups(document: Mapping[str, Any], cards: list[_Card], issues: list[
                 )
             for i in reversed(matching[: removal["count"]]):
                 del pool[i]
+        for index, item in enumerate(body.get("starting_cards", ())):
+            if not _check_removal_fields(document, item, (*path, "starting_cards", index), issues):
+                fits = False
+                continue
+            need = item["count"] * players
+            matching = [i for i, card in enumerate(pool) if _removal_matches(item, card)]
+            if need > len(matching):
+                fits = False
+                issues.append(
+                    Issue(
+                        (*path, "starting_cards", index, "count"),
+                        _(
+                            "deals {count} such cards to each of {players} players, {need} in all, but only {left} "
+                            "are left after the named removals"
+                        ).format(count=item["count"], players=players, need=need, left=len(matching)),
+                    )
+                )
+            for i in reversed(matching[:need]):
+                del pool[i]
         if not fits:
             continue
         left = len(pool)
@@ -329,7 +384,19 @@ def _check_auction(document: Mapping[str, Any], cards: list[_Card], issues: list
     totals = {"gold": sum(value for kind, value, _c, _e in cards if kind == "gold"), "cards": len(cards)}
     for currency in sorted(set(auction["currency"].values())):
         ceiling = auction["ceiling"][currency]
-        resolved = totals[currency] if ceiling == "deck" else ceiling
+        resolved = totals[currency] if ceiling in ("deck", "hand") else ceiling
+        if ceiling == "hand":
+            if resolved > MAX_CEILING:
+                issues.append(
+                    Issue(
+                        ("auction", "ceiling", currency),
+                        _(
+                            "'hand' allows bids up to {ceiling}, all of the deck, above the highest allowed, {limit}; "
+                            "give a number"
+                        ).format(ceiling=resolved, limit=MAX_CEILING),
+                    )
+                )
+            continue
         if resolved > MAX_CEILING:
             issues.append(
                 Issue(
