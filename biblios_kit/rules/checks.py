@@ -173,9 +173,11 @@ def _check_die_targets(
         issues.append(
             Issue(
                 (*path, "targets"),
-                _("names {count} dice but the card moves {dice}; expected one target per die").format(
-                    count=len(targets), dice=body["dice"]
-                ),
+                ngettext(
+                    "names {count} die but the card moves {dice}; expected one target per die",
+                    "names {count} dice but the card moves {dice}; expected one target per die",
+                    len(targets),
+                ).format(count=len(targets), dice=body["dice"]),
             )
         )
         return
