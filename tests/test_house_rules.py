@@ -428,6 +428,17 @@ def test_the_rulebook_states_the_house_rules(lang: str) -> None:
     assert ceiling not in biblios
 
 
+def test_the_rulebook_says_when_the_penalty_cannot_arise(tmp_path) -> None:
+    def penalty(ruleset) -> str:
+        return "\n".join(render_rulebook(ruleset, "en").section("penalty").lines())
+
+    assert "so this penalty never arises" in penalty(load_ruleset(MEANS))
+    assert "only a winner who refuses to pay is penalized" in penalty(load_ruleset(MEANS, ["refuse-to-pay"]))
+    assert "can always pay" not in penalty(load_ruleset("biblios"))
+    exact = variant(tmp_path, "auction: {ceiling: {gold: hand, cards: hand}, overpay: forbidden}")
+    assert "can always pay" not in penalty(exact)  # a bid below the ceiling may have no exact payment
+
+
 def test_the_rulebook_says_when_named_and_random_cards_are_both_dealt(tmp_path) -> None:
     ruleset = variant(tmp_path, "setup: {4: {starting_cards: [{kind: gold, value: 1, count: 1}], starting_hand: 2}}")
     setup = render_rulebook(ruleset, "en").section("setup")

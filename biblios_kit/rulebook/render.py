@@ -191,6 +191,14 @@ class _Renderer:
     def max_dice(self) -> int:
         return max((len(category.dice) for category in self.r.categories), default=1)
 
+    def bids_always_payable(self) -> bool:
+        """Whether every bid is capped by what the bidder can pay and any covering payment is accepted."""
+        a = self.r.auction
+        used = set(a.currency.values())
+        capped = {Currency.GOLD: a.gold_ceiling_hand, Currency.CARDS: a.cards_ceiling_hand}
+        exact = Currency.GOLD in used and a.overpay is Overpay.FORBIDDEN
+        return bool(used) and all(capped[currency] for currency in used) and not exact
+
     def cards_in_play(self, players: int) -> int:
         setup = self.r.setups[players]
         removed = sum(removal.count for removal in setup.remove) + setup.remove_random
@@ -871,7 +879,27 @@ class _Renderer:
             )
         else:
             intro = _("A player who wins an auction but cannot pay is penalized.")
-        blocks: list[Block] = [self.p(intro), Subheading(penalty_name(kind))]
+        blocks: list[Block] = [self.p(intro)]
+        if self.bids_always_payable():
+            if r.auction.refuse_to_pay:
+                blocks.append(
+                    self.p(
+                        _(
+                            "Since nobody may bid more than they can pay, a winner can always pay: only a winner who "
+                            "refuses to pay is penalized."
+                        )
+                    )
+                )
+            else:
+                blocks.append(
+                    self.p(
+                        _(
+                            "Since nobody may bid more than they can pay, a winner can always pay, so this penalty "
+                            "never arises."
+                        )
+                    )
+                )
+        blocks.append(Subheading(penalty_name(kind)))
         if kind is PenaltyKind.STANDARD:
             blocks.append(
                 self.p(
