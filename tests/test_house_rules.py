@@ -196,7 +196,9 @@ def test_a_one_die_card_moves_a_first_place_die_and_optionally_a_second_place_di
     dice, _ = church_parts(action)
     before = list(state.dice)
     state.apply(action)
-    assert [state.dice[d] - before[d] for d in range(rules.n_dice)] == [1 if d in dice else 0 for d in range(len(before))]
+    assert [state.dice[d] - before[d] for d in range(rules.n_dice)] == [
+        1 if d in dice else 0 for d in range(len(before))
+    ]
 
 
 def test_a_required_die_that_cannot_move_leaves_only_declining() -> None:
@@ -311,14 +313,22 @@ def test_hand_ceiling_with_exact_payment_still_allows_unpayable_amounts(tmp_path
     ruleset = variant(tmp_path, "auction: {ceiling: {gold: hand, cards: 20}, overpay: forbidden}")
     assert ruleset.auction.gold_ceiling_hand and not ruleset.auction.cards_ceiling_hand
     assert ruleset.auction.gold_ceiling == 66  # the bound used for tables: all the Gold of the deck
+    unpayable = 0
     for seed in range(10):
         state = new_game(ruleset, 3, seed)
         rng = random.Random(seed)
         while play_to(state, rng, Phase.BIDDING):
-            lo, hi = state.bid_range()
             p = state.current_player
-            assert hi == (state.gold[p] if state.auc_cur == CUR_GOLD else 20)
+            assert p is not None
+            assert state.bid_range()[1] == (state.gold[p] if state.auc_cur == CUR_GOLD else 20)
+            gold, in_gold = list(state.gold), state.auc_cur == CUR_GOLD
+            logged = len(state.log)
             state.apply(state.random_action(rng))
+            for event in state.events[logged:]:
+                if event.kind is E.CANNOT_PAY and in_gold:
+                    assert event.args[0] <= gold[event.player]  # within the ceiling, yet no exact payment
+                    unpayable += 1
+    assert unpayable > 0
 
 
 # ---------------------------------------------------------------- all three: one kernel, every path
