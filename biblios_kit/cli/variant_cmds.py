@@ -73,6 +73,7 @@ def variant_text(name: str, extends: str, base: dict[str, Any], schema_uri: str)
         "auction:",
         "  overpay: forbidden      # " + _("Gold paid must match the bid exactly"),
         "  all_pass: active-takes  # " + _("a card nobody bids on goes to the active player"),
+        "  ceiling: {gold: hand, cards: hand}  # " + _("nobody may bid more than they can pay"),
         "penalty:",
         "  kind: none              # " + _("no penalty for a winner who cannot pay"),
     ]
@@ -81,6 +82,8 @@ def variant_text(name: str, extends: str, base: dict[str, Any], schema_uri: str)
             "setup:",
             f"  {players[-1]}:",
             "    starting_hand: 1      # " + _("each player starts with one hidden card"),
+            "    starting_cards: [{kind: gold, value: 1, count: 1}]  # "
+            + _("and with a Gold 1, dealt face up before it"),
         ]
     lines += [f"# {line}" for line in examples]
     return "\n".join(lines) + "\n"
