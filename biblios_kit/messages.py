@@ -28,6 +28,9 @@ TEMPLATES: dict[str, str | Plural] = {
     # game set-up (engine.state.new_game)
     "unsupported-players": N_("ruleset {ruleset!r} has no setup for {players} players (supported: {supported})"),
     "setup-short-kind": N_("setup for {players} players removes {count} cards of a kind the deck has {available} of"),
+    "setup-short-deal": N_(
+        "setup for {players} players deals {count} cards of a kind the deck has {available} of to the players"
+    ),
     "setup-short-deck": N_("setup for {players} players needs {need} cards, the deck has {left} left"),
     "bad-players": N_("expected a number of players, got {value!r}"),
     "bad-seed": N_("expected an integer seed, got {value!r}"),

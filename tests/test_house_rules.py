@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import random
 from collections import Counter
+from dataclasses import replace
 
 import pytest
 from conftest import check_invariants, variant
@@ -24,11 +25,11 @@ from biblios_kit.bots.registry import make_bot
 from biblios_kit.engine import EventKind, GameState, Phase, new_game
 from biblios_kit.engine.actions import BID, DECLINE, PASS, church_parts
 from biblios_kit.engine.compiled import CUR_GOLD, compile_rules
-from biblios_kit.errors import RulesetError
+from biblios_kit.errors import EngineError, RulesetError
 from biblios_kit.rulebook import render_rulebook
 from biblios_kit.rulebook.diff import diff_rulesets
 from biblios_kit.rules import load_ruleset
-from biblios_kit.rules.model import DieTarget
+from biblios_kit.rules.model import CardKind, DieTarget, Removal
 
 E = EventKind
 ITALIAN = "five-players-italian"
@@ -141,6 +142,17 @@ def test_resample_and_determinizations_keep_named_cards_in_their_owners_hands() 
                     checked += 1
             state.apply(state.random_action(rng))
         assert checked
+
+
+def test_the_engine_refuses_a_deal_the_deck_cannot_make() -> None:
+    # The checks refuse such a ruleset; the engine still says what is wrong if handed one.
+    ruleset = load_ruleset("biblios")
+    greedy = replace(ruleset.setups[4], starting_cards=(Removal(CardKind.GOLD, 3, value=3),))
+    broken = replace(ruleset, setups={**ruleset.setups, 4: greedy}, content_hash="test-greedy-deal")
+    with pytest.raises(EngineError) as error:
+        new_game(broken, 4, 1)
+    assert error.value.code == "setup-short-deal"
+    assert error.value.fields["count"] == 12 and error.value.fields["available"] == 11
 
 
 def test_starting_cards_are_validated(tmp_path) -> None:

@@ -260,7 +260,7 @@ class GameState:
         for count, matches in setup.deal:
             pool = [c for c in matches if c not in taken]
             if len(pool) < count * players:
-                raise EngineError("setup-short-kind", players=players, count=count * players, available=len(pool))
+                raise EngineError("setup-short-deal", players=players, count=count * players, available=len(pool))
             shuffle(pool, rng)
             for p in range(players):
                 group = pool[p * count : (p + 1) * count]
