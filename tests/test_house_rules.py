@@ -240,6 +240,7 @@ def test_each_die_optional_and_any_place_targets(tmp_path) -> None:
           - {place: 1, start: 3, min: 1, max: 6}
           - {place: 2, start: 3, min: 1, max: 6}
         church:
+          targets: first-place
           cards:
             raise-one: {dice: 2, targets: [{place: 1, optional: true}, {place: 2, optional: true}]}
             lower-one: {dice: 1, targets: [{place: any}]}
@@ -256,12 +257,13 @@ def test_each_die_optional_and_any_place_targets(tmp_path) -> None:
     state = _church_position(ruleset, "lower-one")
     state.dice = [3] * rules.n_dice
     state.cache = None
-    assert len(_moves(state)) == 10  # any one of the ten dice
-    # the cards without targets keep the ruleset-wide rule: two different dice, any place
+    assert len(_moves(state)) == 10  # any one of the ten dice: its own targets replace church.targets
+    # the cards without targets keep the ruleset-wide rule: two different first-place dice
     state = _church_position(ruleset, "raise-two")
     state.dice = [3] * rules.n_dice
     state.cache = None
-    assert len(_moves(state)) == 45
+    moves = _moves(state)
+    assert len(moves) == 10 and all(rules.die_place[d] == 1 for dice, _ in moves for d in dice)
 
 
 def test_church_targets_are_validated(tmp_path) -> None:

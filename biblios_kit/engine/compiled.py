@@ -223,12 +223,13 @@ def _setup(ruleset: Ruleset, players: int) -> CompiledSetup:
     )
 
 
-def _slot_masks(slots: tuple[tuple[int, bool], ...], die_place: list[int], targets: tuple[int, ...]) -> list[int]:
+def _slot_masks(slots: tuple[tuple[int, bool], ...], die_place: list[int]) -> list[int]:
     """Every set of different dice (as a mask) a card naming its dice one by one may move.
 
-    ``slots`` are (place, optional) per die, place 0 for any die; ``targets`` the dice any
-    die may be. An optional slot may stay empty; at least one die moves. Masks come in a
-    fixed order (first found first), without repeats.
+    ``slots`` are (place, optional) per die, place 0 for any die of the board (the card's
+    own targets replace the ruleset-wide ``church.targets``). An optional slot may stay
+    empty; at least one die moves. Masks come in a fixed order (first found first), without
+    repeats.
     """
     found: dict[int, None] = {}
 
@@ -243,7 +244,7 @@ def _slot_masks(slots: tuple[tuple[int, bool], ...], die_place: list[int], targe
         for d in range(len(die_place)):
             if mask >> d & 1:
                 continue
-            if (place == 0 and d in targets) or die_place[d] == place:
+            if place == 0 or die_place[d] == place:
                 fill(i + 1, mask | 1 << d)
 
     fill(0, 0)
@@ -328,7 +329,7 @@ def _compile(ruleset: Ruleset) -> CompiledRules:
             if key2 in church_choices:
                 continue
             if slots:
-                masks = _slot_masks(slots, die_place, targets)
+                masks = _slot_masks(slots, die_place)
             else:
                 masks = [sum(1 << d for d in combo) for combo in combinations(targets, effect.dice)]
             church_choices[key2] = tuple((mask, sign) for mask in masks)
