@@ -11,6 +11,8 @@ from typing import Any
 import jsonschema
 import pytest
 
+from biblios_kit.errors import Hint
+from biblios_kit.messages import hint_text
 from biblios_kit.rules import model
 from biblios_kit.rules.schema import SCHEMA_PATH, behaviour_enums, ruleset_schema, schema_issues
 from biblios_kit.rules.source import read_file
@@ -110,6 +112,6 @@ def test_integers_are_not_floats() -> None:
     document = read_file(ROOT / "rulesets" / "biblios.yaml").data
     document["gold"]["1"] = 11.0
     issues = schema_issues(document)
-    assert [(i.path, i.message) for i in issues] == [
-        (("gold", "1"), "11.0 is a decimal number; expected a whole number from 0 to 200")
+    assert [(i.path, i.code, hint_text(Hint(i.code, i.fields))) for i in issues] == [
+        (("gold", "1"), "wrong-type", "11.0 is a decimal number; expected a whole number from 0 to 200")
     ]

@@ -122,9 +122,9 @@ def validate(
     bad_files = 0
     for path, shown in targets:
         if path is None:
-            problems = [Problem(shown, 0, 0, "", _("no such file, and no ruleset has this id or alias"))]
+            problems = [Problem(shown, 0, 0, "", "no-such-ruleset")]
         elif path.is_dir():
-            problems = [Problem(shown, 0, 0, "", _("the folder holds no ruleset files (*.yaml)"))]
+            problems = [Problem(shown, 0, 0, "", "empty-folder")]
         else:
             problems = check_file(path, shown)
         if problems:
