@@ -121,7 +121,7 @@ def _check_categories(document: Mapping[str, Any], issues: list[Issue]) -> None:
                     (*path, "order"),
                     "order-taken",
                     {"order": body["order"], "other": other},
-                    related=(("categories", other, "order"),),
+                    mirror=(("categories", other, "order"), {"order": body["order"], "other": category_id}),
                 )
             )
         letters = Counter(letter for value in body["cards"].values() for letter in value)
@@ -132,13 +132,14 @@ def _check_categories(document: Mapping[str, Any], issues: list[Issue]) -> None:
             for letter in run:
                 if letters[letter] > 1 and letter not in reported:
                     reported.add(letter)
-                    holders = tuple((*path, "cards", other) for other, run in body["cards"].items() if letter in run)
+                    fields = {"letter": letter, "count": letters[letter]}
+                    last = next(key for key, run in reversed(body["cards"].items()) if letter in run)
                     issues.append(
                         Issue(
                             (*path, "cards", value),
                             "letter-repeated",
-                            {"letter": letter, "count": letters[letter]},
-                            related=holders[1:],
+                            fields,
+                            mirror=((*path, "cards", last), fields) if last != value else None,
                         )
                     )
         if "dice" in body:

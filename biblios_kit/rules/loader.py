@@ -253,9 +253,10 @@ def locate(layers: list[Layer], issue: Issue, options: tuple[str, ...] = ()) -> 
     The layer (file or option) holding the deepest part of the issue's path wins; on a tie,
     the most derived one (a variant over its edition). When that is a file the validated one
     extends (a base the author may not be able to edit), the problem is reported in the
-    validated file, with ``via`` pointing at the base's line: at a path of the issue's
-    :attr:`~Issue.related` the validated file sets, else at the deepest part of the issue's own
-    path it sets, else at its ``extends``.
+    validated file, with ``via`` pointing at the base's line: as the issue's
+    :attr:`~Issue.mirror` (the other side of a collision) if the validated file sets its path,
+    else at a path of its :attr:`~Issue.related` the validated file sets, else at the deepest
+    part of the issue's own path it sets, else at its ``extends``.
     """
     best: tuple[int, Layer, tuple[int, int]] | None = None
     for layer in layers:
@@ -275,6 +276,9 @@ def locate(layers: list[Layer], issue: Issue, options: tuple[str, ...] = ()) -> 
     if layer.source is top:
         return Problem(layer.source.file, line, column, path, issue.code, issue.fields, options)
     via = (layer.source.file, line, column)
+    if issue.mirror is not None and (mirrored := top.at(issue.mirror[0])) is not None:
+        mirror_path, mirror_fields = issue.mirror
+        return Problem(top.file, *mirrored, dotted(mirror_path), issue.code, mirror_fields, options, via)
     here = next((found for related in issue.related if (found := top.at(related, key=True)) is not None), None)
     if here is None:
         depth, here = top.position(issue.path, key=issue.at_key)

@@ -21,6 +21,14 @@ from biblios_kit.rules.source import FieldPath, Issue
 SCHEMA_PATH = Path(__file__).resolve().parent / "ruleset.schema.json"
 """The packaged schema file (draft 2020-12)."""
 
+VARIANT_SCHEMA_PATH = Path(__file__).resolve().parent / "variant.schema.json"
+"""The packaged schema for variant files (derived from the ruleset schema by :func:`variant_schema`)."""
+VARIANT_SCHEMA_LINE = "# yaml-language-server: $schema={uri}"
+"""The first line of a variant file, for editors; ``uri`` is the variant schema's address
+(``VARIANT_SCHEMA_PATH.as_uri()`` for a file written by ``variant new``, a relative path in ``rulesets/variants/``)."""
+VARIANT_OWN_FIELDS = ("extends", "id", "title", "description")
+"""Fields every variant file sets itself (never inherited)."""
+
 SHOWN_LENGTH = 60
 """Longest text quoted in a message; a longer one is cut (a hostile file can hold a megabyte)."""
 ID_PATTERN = "^[a-z0-9][a-z0-9-]*$"

@@ -291,8 +291,12 @@ class Issue(NamedTuple):
     at_key: bool = False
     """Point at the key of the entry at ``path`` rather than at its value."""
     related: tuple[FieldPath, ...] = ()
-    """Other paths the problem involves (the other half of a collision): when ``path`` lies in a
-    file the validated one extends, the problem is reported where the validated file sets one of these."""
+    """Other paths the problem involves (what a count depends on): when ``path`` lies in a file the
+    validated one extends, the problem is reported where the validated file sets one of these."""
+    mirror: tuple[FieldPath, Mapping[str, object]] | None = None
+    """The same problem seen from its other side (the other half of a collision), as a path and
+    fields: used when ``path`` lies in a file the validated one extends and the validated file
+    sets the mirror's path."""
 
     def key(self) -> tuple[object, ...]:
         """What identifies the issue (its fields may hold lists, so the tuple itself is not hashable)."""
