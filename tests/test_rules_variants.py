@@ -269,3 +269,31 @@ def test_schema_and_semantic_problems_come_in_one_run(tmp_path: Path) -> None:
     ]
     with in_language("es"):
         assert problems[0].message == "'one' es un texto; se esperaba un número entero de 1 a 100"
+
+
+OPTION = (
+    "options:\n  no-duel:\n    title: {en: N, fr: N, es: N}\n    description: {en: N, fr: N, es: N}\n    changes:\n"
+)
+
+
+def test_an_option_declared_in_a_variant_keeps_its_removals(tmp_path: Path) -> None:
+    from biblios_kit.rules import load_ruleset
+
+    path = tmp_path / "house.yaml"
+    path.write_text(HEAD + OPTION + "      setup: {2: null}\n", encoding="utf-8")
+    assert sorted(load_ruleset(path).setups) == [2, 3, 4]
+    assert sorted(load_ruleset(path, ["no-duel"]).setups) == [3, 4]
+
+
+def test_an_option_removing_what_the_ruleset_lacks(tmp_path: Path) -> None:
+    _file, problems = problems_of(tmp_path, OPTION + "      church:\n        cards: {raise-or-lower-on: null}\n")
+    (problem,) = problems
+    assert problem.options == ("no-duel",)
+    assert located(problem) == (
+        "house.yaml:11:17: church.cards.raise-or-lower-on: with option no-duel: house has no church effect"
+        " 'raise-or-lower-on' to remove; did you mean 'raise-or-lower-one'?"
+    )
+    assert located(problem, "es") == (
+        "house.yaml:11:17: church.cards.raise-or-lower-on: con la opción no-duel: nada que quitar: house no tiene"
+        " efecto de Iglesia 'raise-or-lower-on'; ¿quería decir 'raise-or-lower-one'?"
+    )

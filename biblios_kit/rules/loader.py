@@ -342,17 +342,26 @@ def apply_option(document: dict[str, Any], option_id: str) -> dict[str, Any]:
 
 
 def check_options(composed: Composed, option_ids: Iterable[str]) -> tuple[dict[str, Any], list[Problem]]:
-    """Apply options (declared order) to a checked document and check the result; return both."""
+    """Apply options (declared order) to a checked document and check the result; return both.
+
+    An option's ``changes`` follow the merge rules of a variant: a ``null`` removing a key the
+    document does not have is a problem too.
+    """
     document = composed.document
     layers = list(composed.layers)
     wanted = set(option_ids)
+    removals: list[Issue] = []
+    name = str(document.get("id", "?"))
     for option_id in document.get("options", {}):
         if option_id in wanted:
+            removals += patch_issues(document, document["options"][option_id].get("changes", {}), name)[0]
             document = apply_option(document, option_id)
             layers = _option_layers(composed, option_id) + layers
     if not wanted:
         return document, []
-    return document, check_document(document, layers, tuple(sorted(wanted)))
+    options = tuple(sorted(wanted))
+    located = [locate(layers, issue, options) for issue in removals]
+    return document, located + check_document(document, layers, options)
 
 
 def option_sets(option_ids: Iterable[str]) -> list[tuple[str, ...]]:

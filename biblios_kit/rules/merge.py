@@ -12,10 +12,19 @@ ATOMIC: tuple[tuple[str, ...], ...] = (("terms", "*", "*"),)
 in one language ("fr: {text: hôtel}" must not keep the base term's ``gender: feminine``)."""
 
 
-def _atomic(path: tuple[str, ...]) -> bool:
+def _matches(path: tuple[str, ...], patterns: tuple[tuple[str, ...], ...]) -> bool:
     return any(
-        len(pattern) == len(path) and all(p in ("*", key) for p, key in zip(pattern, path)) for pattern in ATOMIC
+        len(pattern) == len(path) and all(p in ("*", key) for p, key in zip(pattern, path)) for pattern in patterns
     )
+
+
+def _atomic(path: tuple[str, ...]) -> bool:
+    return _matches(path, ATOMIC)
+
+
+VERBATIM: tuple[tuple[str, ...], ...] = (("options", "*", "changes"),)
+"""Paths whose new values are patches themselves (an option's ``changes``): their ``null`` removals
+are kept for when the patch is applied, instead of being dropped as a new value's nulls are."""
 
 
 def deep_merge(base: Any, patch: Any, path: tuple[str, ...] = ()) -> Any:
@@ -24,7 +33,8 @@ def deep_merge(base: Any, patch: Any, path: tuple[str, ...] = ()) -> Any:
     * A mapping patched by a mapping merges key by key, recursively (except at the
       :data:`ATOMIC` paths, replaced whole).
     * A key whose patch value is ``None`` (YAML ``null`` or ``~``) is removed.
-    * Anything else (lists, scalars, a mapping replacing a non-mapping) replaces the base value.
+    * Anything else (lists, scalars, a mapping replacing a non-mapping) replaces the base value;
+      the ``null`` values inside it are dropped, except under the :data:`VERBATIM` paths.
     """
     if isinstance(base, dict) and isinstance(patch, dict) and not _atomic(path):
         merged = dict(base)
@@ -34,14 +44,14 @@ def deep_merge(base: Any, patch: Any, path: tuple[str, ...] = ()) -> Any:
             elif key in merged:
                 merged[key] = deep_merge(merged[key], value, (*path, str(key)))
             else:
-                merged[key] = _strip_nulls(value)
+                merged[key] = _strip_nulls(value, (*path, str(key)))
         return merged
-    return _strip_nulls(patch)
+    return _strip_nulls(patch, path)
 
 
-def _strip_nulls(value: Any) -> Any:
-    if isinstance(value, dict):
-        return {k: _strip_nulls(v) for k, v in value.items() if v is not None}
+def _strip_nulls(value: Any, path: tuple[str, ...] = ()) -> Any:
+    if isinstance(value, dict) and not _matches(path, VERBATIM):
+        return {k: _strip_nulls(v, (*path, str(k))) for k, v in value.items() if v is not None}
     return value
 
 
@@ -80,8 +90,8 @@ def patch_issues(
 
     issues: list[Issue] = []
     added: list[tuple[tuple[str, ...], str, str, tuple[str, ...]]] = []
-    if not isinstance(patch, dict) or _atomic(path):
-        return issues, added
+    if not isinstance(patch, dict) or _atomic(path) or _matches(path, VERBATIM):
+        return issues, added  # an option's changes are checked when the option is applied
     have = base if isinstance(base, dict) else {}
     what = _collection(path)
     fields = field_names(path) if what is None else None
