@@ -281,8 +281,8 @@ def locate(layers: list[Layer], issue: Issue, options: tuple[str, ...] = ()) -> 
         return Problem(top.file, *mirrored, dotted(mirror_path), issue.code, mirror_fields, options, via)
     here = next((found for related in issue.related if (found := top.at(related, key=True)) is not None), None)
     if here is None:
-        depth, here = top.position(issue.path, key=issue.at_key)
-        if not depth:
+        prefix, here = top.position(issue.path, key=issue.at_key)
+        if not prefix:  # the validated file sets nothing on the way: point at its 'extends'
             here = top.at(("extends",), key=True) or (1, 1)
     return Problem(top.file, here[0], here[1], path, issue.code, issue.fields, options, via)
 
