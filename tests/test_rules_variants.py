@@ -236,6 +236,10 @@ def test_removing_a_misspelt_option(tmp_path: Path) -> None:
         "house.yaml:6:3: options.medieval-bluf: biblios has no option 'medieval-bluf' to remove;"
         " did you mean 'medieval-bluff'?"
     )
+    assert located(problem, "fr") == (
+        "house.yaml:6:3: options.medieval-bluf: rien à retirer\u202f: option 'medieval-bluf' introuvable dans biblios\u202f;"
+        " vouliez-vous dire 'medieval-bluff'\u202f?"
+    )
 
 
 def test_a_collision_with_the_base_is_reported_at_the_variant_line_via_the_base(tmp_path: Path) -> None:
