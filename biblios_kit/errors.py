@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable
-from dataclasses import dataclass
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field
 
 
 class BibliosError(Exception):
@@ -11,31 +11,101 @@ class BibliosError(Exception):
 
 
 @dataclass(frozen=True)
+class Hint:
+    """A piece of a sentence as data: a ``code`` naming its template and the ``fields`` it fills in.
+
+    A :class:`Problem` carries hints in its fields (a note added after its sentence, what a
+    value was expected to be); :mod:`biblios_kit.messages` makes them text.
+    """
+
+    code: str
+    fields: Mapping[str, object] = field(default_factory=dict)
+
+    def __hash__(self) -> int:
+        return hash((self.code, repr(sorted(self.fields.items()))))
+
+
+@dataclass(frozen=True, eq=False)
 class Problem:
-    """One located problem in a ruleset file.
+    """One located problem in a ruleset file, as data: where it is, a ``code`` and the ``fields`` it concerns.
 
     ``line`` and ``column`` are 1-based (0 when unknown); ``path`` is the dotted field
-    path inside the document (``""`` for the whole file).
+    path inside the document (``""`` for the whole file). The sentence is made only when it
+    is read (:attr:`message`, ``str()``), in the active language, by
+    :func:`biblios_kit.messages.explain_problem`.
     """
 
     file: str
     line: int
     column: int
     path: str
-    message: str
+    code: str
+    """What is wrong, e.g. ``"unknown-name"`` or ``"wrong-type"`` (see ``biblios_kit.messages``)."""
+    fields: Mapping[str, object] = field(default_factory=dict)
+    """The values the problem concerns (the offending value, what was expected, the names that exist ...)."""
+    options: tuple[str, ...] = ()
+    """The options switched on when the problem appears (``()``: with no option)."""
+    via: tuple[str, int, int] | None = None
+    """Where a file this one extends is involved: that file, line and column (``None``: not involved)."""
+
+    def _key(self) -> tuple[object, ...]:
+        return (
+            self.file,
+            self.line,
+            self.column,
+            self.path,
+            self.code,
+            repr(sorted(self.fields.items())),
+            self.options,
+            self.via,
+        )
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, Problem) and self._key() == other._key()
+
+    def __hash__(self) -> int:
+        return hash(self._key())
+
+    @property
+    def where(self) -> str:
+        """``file:line:column``, or the file alone when the position is unknown."""
+        return f"{self.file}:{self.line}:{self.column}" if self.line else self.file
+
+    @property
+    def message(self) -> str:
+        """What is wrong and what was expected, in the active language."""
+        if _problem_explainer is not None:
+            return _problem_explainer(self)
+        details = ", ".join(f"{key}={value!r}" for key, value in self.fields.items())
+        return f"{self.code} ({details})" if details else self.code
 
     def __str__(self) -> str:
-        where = f"{self.file}:{self.line}:{self.column}" if self.line else self.file
-        field = f" {self.path}:" if self.path else ""
-        return f"{where}:{field} {self.message}"
+        field_path = f" {self.path}:" if self.path else ""
+        return f"{self.where}:{field_path} {self.message}"
+
+
+_problem_explainer: Callable[[Problem], str] | None = None
+"""What :attr:`Problem.message` calls: :func:`biblios_kit.messages.explain_problem` once imported."""
+
+
+def set_problem_explainer(explainer: Callable[[Problem], str] | None) -> None:
+    """Make ``explainer`` the sentence-maker of :attr:`Problem.message` (``None``: code and fields)."""
+    global _problem_explainer
+    _problem_explainer = explainer
 
 
 class RulesetError(BibliosError):
-    """A ruleset could not be loaded; ``problems`` lists every located problem found."""
+    """A ruleset could not be loaded; ``problems`` lists every located problem found.
+
+    ``str()`` renders every problem, one per line, in the language active at that moment.
+    """
 
     def __init__(self, problems: list[Problem]) -> None:
         self.problems = list(problems)
-        super().__init__("\n".join(str(p) for p in self.problems))
+        super().__init__(self.problems)
+
+    def __str__(self) -> str:
+        return "\n".join(str(p) for p in self.problems)
 
 
 class UnknownRulesetError(BibliosError):

@@ -3,17 +3,19 @@
 The engine raises :class:`~biblios_kit.errors.CodedError` subclasses carrying a code and
 fields, never a sentence; the CLI and the TUI (and ``str()`` of such an error) call
 :func:`explain`, which picks the template of the code and fills it in the active
-language, or in ``lang``. Every template is a catalog message.
+language, or in ``lang``. The ruleset reader and checks (``biblios_kit.rules``) report
+:class:`~biblios_kit.errors.Problem` objects the same way: :func:`explain_problem` makes
+their sentence (``Problem.message`` and ``str()`` call it). Every template is a catalog message.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from typing import NamedTuple
 
 from biblios_kit.bounded import InputError
-from biblios_kit.errors import CodedError, RecordError, set_explainer
-from biblios_kit.i18n import N_, _, format_list, in_language, ngettext
+from biblios_kit.errors import CodedError, Hint, Problem, RecordError, set_explainer, set_problem_explainer
+from biblios_kit.i18n import N_, _, current_language, format_list, in_language, ngettext
 
 
 class Plural(NamedTuple):
@@ -104,11 +106,178 @@ TEMPLATES: dict[str, str | Plural] = {
     "bot-param-above": N_("parameter {name} must be more than {low}, got {value}"),
     "bot-param-between": N_("parameter {name} must lie between {low} and {high}, got {value}"),
     "bot-param-at-least": N_("parameter {name} must be at least {low}, got {value}"),
+    # reading a ruleset file (rules.source)
+    "yaml-syntax": N_("YAML syntax error: {detail}"),
+    "yaml-context": N_("({context} that starts on line {line}, column {column})"),
+    "not-utf8": N_("byte 0x{byte:02x} is not valid UTF-8; save the file as UTF-8 text"),
+    "yaml-alias": N_("aliases (*{name}) are not allowed in rulesets; write the value out"),
+    "yaml-anchor": N_("anchors (&{name}) are not allowed in rulesets; write the value out"),
+    "too-deep": N_("nesting is deeper than {limit} levels; a ruleset needs far fewer"),
+    "plain-keys-only": N_("only plain keys are allowed here (no lists, mappings or '<<' merge keys as keys)"),
+    "duplicate-key": N_("duplicate key {key!r} (first set on line {first}); keep only one"),
+    "number-too-long": N_("a number has more than {limit} digits"),
+    "empty-file": N_("the file is empty; expected a ruleset mapping"),
+    "unreadable-value": N_("unreadable value: {detail}"),
+    "not-a-mapping": N_("the file must hold a mapping of fields (like 'id: ...')"),
+    "file-too-large": N_("the file is larger than {limit} KiB; a ruleset is a few KiB"),
+    "unreadable-file": "{detail}",  # made by the shared bounded reader
+    "no-such-ruleset": N_("no such file, and no ruleset has this id or alias"),
+    "empty-folder": N_("the folder holds no ruleset files (*.yaml)"),
+    # the ruleset schema (rules.schema)
+    "unknown-name-close": N_("unknown {what} {name!r}; did you mean {close!r}?"),
+    "unknown-name-none": N_("unknown {what} {name!r}; none is defined here"),
+    "unknown-name": N_("unknown {what} {name!r}; expected one of: {known}"),
+    "invalid-key": N_("the key {key!r} is not valid here: expected {hint}"),
+    "missing-field": N_("missing required field {name!r}"),
+    "wrong-type": N_("{value} is {actual}; expected {expected}"),
+    "not-in-choices": N_("{value} is not allowed; expected one of: {choices}"),
+    "did-you-mean": N_("(did you mean {close!r}?)"),
+    "not-allowed-expected": N_("{value} is not allowed; expected {expected}"),
+    "too-small": N_("{value} is too small; expected at least {limit}"),
+    "too-large": N_("{value} is too large; expected at most {limit}"),
+    "empty-text": N_("must not be empty"),
+    "too-long": Plural(
+        "{value} is too long; expected at most {limit} character",
+        "{value} is too long; expected at most {limit} characters",
+        "limit",
+    ),
+    "no-match": N_("{value} is not valid here: expected {hint}"),
+    "list-too-short": Plural(
+        "the list is too short; expected at least {count} item",
+        "the list is too short; expected at least {count} items",
+        "count",
+    ),
+    "too-few-entries": Plural("expected at least {count} entry", "expected at least {count} entries", "count"),
+    "list-too-long": Plural(
+        "the list is too long; expected at most {count} item",
+        "the list is too long; expected at most {count} items",
+        "count",
+    ),
+    "too-many-entries": Plural(
+        "too many entries; expected at most {count} entry",
+        "too many entries; expected at most {count} entries",
+        "count",
+    ),
+    "repeated-item": N_("the list repeats an item; each item may appear only once"),
+    "schema-other": "{detail}",  # jsonschema's own words for a keyword the format does not use
+    "hint-id": N_("an id (lowercase letters, digits and hyphens, like 'holy-books')"),
+    "hint-number": N_("a whole number from 1 to 99 (like 2)"),
+    "hint-letters": N_("a run of capital letters, one per card (like 'ABCD')"),
+    "hint-colour": N_("a colour written #rrggbb (like '#c0392b')"),
+    "hint-pattern": N_("text matching {pattern}"),
+    "expect-value": "{value}",
+    "expect-one-of": N_("one of: {choices}"),
+    "expect-any": "{alternatives}",
+    "expect-range": N_("{kind} from {low} to {high}"),
+    "expect-at-least": N_("{kind} of at least {low}"),
+    "kind": "{kind}",
+    "raw": "{text}",
+    # semantic checks of a ruleset (rules.checks)
+    "deck-too-large": N_("the deck has {count} cards; a ruleset may have at most {limit}"),
+    "alias-repeats-id": N_("the alias {alias!r} repeats the id"),
+    "order-taken": N_("order {order} is also used by category {other!r}; each category needs its own place"),
+    "no-cards": N_("the category has no cards"),
+    "letter-repeated": N_(
+        "the letter {letter!r} is used by {count} cards of this category; each letter breaks ties, so it must be unique"
+    ),
+    "place-taken": N_("place {place} already has an award die (item {first}); one die per place"),
+    "min-above-max": N_("min {low} is above max {high}; expected min <= max"),
+    "start-out-of-bounds": N_("the die starts at {start}, outside its bounds {low}..{high}"),
+    "places-gap": N_("award places must run 1, 2, 3... without gaps; missing: {places}"),
+    "no-signs": N_("no step to choose from; expected [1], [-1] or [1, -1]"),
+    "too-many-dice": Plural(
+        "the card moves {count} different dice but only {movable} die can be targeted",
+        "the card moves {count} different dice but only {movable} dice can be targeted",
+        "movable",
+    ),
+    "targets-count": Plural(
+        "names {count} die but the card moves {dice}; expected one target per die",
+        "names {count} dice but the card moves {dice}; expected one target per die",
+        "count",
+    ),
+    "no-die-of-place": N_("no category has an award die of this place"),
+    "too-few-dice-of-place": N_(
+        "the card needs {count} different dice of this place but the board has only {available}"
+    ),
+    "removal-field": N_("{field!r} does not apply to {kind!r} cards; expected only: {allowed}"),
+    "players-unsupported": N_("{players} players is not supported; expected {low} to {high}"),
+    "removal-exceeds": Plural(
+        "removes {count} card but the deck has only {left} of that kind",
+        "removes {count} cards but the deck has only {left} of that kind",
+        "count",
+    ),
+    "starting-cards-exceed": N_(
+        "deals {count} such cards to each of {players} players, {need} in all, but only {left} are left after the "
+        "named removals"
+    ),
+    "random-removal-exceeds": N_("removes {count} random cards but only {left} are left after the named removals"),
+    "hands-exceed": N_("{players} hands of {hand} cards need {need} cards but only {left} are left after the removals"),
+    "gift-turn-too-small": N_(
+        "a turn of {gift} cards in {the_gift_phase} is too small for {players} players: one card is kept, one goes to {the_auction_pile} and each other player takes one, so expected at least {need}"
+    ),
+    "no-gift-turn": N_(
+        "only {left} cards are left for {the_gift_phase}, fewer than one turn of {gift}; remove fewer cards"
+    ),
+    "deck-ceiling-too-high": N_(
+        "'deck' gives a ceiling of {ceiling}, above the highest allowed, {limit}; give a number"
+    ),
+    "hand-ceiling-too-high": N_(
+        "'hand' allows bids up to {ceiling}, all of the deck, above the highest allowed, {limit}; give a number"
+    ),
+    "deck-ceiling-below-bid": N_(
+        "'deck' gives a ceiling of {ceiling}, below the opening bid {bid}: no bid would be legal"
+    ),
+    "ceiling-below-bid": N_("the ceiling {ceiling} is below the opening bid {bid}: no bid would be legal"),
+    "tiebreak-by-or-each": N_("each step needs exactly one of 'by' or 'each_category'"),
+    "tiebreak-category-with-each": N_("'category' goes with 'by', not with 'each_category'"),
+    "not-a-category-criterion": N_("{criterion!r} does not look at a category; expected one of: {choices}"),
+    "criterion-needs-category": N_("the criterion {criterion!r} needs a 'category'"),
+    "criterion-takes-no-category": N_("the criterion {criterion!r} takes no category"),
+    "option-changes-identity": N_("an option cannot change {field!r}"),
+    # extends, variants and options (rules.loader, rules.merge)
+    "bad-extends": N_("expected the id, alias or relative path of a ruleset"),
+    "extends-cycle": N_("'extends' makes a cycle: {chain}"),
+    "variant-needs-own": N_("a variant must set its own {field!r} (it is not inherited)"),
+    "new-option-needs": N_("(a new option needs 'title', 'description' and 'changes')"),
+    "remove-missing-close": N_("{base} has no {what} {name!r} to remove; did you mean {close!r}?"),
+    "remove-missing": N_("{base} has no {what} {name!r} to remove; it has: {known}"),
+    "remove-missing-none": N_("{base} has no {what} {name!r} to remove; it has none"),
+    "remove-missing-setup": N_("{base} has no setup for {name} players to remove; it has setups for {counts} players"),
+    "no-such-entry": N_("{base} has no {what} {name!r}; did you mean {close!r}?"),
 }
 """The sentence of each error code; ``{field}`` placeholders name the error's fields."""
 
 PHASE_WORDS: tuple[str, ...] = (N_("gift"), N_("pick"), N_("church"), N_("bidding"), N_("payment"), N_("game over"))
 """A word for each phase (``Phase`` value order) in messages."""
+
+
+WHAT_WORDS: dict[str, str] = {
+    "field": N_("field"),
+    "category": N_("category"),
+    "church effect": N_("church effect"),
+    "option": N_("option"),
+    "ruleset": N_("ruleset"),
+    "card value": N_("card value"),
+    "Gold value": N_("Gold value"),
+    "player count": N_("player count"),
+}
+"""What a ruleset name names (field ``what`` of the ruleset problems): ``unknown {what} 'x'``."""
+
+KIND_WORDS: dict[str, str] = {
+    "null": N_("null"),
+    "boolean": N_("true or false"),
+    "integer": N_("a whole number"),
+    "decimal": N_("a decimal number"),
+    "number": N_("a number"),
+    "string": N_("a text"),
+    "array": N_("a list"),
+    "object": N_("a mapping of fields"),
+    "date": N_("a date (quote it to make it a text)"),
+    "list": N_("a list"),
+    "mapping": N_("a mapping"),
+    "value": N_("a value"),
+}
+"""Kinds of YAML value and of expected value (fields ``kind`` and ``actual``), in words."""
 
 
 def _list(value: object) -> str:
@@ -129,19 +298,112 @@ _FIELD_TEXT: Mapping[str, Callable[[object], object]] = {
 """How a field that is not shown as it is becomes text (lists, the phase word)."""
 
 
-def _sentence(code: str, fields: dict[str, object]) -> str:
+def _show(value: object) -> str:
+    """A value of a ruleset as messages quote it: texts quoted, ``null``, ``true``/``false``, kinds in words."""
+    if isinstance(value, Hint):
+        return hint_text(value)
+    if value is None:
+        return "null"
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if isinstance(value, str):
+        return repr(value)
+    return str(value)
+
+
+def _word(table: Mapping[str, str]) -> Callable[[object], object]:
+    return lambda key: _(table[key]) if isinstance(key, str) and key in table else key
+
+
+def _expand_terms(fields: dict[str, object]) -> None:
+    """Replace field ``terms`` (term key -> the term as the ruleset writes it) by the term's forms
+    in the active language (``the_gift_phase``, ``of_the_hand`` ...)."""
+    terms = fields.pop("terms", None)
+    if not isinstance(terms, Mapping):
+        return
+    from biblios_kit.rulebook.grammar import term_forms
+    from biblios_kit.rules.model import build_term
+
+    lang = current_language()
+    for key, raw in terms.items():
+        fields.update(term_forms(key, build_term(raw).form(lang), lang))
+
+
+_RULESET_FIELD_TEXT: Mapping[str, Callable[[object], object]] = {
+    "value": _show,
+    "what": _word(WHAT_WORDS),
+    "kind": _word(KIND_WORDS),
+    "actual": _word(KIND_WORDS),
+    "choices": lambda value: ", ".join(_show(v) for v in value) if isinstance(value, (tuple, list)) else value,
+    "alternatives": lambda value: (
+        _(" or ").join(_show(v) for v in value) if isinstance(value, (tuple, list)) else value
+    ),
+    "known": _list,
+    "allowed": _list,
+    "places": _list,
+    "chain": lambda value: " -> ".join(str(v) for v in value) if isinstance(value, (tuple, list)) else value,
+    "counts": lambda value: format_list([str(v) for v in value]) if isinstance(value, (tuple, list)) else value,
+}
+"""How a field of a ruleset problem becomes text (values quoted as YAML, words translated, lists joined)."""
+
+
+def hint_text(hint: Hint) -> str:
+    """The words of a :class:`~biblios_kit.errors.Hint` (what was expected, a note) in the active language."""
+    return _sentence(hint.code, dict(hint.fields), _RULESET_FIELD_TEXT)
+
+
+def explain_problem(problem: Problem, lang: str | None = None) -> str:
+    """What is wrong in a ruleset, as ``problem.message`` shows it, in ``lang`` (the active language by default).
+
+    The sentence of its code, then its note (a suggestion); ``with option x:`` in front when
+    options cause it, and ``(via file:line:column)`` after it when a file it extends is involved.
+    """
+    if lang is not None:
+        with in_language(lang):
+            return explain_problem(problem)
+    fields = dict(problem.fields)
+    note = fields.pop("note", None)
+    _expand_terms(fields)
+    text = _sentence(problem.code, fields, _RULESET_FIELD_TEXT)
+    if isinstance(note, Hint):
+        text += " " + hint_text(note)
+    if problem.options:
+        names = ", ".join(problem.options)
+        text = ngettext("with option {name}: ", "with options {name}: ", len(problem.options)).format(name=names) + text
+    if problem.via is not None:
+        file, line, column = problem.via
+        text += " " + _("(via {where})").format(where=f"{file}:{line}:{column}")
+    return text
+
+
+def unknown_name_message(what: str, name: str, candidates: Iterable[str]) -> str:
+    """``unknown <what> 'x'; did you mean 'y'?`` (or the names there are) in the active language.
+
+    ``what`` is a key of :data:`WHAT_WORDS` (``"ruleset"``, ``"option"`` ...).
+    """
+    from biblios_kit.rules.schema import unknown_name
+
+    code, fields = unknown_name(what, name, candidates)
+    return hint_text(Hint(code, fields))
+
+
+def _sentence(
+    code: str, fields: dict[str, object], conversions: Mapping[str, Callable[[object], object]] | None = None
+) -> str:
     """The sentence of ``code`` with ``fields`` in the active language (the code and fields if unknown)."""
     template = TEMPLATES.get(code)
     if template is None:
         details = ", ".join(f"{key}={value!r}" for key, value in fields.items())
         return f"{code} ({details})" if details else code
     count = fields.get(template.number) if isinstance(template, Plural) else None
-    for key, convert in _FIELD_TEXT.items():
+    for key, convert in (_FIELD_TEXT if conversions is None else conversions).items():
         if key in fields:
             fields[key] = convert(fields[key])
     for key, value in fields.items():
         if isinstance(value, CodedError):  # a nested cause, explained in the same language
             fields[key] = explain(value)
+        elif isinstance(value, Hint):  # a part of the sentence given as data
+            fields[key] = hint_text(value)
     player = fields.get("player")
     if isinstance(player, int):
         fields["seat"] = player + 1  # sentences number players from 1
@@ -180,3 +442,4 @@ def explain(error: CodedError, lang: str | None = None) -> str:
 
 
 set_explainer(explain)
+set_problem_explainer(explain_problem)

@@ -104,11 +104,25 @@ def test_no_module_outside_the_engine_uses_a_private_engine_name() -> None:
     assert not offenders, "private engine names used outside the engine:\n" + "\n".join(offenders)
 
 
+LOWER_LAYERS = ("biblios_kit.engine", "biblios_kit.bots", "biblios_kit.sim", "biblios_kit.rules")
+"""Packages that raise errors (and report ruleset problems) as data: codes and fields, no sentences."""
+
+
 def test_the_lower_layers_make_no_sentences() -> None:
-    """engine/, bots/ and sim/ raise errors as data: they never import the translation functions."""
-    for name, path in MODULES.items():
-        if name.startswith(("biblios_kit.engine", "biblios_kit.bots", "biblios_kit.sim")):
-            assert "biblios_kit.i18n" not in imports_of(path), f"{name} imports the translation functions"
+    """engine/, bots/, sim/ and rules/ raise errors as data: they never import the translation functions,
+    nor the module that makes the sentences (``biblios_kit.messages``), even inside a function."""
+    checked = [name for name in MODULES if name.startswith(LOWER_LAYERS)]
+    assert {"biblios_kit.rules.checks", "biblios_kit.rules.loader", "biblios_kit.engine.state"} <= set(checked)
+    for name in checked:
+        imported = imports_of(MODULES[name])
+        assert "biblios_kit.i18n" not in imported, f"{name} imports the translation functions"
+        assert "biblios_kit.messages" not in imported, f"{name} imports the sentence maker"
+
+
+def test_the_layering_check_sees_imports_inside_functions(tmp_path: Path) -> None:
+    module = tmp_path / "sample.py"
+    module.write_text("def f():\n    from biblios_kit.i18n import _\n    return _('x')\n", encoding="utf-8")
+    assert "biblios_kit.i18n" in imports_of(module)
 
 
 def test_simulation_statistics_do_not_import_the_runner() -> None:

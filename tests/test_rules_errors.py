@@ -63,6 +63,9 @@ def test_every_bad_input_class_has_a_fixture() -> None:
         "option-breaks-schema",
         "unknown-option",
         "missing-own-id",
+        "remove-missing-card",
+        "remove-missing-setup",
+        "misspelt-category",
     }
     assert classes <= {name.removesuffix(".yaml") for name in CASES}
     for name in CASES:
@@ -122,33 +125,39 @@ def test_unknown_ruleset_name() -> None:
     assert "biblios" in caught.value.known
 
 
-def test_problem_in_an_edition_is_reported_in_the_edition_file(tmp_path: Path) -> None:
+def test_problem_in_a_base_is_reported_in_the_variant_via_the_base(tmp_path: Path) -> None:
     edition = (ROOT / "rulesets" / "biblios.yaml").read_text(encoding="utf-8")
     broken = edition.replace("    remove_random: 7\n", "    remove_random: 90\n")
     assert broken != edition
+    base_line = broken.splitlines().index("    remove_random: 90") + 1
     (tmp_path / "base.yaml").write_text(broken, encoding="utf-8")
+    base = str(tmp_path / "base.yaml")
     (tmp_path / "child.yaml").write_text(
         "extends: base.yaml\nid: child\ntitle: {en: C, fr: C, es: C}\ndescription: {en: C, fr: C, es: C}\n"
         "auction:\n  overpay: exact\n",
         encoding="utf-8",
     )
     problems = check_file(tmp_path / "child.yaml", "child.yaml")
-    # Schema problems come first (semantic checks wait for a schema-valid document).
+    # One run: the schema problem, and the semantic problem of a part the schema found valid. The base's
+    # problem is reported in the file being checked (at its 'extends'), via the base's own line.
     assert [str(p) for p in problems] == [
-        "child.yaml:6:12: auction.overpay: 'exact' is not allowed; expected one of: 'lost', 'forbidden'"
+        f"child.yaml:1:1: setup.4.remove_random: removes 90 random cards but only 87 are left after the named"
+        f" removals (via {base}:{base_line}:20)",
+        "child.yaml:6:12: auction.overpay: 'exact' is not allowed; expected one of: 'lost', 'forbidden'",
     ]
+    assert problems[0].via == (base, base_line, 20)
+    # Where the variant sets a part of the path, the problem points there.
     (tmp_path / "child.yaml").write_text(
-        "extends: base.yaml\nid: child\ntitle: {en: C, fr: C, es: C}\ndescription: {en: C, fr: C, es: C}\n",
+        "extends: base.yaml\nid: child\ntitle: {en: C, fr: C, es: C}\ndescription: {en: C, fr: C, es: C}\n"
+        "setup:\n  4: {starting_hand: 0}\n",
         encoding="utf-8",
     )
-    line = broken.splitlines().index("    remove_random: 90") + 1
-    problems = check_file(tmp_path / "child.yaml", "child.yaml")
-    assert len(problems) == 1
-    assert (
-        problems[0].file.endswith("base.yaml")
-        and problems[0].line == line
-        and problems[0].path == "setup.4.remove_random"
-    )
+    (problem,) = check_file(tmp_path / "child.yaml", "child.yaml")
+    assert (problem.file, problem.line, problem.column, problem.path) == ("child.yaml", 6, 3, "setup.4.remove_random")
+    assert problem.via == (base, base_line, 20)
+    # Checking the base itself reports it at its own line, with no 'via'.
+    (problem,) = check_file(tmp_path / "base.yaml", "base.yaml")
+    assert (problem.file, problem.line, problem.via) == ("base.yaml", base_line, None)
 
 
 def test_cli_subprocess_exit_status_and_stderr() -> None:

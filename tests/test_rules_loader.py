@@ -170,16 +170,24 @@ def test_problem_messages_follow_the_language(tmp_path: Path) -> None:
     path = variant(tmp_path, "typo", "penalty:\n  knd: none\n")
     with pytest.raises(RulesetError) as caught:
         load_ruleset(path)
-    english = str(caught.value.problems[0])
+    (problem,) = caught.value.problems
+    english = str(problem)
     use_language("fr")
     try:
         from biblios_kit.rules.loader import check_file
 
         (french,) = check_file(path)
+        french_text = str(french)
+        shown_later = str(problem)  # a problem is data: read now, it is in French too
     finally:
         use_language("en")
     assert english == f"{path}:6:3: penalty.knd: unknown field 'knd'; did you mean 'kind'?"
-    assert str(french).startswith(f"{path}:6:3: penalty.knd: ")
+    assert french == problem and (problem.code, dict(problem.fields)) == (
+        "unknown-name-close",
+        {"what": "field", "name": "knd", "close": "kind"},
+    )
     assert (
-        french.message != caught.value.problems[0].message and "'knd'" in french.message and "'kind'" in french.message
+        french_text
+        == shown_later
+        == f"{path}:6:3: penalty.knd: champ 'knd' introuvable\u202f; vouliez-vous dire 'kind'\u202f?"
     )

@@ -11,8 +11,10 @@ from typing import Any
 import jsonschema
 import pytest
 
+from biblios_kit.errors import Hint
+from biblios_kit.messages import hint_text
 from biblios_kit.rules import model
-from biblios_kit.rules.schema import SCHEMA_PATH, behaviour_enums, ruleset_schema, schema_issues
+from biblios_kit.rules.schema import SCHEMA_PATH, VARIANT_SCHEMA_PATH, behaviour_enums, ruleset_schema, schema_issues
 from biblios_kit.rules.source import read_file
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -105,13 +107,15 @@ def test_shipped_files_point_editors_at_the_schema(path: Path) -> None:
     first = path.read_text(encoding="utf-8").splitlines()[0]
     match = re.fullmatch(r"# yaml-language-server: \$schema=(\S+)", first)
     assert match, first
-    assert (path.parent / match.group(1)).resolve() == SCHEMA_PATH
+    # Editions at the full schema; variants at the variant schema (every field optional, null removes).
+    expected = VARIANT_SCHEMA_PATH if path.parent.name == "variants" else SCHEMA_PATH
+    assert (path.parent / match.group(1)).resolve() == expected
 
 
 def test_integers_are_not_floats() -> None:
     document = read_file(ROOT / "rulesets" / "biblios.yaml").data
     document["gold"]["1"] = 11.0
     issues = schema_issues(document)
-    assert [(i.path, i.message) for i in issues] == [
-        (("gold", "1"), "11.0 is a decimal number; expected a whole number from 0 to 200")
+    assert [(i.path, i.code, hint_text(Hint(i.code, i.fields))) for i in issues] == [
+        (("gold", "1"), "wrong-type", "11.0 is a decimal number; expected a whole number from 0 to 200")
     ]

@@ -24,7 +24,7 @@ PROBE = textwrap.dedent(
     from biblios_kit import i18n
     from biblios_kit.resources import locales_dir, rulesets_dir
     from biblios_kit.rules import load_ruleset
-    from biblios_kit.rules.schema import SCHEMA_PATH
+    from biblios_kit.rules.schema import SCHEMA_PATH, VARIANT_SCHEMA_PATH
 
     package = Path(biblios_kit.__file__).resolve().parent
     rulesets = {name: load_ruleset(name) for name in ("biblios", "scripts-and-scribes", "five-six-players")}
@@ -39,6 +39,7 @@ PROBE = textwrap.dedent(
         "catalog": type(i18n.translations("fr")).__name__,
         "error_fr": i18n._("error:"),
         "schema": SCHEMA_PATH.is_file(),
+        "variant_schema": VARIANT_SCHEMA_PATH.is_file(),
     }))
     """
 )
@@ -73,6 +74,7 @@ def test_wheel_installs_and_loads_from_its_own_data(tmp_path: Path) -> None:
         assert Path(source).is_relative_to(package / "_data" / "rulesets")
     assert info["decks"] == {"biblios": 87, "scripts-and-scribes": 87, "five-six-players": 90}
     assert info["schema"] is True
+    assert info["variant_schema"] is True
 
     po_files = sorted(ROOT.glob("locales/*/LC_MESSAGES/*.po"))
     assert po_files, "the repository has no catalogs to compile"

@@ -122,9 +122,9 @@ def validate(
     bad_files = 0
     for path, shown in targets:
         if path is None:
-            problems = [Problem(shown, 0, 0, "", _("no such file, and no ruleset has this id or alias"))]
+            problems = [Problem(shown, 0, 0, "", "no-such-ruleset")]
         elif path.is_dir():
-            problems = [Problem(shown, 0, 0, "", _("the folder holds no ruleset files (*.yaml)"))]
+            problems = [Problem(shown, 0, 0, "", "empty-folder")]
         else:
             problems = check_file(path, shown)
         if problems:
@@ -144,9 +144,18 @@ def validate(
         raise typer.Exit(USAGE_ERROR)
 
 
-def schema(lang: LangOption = None) -> None:
-    """Print the packaged JSON Schema."""
+def schema(
+    variant: Annotated[
+        bool,
+        typer.Option(
+            "--variant",
+            help=_("Print the schema of variant files instead: every field optional, null where it removes an entry."),
+        ),
+    ] = False,
+    lang: LangOption = None,
+) -> None:
+    """Print the packaged JSON Schema of a full ruleset, or with ``--variant`` that of a variant file."""
     start(lang)
-    from biblios_kit.rules.schema import SCHEMA_PATH
+    from biblios_kit.rules.schema import SCHEMA_PATH, VARIANT_SCHEMA_PATH
 
-    sys.stdout.write(SCHEMA_PATH.read_text(encoding="utf-8"))
+    sys.stdout.write((VARIANT_SCHEMA_PATH if variant else SCHEMA_PATH).read_text(encoding="utf-8"))

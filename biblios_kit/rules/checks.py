@@ -1,13 +1,17 @@
-"""Semantic checks of a schema-valid ruleset document: every inconsistency, not just the first."""
+"""Semantic checks of a schema-valid ruleset document: every inconsistency, not just the first.
+
+Each inconsistency is an :class:`~biblios_kit.rules.source.Issue` with a code and fields;
+the sentence, with the edition's own terms where it names them, is made by
+:mod:`biblios_kit.messages`.
+"""
 
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping
 from typing import Any
 
-from biblios_kit.i18n import _, ngettext
-from biblios_kit.rules.schema import unknown_name_message
+from biblios_kit.rules.schema import unknown_name
 from biblios_kit.rules.source import FieldPath, Issue
 
 MIN_PLAYERS = 2
@@ -20,6 +24,19 @@ CATEGORY_CRITERIA = ("category-total", "category-letter", "category-won")
 """Final tie-break criteria that look at one category."""
 OPTION_FORBIDDEN_CHANGES = ("format", "id", "aliases", "extends", "options")
 """Top-level fields an option may not change (they identify the ruleset or declare options)."""
+
+_DECK: tuple[FieldPath, ...] = (("categories",), ("gold",), ("church", "cards"))
+"""Where the deck is set: a count that does not fit may come from a change to any of them."""
+
+
+def _deck_paths(removal: Mapping[str, Any]) -> tuple[FieldPath, ...]:
+    """Where the cards a removal takes are set (for locating it where a variant changed them)."""
+    if removal["kind"] == "gold":
+        return (("gold", str(removal["value"])),) if "value" in removal else (("gold",),)
+    if removal["kind"] == "church":
+        return (("church", "cards", removal["effect"]),) if "effect" in removal else (("church", "cards"),)
+    return (("categories", removal["category"]),) if "category" in removal else (("categories",),)
+
 
 # A card as the checks see it: (kind, value, category, effect).
 _Card = tuple[str, int, "str | None", "str | None"]
@@ -38,49 +55,59 @@ def deck_cards(document: Mapping[str, Any]) -> list[_Card]:
     return cards
 
 
-def _terms(document: Mapping[str, Any]) -> dict[str, str]:
-    """The document's own terms in every form, in the active language, so messages use the edition's words."""
-    from biblios_kit.i18n import current_language
-    from biblios_kit.rulebook.grammar import term_forms
-    from biblios_kit.rules.model import TERM_KEYS, build_term
-
-    lang = current_language()
-    values: dict[str, str] = {}
-    for key in TERM_KEYS:
-        values.update(term_forms(key, build_term(document["terms"][key]).form(lang), lang))
-    return values
+def _terms(document: Mapping[str, Any], *keys: str) -> dict[str, object]:
+    """The document's own terms ``keys`` as written: a message names them in the reader's language."""
+    return {key: document["terms"][key] for key in keys}
 
 
-def semantic_issues(document: Mapping[str, Any]) -> list[Issue]:
-    """Check references and arithmetic of a schema-valid merged document; return every issue."""
+def semantic_issues(document: Mapping[str, Any], broken: Iterable[str] = ()) -> list[Issue]:
+    """Check references and arithmetic of a merged document; return every issue.
+
+    ``broken`` names the top-level fields that failed the schema: the checks that read one
+    of them are skipped (they need a schema-valid part), the others still run, so one run
+    reports schema and semantic problems together where it can.
+    """
+    skip = set(broken)
     issues: list[Issue] = []
-    _check_identity(document, issues)
-    _check_categories(document, issues)
-    _check_dice(document["dice"], ("dice",), issues)
+
+    def ready(*fields: str) -> bool:
+        return not skip.intersection(fields)
+
+    if ready("id", "aliases"):
+        _check_identity(document, issues)
+    if ready("categories"):
+        _check_categories(document, issues)
+    if ready("dice"):
+        _check_dice(document["dice"], ("dice",), issues)
+    if not ready("categories", "gold", "church"):  # every later check walks the deck
+        if ready("scoring", "categories"):
+            _check_scoring(document, issues)
+        if ready("options"):
+            _check_options(document, issues)
+        return issues
     cards = deck_cards(document)
     if len(cards) > MAX_DECK_CARDS:
-        issues.append(
-            Issue(
-                (),
-                _("the deck has {count} cards; a ruleset may have at most {limit}").format(
-                    count=len(cards), limit=MAX_DECK_CARDS
-                ),
-            )
-        )
+        issues.append(Issue((), "deck-too-large", {"count": len(cards), "limit": MAX_DECK_CARDS}))
         return issues  # every later check walks the deck
-    _check_church(document, issues)
-    _check_church_names(document, issues)
-    _check_setups(document, cards, issues)
-    _check_auction(document, cards, issues)
-    _check_scoring(document, issues)
-    _check_options(document, issues)
+    if ready("dice"):
+        _check_church(document, issues)
+    if ready("terms"):
+        _check_church_names(document, issues)
+    if ready("setup", "terms"):
+        _check_setups(document, cards, issues)
+    if ready("auction"):
+        _check_auction(document, cards, issues)
+    if ready("scoring"):
+        _check_scoring(document, issues)
+    if ready("options"):
+        _check_options(document, issues)
     return issues
 
 
 def _check_identity(document: Mapping[str, Any], issues: list[Issue]) -> None:
     for index, alias in enumerate(document.get("aliases", ())):
         if alias == document["id"]:
-            issues.append(Issue(("aliases", index), _("the alias {alias!r} repeats the id").format(alias=alias)))
+            issues.append(Issue(("aliases", index), "alias-repeats-id", {"alias": alias}))
 
 
 def _check_categories(document: Mapping[str, Any], issues: list[Issue]) -> None:
@@ -92,25 +119,27 @@ def _check_categories(document: Mapping[str, Any], issues: list[Issue]) -> None:
             issues.append(
                 Issue(
                     (*path, "order"),
-                    _("order {order} is also used by category {other!r}; each category needs its own place").format(
-                        order=body["order"], other=other
-                    ),
+                    "order-taken",
+                    {"order": body["order"], "other": other},
+                    mirror=(("categories", other, "order"), {"order": body["order"], "other": category_id}),
                 )
             )
         letters = Counter(letter for value in body["cards"].values() for letter in value)
         if not letters:
-            issues.append(Issue((*path, "cards"), _("the category has no cards")))
+            issues.append(Issue((*path, "cards"), "no-cards"))
         reported: set[str] = set()
         for value, run in body["cards"].items():
             for letter in run:
                 if letters[letter] > 1 and letter not in reported:
                     reported.add(letter)
+                    fields = {"letter": letter, "count": letters[letter]}
+                    last = next(key for key, run in reversed(body["cards"].items()) if letter in run)
                     issues.append(
                         Issue(
                             (*path, "cards", value),
-                            _(
-                                "the letter {letter!r} is used by {count} cards of this category; each letter breaks ties, so it must be unique"
-                            ).format(letter=letter, count=letters[letter]),
+                            "letter-repeated",
+                            fields,
+                            mirror=((*path, "cards", last), fields) if last != value else None,
                         )
                     )
         if "dice" in body:
@@ -123,39 +152,23 @@ def _check_dice(dice: list[Mapping[str, int]], path: FieldPath, issues: list[Iss
         if die["place"] in places:
             issues.append(
                 Issue(
-                    (*path, index, "place"),
-                    _("place {place} already has an award die (item {first}); one die per place").format(
-                        place=die["place"], first=places[die["place"]] + 1
-                    ),
+                    (*path, index, "place"), "place-taken", {"place": die["place"], "first": places[die["place"]] + 1}
                 )
             )
         places.setdefault(die["place"], index)
         if die["min"] > die["max"]:
-            issues.append(
-                Issue(
-                    (*path, index, "min"),
-                    _("min {low} is above max {high}; expected min <= max").format(low=die["min"], high=die["max"]),
-                )
-            )
+            issues.append(Issue((*path, index, "min"), "min-above-max", {"low": die["min"], "high": die["max"]}))
         elif not die["min"] <= die["start"] <= die["max"]:
             issues.append(
                 Issue(
                     (*path, index, "start"),
-                    _("the die starts at {start}, outside its bounds {low}..{high}").format(
-                        start=die["start"], low=die["min"], high=die["max"]
-                    ),
+                    "start-out-of-bounds",
+                    {"start": die["start"], "low": die["min"], "high": die["max"]},
                 )
             )
     missing = [place for place in range(1, max(places, default=0) + 1) if place not in places]
     if missing:
-        issues.append(
-            Issue(
-                path,
-                _("award places must run 1, 2, 3... without gaps; missing: {places}").format(
-                    places=", ".join(str(place) for place in missing)
-                ),
-            )
-        )
+        issues.append(Issue(path, "places-gap", {"places": missing}))
 
 
 def _movable_dice(document: Mapping[str, Any]) -> int:
@@ -170,16 +183,7 @@ def _check_die_targets(
     """A card naming its dice one by one: one target per die, each place held by enough dice."""
     targets = body["targets"]
     if len(targets) != body["dice"]:
-        issues.append(
-            Issue(
-                (*path, "targets"),
-                ngettext(
-                    "names {count} die but the card moves {dice}; expected one target per die",
-                    "names {count} dice but the card moves {dice}; expected one target per die",
-                    len(targets),
-                ).format(count=len(targets), dice=body["dice"]),
-            )
-        )
+        issues.append(Issue((*path, "targets"), "targets-count", {"count": len(targets), "dice": body["dice"]}))
         return
     places = Counter(
         die["place"] for category in document["categories"].values() for die in category.get("dice", document["dice"])
@@ -190,13 +194,18 @@ def _check_die_targets(
         available = sum(places.values()) if place == "any" else places[place]
         wanted_here = len(targets) if place == "any" else wanted[place]
         if wanted_here > available:
+            where: FieldPath = (*path, "targets", index, "place")
             if available == 0:
-                message = _("no category has an award die of this place")
+                issues.append(Issue(where, "no-die-of-place", related=(("dice",), ("categories",))))
             else:
-                message = _(
-                    "the card needs {count} different dice of this place but the board has only {available}"
-                ).format(count=wanted_here, available=available)
-            issues.append(Issue((*path, "targets", index, "place"), message))
+                issues.append(
+                    Issue(
+                        where,
+                        "too-few-dice-of-place",
+                        {"count": wanted_here, "available": available},
+                        related=(("dice",), ("categories",)),
+                    )
+                )
             return
 
 
@@ -205,20 +214,11 @@ def _check_church(document: Mapping[str, Any], issues: list[Issue]) -> None:
     for effect_id, body in document["church"]["cards"].items():
         path: FieldPath = ("church", "cards", effect_id)
         if not body["signs"]:
-            issues.append(Issue((*path, "signs"), _("no step to choose from; expected [1], [-1] or [1, -1]")))
+            issues.append(Issue((*path, "signs"), "no-signs"))
         if "targets" in body:
             _check_die_targets(document, body, path, issues)
         elif body["dice"] > movable:
-            issues.append(
-                Issue(
-                    (*path, "dice"),
-                    ngettext(
-                        "the card moves {count} different dice but only {movable} die can be targeted",
-                        "the card moves {count} different dice but only {movable} dice can be targeted",
-                        movable,
-                    ).format(count=body["dice"], movable=movable),
-                )
-            )
+            issues.append(Issue((*path, "dice"), "too-many-dice", {"count": body["dice"], "movable": movable}))
 
 
 def _check_church_names(document: Mapping[str, Any], issues: list[Issue]) -> None:
@@ -226,13 +226,8 @@ def _check_church_names(document: Mapping[str, Any], issues: list[Issue]) -> Non
     effects = document["church"]["cards"]
     for effect_id in document["terms"].get("church_cards", {}):
         if effect_id not in effects:
-            issues.append(
-                Issue(
-                    ("terms", "church_cards", effect_id),
-                    unknown_name_message(_("church effect"), effect_id, effects),
-                    at_key=True,
-                )
-            )
+            code, fields = unknown_name("church effect", effect_id, effects)
+            issues.append(Issue(("terms", "church_cards", effect_id), code, fields, at_key=True))
 
 
 def _removal_matches(removal: Mapping[str, object], card: _Card) -> bool:
@@ -257,24 +252,18 @@ def _check_removal_fields(
             issues.append(
                 Issue(
                     (*path, name),
-                    _("{field!r} does not apply to {kind!r} cards; expected only: {allowed}").format(
-                        field=name, kind=removal["kind"], allowed=", ".join(("kind", "count", *allowed))
-                    ),
+                    "removal-field",
+                    {"field": name, "kind": removal["kind"], "allowed": ["kind", "count", *allowed]},
                 )
             )
     if "category" in removal and removal["category"] not in document["categories"]:
         ok = False
-        issues.append(
-            Issue((*path, "category"), unknown_name_message(_("category"), removal["category"], document["categories"]))
-        )
+        code, fields = unknown_name("category", removal["category"], document["categories"])
+        issues.append(Issue((*path, "category"), code, fields))
     if "effect" in removal and removal["effect"] not in document["church"]["cards"]:
         ok = False
-        issues.append(
-            Issue(
-                (*path, "effect"),
-                unknown_name_message(_("church effect"), removal["effect"], document["church"]["cards"]),
-            )
-        )
+        code, fields = unknown_name("church effect", removal["effect"], document["church"]["cards"])
+        issues.append(Issue((*path, "effect"), code, fields))
     return ok
 
 
@@ -286,9 +275,8 @@ def _check_setups(document: Mapping[str, Any], cards: list[_Card], issues: list[
             issues.append(
                 Issue(
                     path,
-                    _("{players} players is not supported; expected {low} to {high}").format(
-                        players=players, low=MIN_PLAYERS, high=MAX_PLAYERS
-                    ),
+                    "players-unsupported",
+                    {"players": players, "low": MIN_PLAYERS, "high": MAX_PLAYERS},
                     at_key=True,
                 )
             )
@@ -305,11 +293,9 @@ def _check_setups(document: Mapping[str, Any], cards: list[_Card], issues: list[
                 issues.append(
                     Issue(
                         (*path, "remove", index, "count"),
-                        ngettext(
-                            "removes {count} card but the deck has only {left} of that kind",
-                            "removes {count} cards but the deck has only {left} of that kind",
-                            removal["count"],
-                        ).format(count=removal["count"], left=len(matching)),
+                        "removal-exceeds",
+                        {"count": removal["count"], "left": len(matching)},
+                        related=_deck_paths(removal),
                     )
                 )
             for i in reversed(matching[: removal["count"]]):
@@ -325,10 +311,9 @@ def _check_setups(document: Mapping[str, Any], cards: list[_Card], issues: list[
                 issues.append(
                     Issue(
                         (*path, "starting_cards", index, "count"),
-                        _(
-                            "deals {count} such cards to each of {players} players, {need} in all, but only {left} "
-                            "are left after the named removals"
-                        ).format(count=item["count"], players=players, need=need, left=len(matching)),
+                        "starting-cards-exceed",
+                        {"count": item["count"], "players": players, "need": need, "left": len(matching)},
+                        related=_deck_paths(item),
                     )
                 )
             for i in reversed(matching[:need]):
@@ -341,9 +326,9 @@ def _check_setups(document: Mapping[str, Any], cards: list[_Card], issues: list[
             issues.append(
                 Issue(
                     (*path, "remove_random"),
-                    _("removes {count} random cards but only {left} are left after the named removals").format(
-                        count=random_removed, left=left
-                    ),
+                    "random-removal-exceeds",
+                    {"count": random_removed, "left": left},
+                    related=_DECK,
                 )
             )
             continue
@@ -353,9 +338,9 @@ def _check_setups(document: Mapping[str, Any], cards: list[_Card], issues: list[
             issues.append(
                 Issue(
                     (*path, "starting_hand"),
-                    _(
-                        "{players} hands of {hand} cards need {need} cards but only {left} are left after the removals"
-                    ).format(players=players, hand=hand, need=hand * players, left=left),
+                    "hands-exceed",
+                    {"players": players, "hand": hand, "need": hand * players, "left": left},
+                    related=_DECK,
                 )
             )
             continue
@@ -365,18 +350,22 @@ def _check_setups(document: Mapping[str, Any], cards: list[_Card], issues: list[
             issues.append(
                 Issue(
                     (*path, "gift_cards"),
-                    _(
-                        "a turn of {gift} cards in {the_gift_phase} is too small for {players} players: one card is kept, one goes to {the_auction_pile} and each other player takes one, so expected at least {need}"
-                    ).format(gift=gift, players=players, need=players + 1, **_terms(document)),
+                    "gift-turn-too-small",
+                    {
+                        "gift": gift,
+                        "players": players,
+                        "need": players + 1,
+                        "terms": _terms(document, "gift_phase", "auction_pile"),
+                    },
                 )
             )
         elif left < gift:
             issues.append(
                 Issue(
                     path,
-                    _(
-                        "only {left} cards are left for {the_gift_phase}, fewer than one turn of {gift}; remove fewer cards"
-                    ).format(left=left, gift=gift, **_terms(document)),
+                    "no-gift-turn",
+                    {"left": left, "gift": gift, "terms": _terms(document, "gift_phase")},
+                    related=_DECK,
                 )
             )
 
@@ -392,10 +381,9 @@ def _check_auction(document: Mapping[str, Any], cards: list[_Card], issues: list
                 issues.append(
                     Issue(
                         ("auction", "ceiling", currency),
-                        _(
-                            "'hand' allows bids up to {ceiling}, all of the deck, above the highest allowed, {limit}; "
-                            "give a number"
-                        ).format(ceiling=resolved, limit=MAX_CEILING),
+                        "hand-ceiling-too-high",
+                        {"ceiling": resolved, "limit": MAX_CEILING},
+                        related=_DECK,
                     )
                 )
             continue
@@ -403,21 +391,21 @@ def _check_auction(document: Mapping[str, Any], cards: list[_Card], issues: list
             issues.append(
                 Issue(
                     ("auction", "ceiling", currency),
-                    _("'deck' gives a ceiling of {ceiling}, above the highest allowed, {limit}; give a number").format(
-                        ceiling=resolved, limit=MAX_CEILING
-                    ),
+                    "deck-ceiling-too-high",
+                    {"ceiling": resolved, "limit": MAX_CEILING},
+                    related=_DECK,
                 )
             )
         elif resolved < auction["opening_bid"]:
-            if ceiling == "deck":
-                message = _(
-                    "'deck' gives a ceiling of {ceiling}, below the opening bid {bid}: no bid would be legal"
-                ).format(ceiling=resolved, bid=auction["opening_bid"])
-            else:
-                message = _("the ceiling {ceiling} is below the opening bid {bid}: no bid would be legal").format(
-                    ceiling=resolved, bid=auction["opening_bid"]
+            code = "deck-ceiling-below-bid" if ceiling == "deck" else "ceiling-below-bid"
+            issues.append(
+                Issue(
+                    ("auction", "ceiling", currency),
+                    code,
+                    {"ceiling": resolved, "bid": auction["opening_bid"]},
+                    related=(("auction", "opening_bid"), *(_DECK if ceiling == "deck" else ())),
                 )
-            issues.append(Issue(("auction", "ceiling", currency), message))
+            )
 
 
 def _check_scoring(document: Mapping[str, Any], issues: list[Issue]) -> None:
@@ -425,37 +413,29 @@ def _check_scoring(document: Mapping[str, Any], issues: list[Issue]) -> None:
     for index, step in enumerate(document["scoring"]["final_tiebreak"]):
         path: FieldPath = ("scoring", "final_tiebreak", index)
         if ("by" in step) == ("each_category" in step):
-            issues.append(Issue(path, _("each step needs exactly one of 'by' or 'each_category'")))
+            issues.append(Issue(path, "tiebreak-by-or-each"))
             continue
         if "each_category" in step:
             if "category" in step:
-                issues.append(Issue((*path, "category"), _("'category' goes with 'by', not with 'each_category'")))
+                issues.append(Issue((*path, "category"), "tiebreak-category-with-each"))
             for position, criterion in enumerate(step["each_category"]):
                 if criterion not in CATEGORY_CRITERIA:
                     issues.append(
                         Issue(
                             (*path, "each_category", position),
-                            _("{criterion!r} does not look at a category; expected one of: {choices}").format(
-                                criterion=criterion, choices=", ".join(CATEGORY_CRITERIA)
-                            ),
+                            "not-a-category-criterion",
+                            {"criterion": criterion, "criteria": list(CATEGORY_CRITERIA)},
                         )
                     )
             continue
         if step["by"] in CATEGORY_CRITERIA:
             if "category" not in step:
-                issues.append(
-                    Issue(path, _("the criterion {criterion!r} needs a 'category'").format(criterion=step["by"]))
-                )
+                issues.append(Issue(path, "criterion-needs-category", {"criterion": step["by"]}))
             elif step["category"] not in categories:
-                issues.append(
-                    Issue((*path, "category"), unknown_name_message(_("category"), step["category"], categories))
-                )
+                code, fields = unknown_name("category", step["category"], categories)
+                issues.append(Issue((*path, "category"), code, fields))
         elif "category" in step:
-            issues.append(
-                Issue(
-                    (*path, "category"), _("the criterion {criterion!r} takes no category").format(criterion=step["by"])
-                )
-            )
+            issues.append(Issue((*path, "category"), "criterion-takes-no-category", {"criterion": step["by"]}))
 
 
 def _check_options(document: Mapping[str, Any], issues: list[Issue]) -> None:
@@ -464,8 +444,6 @@ def _check_options(document: Mapping[str, Any], issues: list[Issue]) -> None:
             if key in OPTION_FORBIDDEN_CHANGES:
                 issues.append(
                     Issue(
-                        ("options", option_id, "changes", key),
-                        _("an option cannot change {field!r}").format(field=key),
-                        at_key=True,
+                        ("options", option_id, "changes", key), "option-changes-identity", {"field": key}, at_key=True
                     )
                 )

@@ -19,10 +19,9 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, NamedTuple
 
-from biblios_kit.errors import Problem, RulesetError, UnknownOptionError, UnknownRulesetError
-from biblios_kit.i18n import _, ngettext
+from biblios_kit.errors import Hint, Problem, RulesetError, UnknownOptionError, UnknownRulesetError
 from biblios_kit.resources import rulesets_dir, user_rulesets_dir
-from biblios_kit.rules.merge import deep_merge
+from biblios_kit.rules.merge import deep_merge, patch_issues
 from biblios_kit.rules.source import FieldPath, Issue, LocatedDocument, display_path, dotted, parse_bytes, read_bytes
 
 if TYPE_CHECKING:
@@ -55,7 +54,23 @@ class UnknownOptionsError(RulesetError, UnknownOptionError):
         self.name = names[0]
         self.ruleset_id = ruleset_id
         self.known = known
-        Exception.__init__(self, "\n".join(str(p) for p in self.problems))
+        Exception.__init__(self, self.problems)
+
+
+class Added(NamedTuple):
+    """An entry a variant adds to a collection of its base (``categories``, ``church.cards``...).
+
+    If the entry is incomplete and its key is close to one the base has, it was meant as a
+    patch of that one: the checks then report the misspelt key instead of its missing fields.
+    """
+
+    path: FieldPath
+    what: str
+    """What the collection holds (a ``WHAT_WORDS`` key of ``biblios_kit.messages``)."""
+    base: str
+    """The id of the ruleset extended."""
+    known: tuple[str, ...]
+    """The keys the base's collection has."""
 
 
 class Layer(NamedTuple):
@@ -78,6 +93,8 @@ class Composed:
     """Ids of the rulesets extended, nearest first."""
     problems: list[Problem] = field(default_factory=list)
     """Problems found in the variant files themselves (unknown fields, missing own id...)."""
+    added: list[Added] = field(default_factory=list)
+    """Entries the file adds to a collection of its base (a category, a church card...)."""
 
     @property
     def files(self) -> tuple[Path, ...]:
@@ -173,7 +190,7 @@ def compose(path: Path, file: str | None = None, _stack: tuple[Path, ...] = ()) 
     Raises :class:`RulesetError` for unreadable files, unknown ``extends`` targets and
     cycles; problems of the variant's own fields are collected in :attr:`Composed.problems`.
     """
-    from biblios_kit.rules.schema import unknown_fields, unknown_name_message
+    from biblios_kit.rules.schema import unknown_fields, unknown_name
 
     path = path.resolve()
     source = read_located(path, file)
@@ -182,19 +199,19 @@ def compose(path: Path, file: str | None = None, _stack: tuple[Path, ...] = ()) 
         return Composed(dict(raw), [Layer(source)])
     parent = raw["extends"]
     if not isinstance(parent, str) or not parent:
-        raise RulesetError([source.problem(("extends",), _("expected the id, alias or relative path of a ruleset"))])
+        raise RulesetError([source.problem(("extends",), "bad-extends")])
     try:
         parent_path = resolve_ruleset(parent, relative_to=path.parent)
     except UnknownRulesetError as error:
-        message = unknown_name_message(_("ruleset"), parent, error.known)
-        raise RulesetError([source.problem(("extends",), message)]) from None
+        code, fields = unknown_name("ruleset", parent, error.known)
+        raise RulesetError([source.problem(("extends",), code, fields)]) from None
     if parent_path == path or parent_path in _stack:
         # Reported where the cycle starts (the file validated, for a -> b -> a).
         files = [*_stack, path]
         cycle = files[files.index(parent_path) :] if parent_path in files else [path]
         first = source if parent_path == path else read_located(parent_path)
-        chain = " -> ".join(display_path(p) for p in (*cycle, parent_path))
-        raise RulesetError([first.problem(("extends",), _("'extends' makes a cycle: {chain}").format(chain=chain))])
+        chain = [display_path(p) for p in (*cycle, parent_path)]
+        raise RulesetError([first.problem(("extends",), "extends-cycle", {"chain": chain})])
     base = compose(parent_path, _stack=(*_stack, path))
 
     problems = list(base.problems)
@@ -203,9 +220,7 @@ def compose(path: Path, file: str | None = None, _stack: tuple[Path, ...] = ()) 
         problems.append(locate([layer], issue))
     for name in ("id", "title", "description"):
         if name not in raw:
-            problems.append(
-                source.problem((), _("a variant must set its own {field!r} (it is not inherited)").format(field=name))
-            )
+            problems.append(source.problem((), "variant-needs-own", {"field": name}))
     base_options = base.document.get("options")
     declared = base_options if isinstance(base_options, dict) else {}
     patch = {k: v for k, v in raw.items() if k != "extends"}
@@ -213,27 +228,35 @@ def compose(path: Path, file: str | None = None, _stack: tuple[Path, ...] = ()) 
     if isinstance(own_options, dict):
         for option_id, body in own_options.items():
             if option_id not in declared and isinstance(body, dict) and "title" not in body:
-                message = unknown_name_message(_("option"), option_id, declared)
-                message += " " + _("(a new option needs 'title', 'description' and 'changes')")
-                problems.append(locate([layer], Issue(("options", option_id), message, at_key=True)))
+                code, fields = unknown_name("option", option_id, declared)
+                fields["note"] = Hint("new-option-needs")
+                problems.append(locate([layer], Issue(("options", option_id), code, fields, at_key=True)))
                 # Reported once here; leaving it out of the merge avoids "missing title" noise.
                 patch["options"] = {k: v for k, v in patch["options"].items() if k != option_id}
+    parent_id = base.document.get("id")
+    base_name = parent_id if isinstance(parent_id, str) else display_path(parent_path)
+    removals, added = patch_issues(base.document, patch, base_name)
+    problems += [locate([layer], issue) for issue in removals]
     merged = deep_merge(base.document, patch)
     if "aliases" not in raw:
         merged.pop("aliases", None)  # aliases name one file: a variant does not inherit them
-    parent_id = base.document.get("id")
-    extended = (parent_id if isinstance(parent_id, str) else display_path(parent_path), *base.chain)
-    return Composed(merged, [layer, *base.layers], extended, problems)
+    extended = (base_name, *base.chain)
+    return Composed(merged, [layer, *base.layers], extended, problems, [Added(*entry) for entry in added])
 
 
 # --------------------------------------------------------------------------- locating problems
 
 
-def locate(layers: list[Layer], issue: Issue, prefix_message: str = "") -> Problem:
+def locate(layers: list[Layer], issue: Issue, options: tuple[str, ...] = ()) -> Problem:
     """Turn an :class:`Issue` of a merged document into a :class:`Problem` in the file that set it.
 
     The layer (file or option) holding the deepest part of the issue's path wins; on a tie,
-    the most derived one (a variant over its edition).
+    the most derived one (a variant over its edition). When that is a file the validated one
+    extends (a base the author may not be able to edit), the problem is reported in the
+    validated file, with ``via`` pointing at the base's line: as the issue's
+    :attr:`~Issue.mirror` (the other side of a collision) if the validated file sets its path,
+    else at a path of its :attr:`~Issue.related` the validated file sets, else at the deepest
+    part of the issue's own path it sets, else at its ``extends``.
     """
     best: tuple[int, Layer, tuple[int, int]] | None = None
     for layer in layers:
@@ -245,22 +268,61 @@ def locate(layers: list[Layer], issue: Issue, prefix_message: str = "") -> Probl
             if best is None or end > best[0]:
                 best = (end, layer, position)
             break
-    message = prefix_message + issue.message
+    path = dotted(issue.path)
     if best is None:
-        return Problem(layers[-1].source.file, 1, 1, dotted(issue.path), message)
+        return Problem(layers[-1].source.file, 1, 1, path, issue.code, issue.fields, options)
     _depth, layer, (line, column) = best
-    return Problem(layer.source.file, line, column, dotted(issue.path), message)
+    top = next((candidate.source for candidate in layers if not candidate.prefix), layer.source)
+    if layer.source is top:
+        return Problem(layer.source.file, line, column, path, issue.code, issue.fields, options)
+    via = (layer.source.file, line, column)
+    if issue.mirror is not None and (mirrored := top.at(issue.mirror[0])) is not None:
+        mirror_path, mirror_fields = issue.mirror
+        return Problem(top.file, *mirrored, dotted(mirror_path), issue.code, mirror_fields, options, via)
+    here = next((found for related in issue.related if (found := top.at(related, key=True)) is not None), None)
+    if here is None:
+        prefix, here = top.position(issue.path, key=issue.at_key)
+        if not prefix:  # the validated file sets nothing on the way: point at its 'extends'
+            here = top.at(("extends",), key=True) or (1, 1)
+    return Problem(top.file, here[0], here[1], path, issue.code, issue.fields, options, via)
 
 
-def check_document(document: dict[str, Any], layers: list[Layer], prefix_message: str = "") -> list[Problem]:
-    """Schema then semantic checks of a merged document; every problem, located through ``layers``."""
+def check_document(
+    document: dict[str, Any],
+    layers: list[Layer],
+    options: tuple[str, ...] = (),
+    added: Iterable[Added] = (),
+) -> list[Problem]:
+    """Schema and semantic checks of a merged document; every problem, located through ``layers``.
+
+    The semantic checks that read a part with schema problems are skipped; the others run in
+    the same pass. An incomplete entry in ``added`` whose key is close to one of the base's
+    is reported as that misspelt key, in place of its missing fields.
+    """
     from biblios_kit.rules.checks import semantic_issues
     from biblios_kit.rules.schema import schema_issues
 
-    issues = schema_issues(document)
-    if not issues:
-        issues = semantic_issues(document)
-    return [locate(layers, issue, prefix_message) for issue in issues]
+    issues = _misspelt_entries(schema_issues(document), added)
+    broken = {str(issue.path[0]) if issue.path else str(issue.fields.get("name", "")) for issue in issues}
+    if not any(not issue.path and issue.code != "missing-field" for issue in issues):
+        issues += semantic_issues(document, broken)
+    return [locate(layers, issue, options) for issue in issues]
+
+
+def _misspelt_entries(issues: list[Issue], added: Iterable[Added]) -> list[Issue]:
+    from biblios_kit.rules.schema import suggestion
+
+    for entry in added:
+        incomplete = any(issue.code == "missing-field" and issue.path == entry.path for issue in issues)
+        name = str(entry.path[-1])
+        close = suggestion(name, entry.known) if incomplete else None
+        if close is None:
+            continue
+        inside = [issue for issue in issues if issue.path[: len(entry.path)] == entry.path]
+        fields = {"base": entry.base, "what": entry.what, "name": name, "close": close}
+        issues = [issue for issue in issues if issue not in inside]
+        issues.append(Issue(entry.path, "no-such-entry", fields, at_key=True))
+    return issues
 
 
 def _unique(problems: Iterable[Problem]) -> list[Problem]:
@@ -280,19 +342,26 @@ def apply_option(document: dict[str, Any], option_id: str) -> dict[str, Any]:
 
 
 def check_options(composed: Composed, option_ids: Iterable[str]) -> tuple[dict[str, Any], list[Problem]]:
-    """Apply options (declared order) to a checked document and check the result; return both."""
+    """Apply options (declared order) to a checked document and check the result; return both.
+
+    An option's ``changes`` follow the merge rules of a variant: a ``null`` removing a key the
+    document does not have is a problem too.
+    """
     document = composed.document
     layers = list(composed.layers)
     wanted = set(option_ids)
+    removals: list[Issue] = []
+    name = str(document.get("id", "?"))
     for option_id in document.get("options", {}):
         if option_id in wanted:
+            removals += patch_issues(document, document["options"][option_id].get("changes", {}), name)[0]
             document = apply_option(document, option_id)
             layers = _option_layers(composed, option_id) + layers
     if not wanted:
         return document, []
-    names = ", ".join(sorted(wanted))
-    prefix = ngettext("with option {name}: ", "with options {name}: ", len(wanted)).format(name=names)
-    return document, check_document(document, layers, prefix)
+    options = tuple(sorted(wanted))
+    located = [locate(layers, issue, options) for issue in removals]
+    return document, located + check_document(document, layers, options)
 
 
 def option_sets(option_ids: Iterable[str]) -> list[tuple[str, ...]]:
@@ -331,7 +400,7 @@ def check_file(path: Path, file: str | None = None) -> list[Problem]:
     except RulesetError as error:
         return error.problems
     problems = list(composed.problems)
-    plain = check_document(composed.document, composed.layers)
+    plain = check_document(composed.document, composed.layers, added=composed.added)
     problems += plain
     if not plain:
         problems += check_option_sets(composed)
@@ -347,7 +416,7 @@ _options_checked: set[tuple[Any, ...]] = set()
 
 
 def _requested_options(composed: Composed, options: Iterable[str], source: LocatedDocument) -> list[str]:
-    from biblios_kit.rules.schema import unknown_name_message
+    from biblios_kit.rules.schema import unknown_name
 
     declared = composed.document.get("options", {})
     requested = list(dict.fromkeys(options))
@@ -356,7 +425,8 @@ def _requested_options(composed: Composed, options: Iterable[str], source: Locat
         problems = []
         for name in unknown:
             where = ("options",) if source.has(("options",)) else ()
-            issue = Issue(where, unknown_name_message(_("option"), name, declared))
+            code, fields = unknown_name("option", name, declared)
+            issue = Issue(where, code, fields)
             problems.append(locate(composed.layers, issue))
         raise UnknownOptionsError(problems, unknown, str(composed.document.get("id", "?")), sorted(declared))
     defaults = [name for name, body in declared.items() if body.get("default", False)]
@@ -380,7 +450,7 @@ def load_ruleset(name: str | Path = "biblios", options: Iterable[str] = ()) -> R
     cached = _built.get(key)
     if cached is not None:
         return cached
-    problems = _unique([*composed.problems, *check_document(composed.document, composed.layers)])
+    problems = _unique([*composed.problems, *check_document(composed.document, composed.layers, added=composed.added)])
     if problems:
         raise RulesetError(problems)
     # Every combination of options is checked, not only the one asked for: a ruleset that

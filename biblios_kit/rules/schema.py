@@ -1,4 +1,9 @@
-"""The ruleset JSON Schema: load it, validate documents, and turn errors into plain-language issues."""
+"""The ruleset JSON Schema: load it, validate documents, and turn errors into issues (codes and fields).
+
+Nothing here makes a sentence: an :class:`~biblios_kit.rules.source.Issue` carries a code and
+fields (the value, what was expected as a :class:`~biblios_kit.errors.Hint`), and
+:mod:`biblios_kit.messages` makes the text in the user's language.
+"""
 
 from __future__ import annotations
 
@@ -10,11 +15,19 @@ from functools import cache
 from pathlib import Path
 from typing import Any
 
-from biblios_kit.i18n import N_, _, ngettext
+from biblios_kit.errors import Hint
 from biblios_kit.rules.source import FieldPath, Issue
 
 SCHEMA_PATH = Path(__file__).resolve().parent / "ruleset.schema.json"
 """The packaged schema file (draft 2020-12)."""
+
+VARIANT_SCHEMA_PATH = Path(__file__).resolve().parent / "variant.schema.json"
+"""The packaged schema for variant files (derived from the ruleset schema by :func:`variant_schema`)."""
+VARIANT_SCHEMA_LINE = "# yaml-language-server: $schema={uri}"
+"""The first line of a variant file, for editors; ``uri`` is the variant schema's address
+(``VARIANT_SCHEMA_PATH.as_uri()`` for a file written by ``variant new``, a relative path in ``rulesets/variants/``)."""
+VARIANT_OWN_FIELDS = ("extends", "id", "title", "description")
+"""Fields every variant file sets itself (never inherited)."""
 
 SHOWN_LENGTH = 60
 """Longest text quoted in a message; a longer one is cut (a hostile file can hold a megabyte)."""
@@ -22,21 +35,12 @@ ID_PATTERN = "^[a-z0-9][a-z0-9-]*$"
 NUMBER_PATTERN = "^[1-9][0-9]?$"
 
 _PATTERN_HINTS: dict[str, str] = {
-    ID_PATTERN: N_("an id (lowercase letters, digits and hyphens, like 'holy-books')"),
-    NUMBER_PATTERN: N_("a whole number from 1 to 99 (like 2)"),
-    "^[A-Z]+$": N_("a run of capital letters, one per card (like 'ABCD')"),
-    "^#[0-9a-fA-F]{6}$": N_("a colour written #rrggbb (like '#c0392b')"),
+    ID_PATTERN: "hint-id",
+    NUMBER_PATTERN: "hint-number",
+    "^[A-Z]+$": "hint-letters",
+    "^#[0-9a-fA-F]{6}$": "hint-colour",
 }
-
-_TYPE_NAMES: dict[str, str] = {
-    "integer": N_("a whole number"),
-    "number": N_("a number"),
-    "string": N_("a text"),
-    "boolean": N_("true or false"),
-    "array": N_("a list"),
-    "object": N_("a mapping of fields"),
-    "null": N_("null"),
-}
+"""The hint code (see ``biblios_kit.messages``) of each pattern the schema uses."""
 
 
 @cache
@@ -60,78 +64,95 @@ def _validator() -> Any:
     return jsonschema.validators.extend(base, type_checker=checker)(ruleset_schema())
 
 
-def show(value: Any) -> str:
-    """A short rendering of a YAML value for messages."""
-    if value is None:
-        return "null"
-    if isinstance(value, bool):
-        return "true" if value else "false"
+def clip(text: str) -> str:
+    """``text`` cut to :data:`SHOWN_LENGTH` characters (with an ellipsis) for messages."""
+    return text if len(text) <= SHOWN_LENGTH else text[: SHOWN_LENGTH - 1] + "…"
+
+
+def shown(value: Any) -> object:
+    """A YAML value as a message field: texts clipped, collections by their kind (a :class:`Hint`)."""
     if isinstance(value, str):
-        return repr(value if len(value) <= SHOWN_LENGTH else value[: SHOWN_LENGTH - 1] + "…")
-    if isinstance(value, (int, float, datetime.date)):
-        return str(value)
+        return clip(value)
+    if value is None or isinstance(value, (bool, int, float, datetime.date)):
+        return value
     if isinstance(value, list):
-        return _("a list")
+        return Hint("kind", {"kind": "list"})
     if isinstance(value, dict):
-        return _("a mapping")
-    return repr(value)
+        return Hint("kind", {"kind": "mapping"})
+    return Hint("raw", {"text": clip(repr(value))})
 
 
 def kind_of(value: Any) -> str:
-    """What kind of YAML value ``value`` is, in words."""
+    """What kind of YAML value ``value`` is, as a kind key of ``biblios_kit.messages.KIND_WORDS``."""
     if value is None:
-        return _("null")
+        return "null"
     if isinstance(value, bool):
-        return _("true or false")
+        return "boolean"
     if isinstance(value, int):
-        return _("a whole number")
+        return "integer"
     if isinstance(value, float):
-        return _("a decimal number")
+        return "decimal"
     if isinstance(value, str):
-        return _("a text")
+        return "string"
     if isinstance(value, list):
-        return _("a list")
+        return "array"
     if isinstance(value, dict):
-        return _("a mapping of fields")
+        return "object"
     if isinstance(value, (datetime.date, datetime.datetime)):
-        return _("a date (quote it to make it a text)")
+        return "date"
     return type(value).__name__
 
 
 def suggestion(name: str, candidates: Iterable[str]) -> str | None:
-    """The closest candidate to a misspelt ``name``, if any is close enough."""
+    """The closest candidate to a misspelt ``name``, if any is close enough (``difflib``, cutoff 0.6)."""
     matches = difflib.get_close_matches(name, list(candidates), n=1, cutoff=0.6)
     return matches[0] if matches else None
 
 
-def unknown_name_message(what: str, name: str, candidates: Iterable[str]) -> str:
-    """``unknown <what> 'x'; did you mean 'y'?`` or the list of valid names."""
+def unknown_name(what: str, name: str, candidates: Iterable[str]) -> tuple[str, dict[str, object]]:
+    """The code and fields of ``unknown <what> 'x'; did you mean 'y'?`` (or of the list of valid names).
+
+    ``what`` is a key of ``biblios_kit.messages.WHAT_WORDS`` (``"field"``, ``"category"`` ...).
+    """
     known = sorted(candidates)
     close = suggestion(name, known)
     if close is not None:
-        return _("unknown {what} {name!r}; did you mean {close!r}?").format(what=what, name=name, close=close)
+        return "unknown-name-close", {"what": what, "name": clip(name), "close": close}
     if not known:
-        return _("unknown {what} {name!r}; none is defined here").format(what=what, name=name)
-    return _("unknown {what} {name!r}; expected one of: {known}").format(what=what, name=name, known=", ".join(known))
+        return "unknown-name-none", {"what": what, "name": clip(name)}
+    return "unknown-name", {"what": what, "name": clip(name), "known": known}
 
 
-def describe(schema: Mapping[str, Any]) -> str:
-    """What a (sub)schema expects, in words: ``a whole number from 1``, ``'deck'``, ``one of: a, b``."""
+def unknown_name_message(what: str, name: str, candidates: Iterable[str]) -> str:
+    """``unknown <what> 'x'; did you mean 'y'?`` or the list of valid names, as text.
+
+    Kept for callers above this layer; new code uses :func:`unknown_name` and lets
+    :mod:`biblios_kit.messages` make the sentence (``what`` may be a ``WHAT_WORDS`` key or a
+    word already in the user's language).
+    """
+    from biblios_kit.errors import Problem
+
+    code, fields = unknown_name(what, name, candidates)
+    return Problem("", 0, 0, "", code, fields).message
+
+
+def describe(schema: Mapping[str, Any]) -> Hint:
+    """What a (sub)schema expects, as data: a value, a choice, a kind with its range, or alternatives."""
     schema = _resolve(schema)
     if "const" in schema:
-        return show(schema["const"])
+        return Hint("expect-value", {"value": shown(schema["const"])})
     if "enum" in schema:
-        return _("one of: {choices}").format(choices=", ".join(show(v) for v in schema["enum"]))
+        return Hint("expect-one-of", {"choices": [shown(v) for v in schema["enum"]]})
     if "anyOf" in schema:
-        return _(" or ").join(describe(sub) for sub in schema["anyOf"])
+        return Hint("expect-any", {"alternatives": [describe(sub) for sub in schema["anyOf"]]})
     kind = schema.get("type")
-    name = _(_TYPE_NAMES.get(kind, kind)) if isinstance(kind, str) else _("a value")
+    name = kind if isinstance(kind, str) else "value"
     low, high = schema.get("minimum"), schema.get("maximum")
     if low is not None and high is not None:
-        return _("{kind} from {low} to {high}").format(kind=name, low=low, high=high)
+        return Hint("expect-range", {"kind": name, "low": low, "high": high})
     if low is not None:
-        return _("{kind} of at least {low}").format(kind=name, low=low)
-    return name
+        return Hint("expect-at-least", {"kind": name, "low": low})
+    return Hint("kind", {"kind": name})
 
 
 def _resolve(schema: Mapping[str, Any]) -> Mapping[str, Any]:
@@ -147,9 +168,24 @@ def _as_path(steps: Iterable[Any]) -> FieldPath:
     return tuple(step if isinstance(step, int) else str(step) for step in steps)
 
 
-def _pattern_hint(pattern: str) -> str:
-    hint = _PATTERN_HINTS.get(pattern)
-    return _(hint) if hint else _("text matching {pattern}").format(pattern=pattern)
+def _pattern_hint(pattern: str) -> Hint:
+    code = _PATTERN_HINTS.get(pattern)
+    return Hint(code) if code else Hint("hint-pattern", {"pattern": pattern})
+
+
+_SIMPLE: dict[str, str] = {
+    "minimum": "too-small",
+    "maximum": "too-large",
+    "minLength": "empty-text",
+    "maxLength": "too-long",
+    "minItems": "list-too-short",
+    "maxItems": "list-too-long",
+    "minProperties": "too-few-entries",
+    "maxProperties": "too-many-entries",
+    "uniqueItems": "repeated-item",
+}
+"""The code of each schema keyword whose problem needs only the value and the keyword's limit
+(``limit``; ``count`` too, the name the list and mapping messages give it)."""
 
 
 def _issues_for(error: Any) -> Iterator[Issue]:
@@ -157,101 +193,52 @@ def _issues_for(error: Any) -> Iterator[Issue]:
     validator, expected, value = error.validator, error.validator_value, error.instance
     if "propertyNames" in error.relative_schema_path:
         # jsonschema reports a bad key against its parent mapping; the key itself is ``value``.
-        yield Issue(
-            (*path, str(value)),
-            _("the key {key!r} is not valid here: expected {hint}").format(
-                key=str(value) if len(str(value)) <= SHOWN_LENGTH else str(value)[: SHOWN_LENGTH - 1] + "…",
-                hint=_pattern_hint(error.schema.get("pattern", ""))
-                if validator == "pattern"
-                else describe(error.schema),
-            ),
-            at_key=True,
-        )
+        hint = _pattern_hint(error.schema.get("pattern", "")) if validator == "pattern" else describe(error.schema)
+        yield Issue((*path, str(value)), "invalid-key", {"key": clip(str(value)), "hint": hint}, at_key=True)
         return
     if validator == "additionalProperties" and isinstance(value, dict):
         known = list(error.schema.get("properties", {}))
         for key in value:
             if key not in known:
-                yield Issue((*path, key), unknown_name_message(_("field"), key, known), at_key=True)
+                code, fields = unknown_name("field", key, known)
+                yield Issue((*path, key), code, fields, at_key=True)
         return
     if validator == "required" and isinstance(value, dict):
         for name in expected:
             if name not in value:
-                yield Issue(path, _("missing required field {name!r}").format(name=name))
+                yield Issue(path, "missing-field", {"name": name})
         return
     if validator == "type":
-        message = _("{value} is {actual}; expected {expected}").format(
-            value=show(value), actual=kind_of(value), expected=describe(error.schema)
+        yield Issue(
+            path, "wrong-type", {"value": shown(value), "actual": kind_of(value), "expected": describe(error.schema)}
         )
     elif validator == "enum":
-        choices = [str(choice) for choice in expected]
-        close = suggestion(str(value), choices) if isinstance(value, str) else None
-        message = _("{value} is not allowed; expected one of: {choices}").format(
-            value=show(value), choices=", ".join(show(choice) for choice in expected)
-        )
+        choices: dict[str, object] = {"value": shown(value), "choices": [shown(choice) for choice in expected]}
+        close = suggestion(value, [str(choice) for choice in expected]) if isinstance(value, str) else None
         if close is not None:
-            message += " " + _("(did you mean {close!r}?)").format(close=close)
+            choices["note"] = Hint("did-you-mean", {"close": close})
+        yield Issue(path, "not-in-choices", choices)
+    elif validator in _SIMPLE:
+        yield Issue(path, _SIMPLE[validator], {"value": shown(value), "limit": expected, "count": expected})
     elif validator == "const":
-        message = _("{value} is not allowed; expected {expected}").format(value=show(value), expected=show(expected))
-    elif validator == "minimum":
-        message = _("{value} is too small; expected at least {limit}").format(value=show(value), limit=expected)
-    elif validator == "maximum":
-        message = _("{value} is too large; expected at most {limit}").format(value=show(value), limit=expected)
-    elif validator == "minLength":
-        message = _("must not be empty")
-    elif validator == "maxLength":
-        message = ngettext(
-            "{value} is too long; expected at most {limit} character",
-            "{value} is too long; expected at most {limit} characters",
-            expected,
-        ).format(value=show(value), limit=expected)
+        expected_value = Hint("expect-value", {"value": shown(expected)})
+        yield Issue(path, "not-allowed-expected", {"value": shown(value), "expected": expected_value})
     elif validator == "pattern":
-        message = _("{value} is not valid here: expected {hint}").format(
-            value=show(value), hint=_pattern_hint(expected)
-        )
-    elif validator == "minItems":
-        message = ngettext(
-            "the list is too short; expected at least {count} item",
-            "the list is too short; expected at least {count} items",
-            expected,
-        ).format(count=expected)
-    elif validator == "minProperties":
-        message = ngettext(
-            "expected at least {count} entry",
-            "expected at least {count} entries",
-            expected,
-        ).format(count=expected)
-    elif validator == "maxItems":
-        message = ngettext(
-            "the list is too long; expected at most {count} item",
-            "the list is too long; expected at most {count} items",
-            expected,
-        ).format(count=expected)
-    elif validator == "maxProperties":
-        message = ngettext(
-            "too many entries; expected at most {count} entry",
-            "too many entries; expected at most {count} entries",
-            expected,
-        ).format(count=expected)
-    elif validator == "uniqueItems":
-        message = _("the list repeats an item; each item may appear only once")
+        yield Issue(path, "no-match", {"value": shown(value), "hint": _pattern_hint(expected)})
     elif validator in ("anyOf", "oneOf"):
-        message = _("{value} is not allowed; expected {expected}").format(
-            value=show(value), expected=describe(error.schema)
-        )
+        yield Issue(path, "not-allowed-expected", {"value": shown(value), "expected": describe(error.schema)})
     else:  # a keyword the format does not use today; jsonschema's own text is still precise
-        message = error.message
-    yield Issue(path, message)
+        yield Issue(path, "schema-other", {"detail": error.message})
 
 
 def schema_issues(document: Any) -> list[Issue]:
     """Every schema violation of ``document`` (string keys, as read), in document order."""
     issues: list[Issue] = []
-    seen: set[Issue] = set()
+    seen: set[tuple[object, ...]] = set()
     for error in _validator().iter_errors(document):
         for issue in _issues_for(error):
-            if issue not in seen:
-                seen.add(issue)
+            if issue.key() not in seen:
+                seen.add(issue.key())
                 issues.append(issue)
     return issues
 
@@ -278,10 +265,33 @@ def _walk_fields(value: Any, schema: Mapping[str, Any], path: FieldPath, issues:
             elif isinstance(extra, dict):
                 _walk_fields(item, extra, (*path, key), issues)
             elif properties is not None and extra is False:
-                issues.append(Issue((*path, key), unknown_name_message(_("field"), key, properties), at_key=True))
+                code, fields = unknown_name("field", key, properties)
+                issues.append(Issue((*path, key), code, fields, at_key=True))
     elif isinstance(value, list) and isinstance(schema.get("items"), dict):
         for index, item in enumerate(value):
             _walk_fields(item, schema["items"], (*path, index), issues)
+
+
+def field_names(path: Iterable[str | int]) -> set[str] | None:
+    """The fixed field names of the mapping at ``path`` of a document (``None``: not a mapping with fixed fields)."""
+    schema: Mapping[str, Any] | None = _resolve(ruleset_schema())
+    for step in path:
+        if schema is None:
+            return None
+        properties = schema.get("properties")
+        extra = schema.get("additionalProperties")
+        items = schema.get("items")
+        if isinstance(step, int):
+            schema = _resolve(items) if isinstance(items, dict) else None
+        elif isinstance(properties, dict) and step in properties:
+            schema = _resolve(properties[step])
+        elif isinstance(extra, dict):
+            schema = _resolve(extra)
+        else:
+            return None
+    if schema is None or not isinstance(schema.get("properties"), dict):
+        return None
+    return set(schema["properties"])
 
 
 def behaviour_enums() -> dict[str, list[Any]]:

@@ -10,6 +10,7 @@ and YAML syntax errors as located :class:`~biblios_kit.errors.Problem` objects.
 from __future__ import annotations
 
 import os
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, NamedTuple
@@ -17,8 +18,7 @@ from typing import Any, NamedTuple
 import yaml
 
 from biblios_kit import bounded
-from biblios_kit.errors import Problem, RulesetError
-from biblios_kit.i18n import _
+from biblios_kit.errors import Hint, Problem, RulesetError
 
 MAX_BYTES = 1024 * 1024
 """Largest ruleset file accepted (1 MiB; the editions are about 6 KiB)."""
@@ -93,10 +93,12 @@ class LocatedDocument:
                 return path[:end], found
         return (), (1, 1)
 
-    def problem(self, path: FieldPath, message: str, *, key: bool = False) -> Problem:
-        """A :class:`Problem` located at the deepest node of ``path`` in this document."""
+    def problem(
+        self, path: FieldPath, code: str, fields: Mapping[str, object] | None = None, *, key: bool = False
+    ) -> Problem:
+        """A :class:`Problem` with ``code`` and ``fields``, located at the deepest node of ``path`` in this document."""
         _, (line, column) = self.position(path, key=key)
-        return Problem(self.file, line, column, dotted(path), message)
+        return Problem(self.file, line, column, dotted(path), code, dict(fields or {}))
 
 
 def _mark(node: yaml.Node) -> tuple[int, int]:
@@ -117,12 +119,13 @@ def _syntax_problem(file: str, text: str, error: yaml.YAMLError) -> Problem:
     else:
         line, column = 1, 1
     detail = str(getattr(error, "problem", None) or "") or str(error).strip()
+    fields: dict[str, object] = {"detail": detail}  # PyYAML's own words, in English
     context, context_mark = getattr(error, "context", None), getattr(error, "context_mark", None)
     if context and context_mark is not None and context_mark is not mark:
-        detail += " " + _("({context} that starts on line {line}, column {column})").format(
-            context=context, line=context_mark.line + 1, column=context_mark.column + 1
+        fields["note"] = Hint(
+            "yaml-context", {"context": context, "line": context_mark.line + 1, "column": context_mark.column + 1}
         )
-    return Problem(file, line, column, "", _("YAML syntax error: {detail}").format(detail=detail))
+    return Problem(file, line, column, "", "yaml-syntax", fields)
 
 
 def _decode(file: str, raw: bytes) -> str:
@@ -131,19 +134,7 @@ def _decode(file: str, raw: bytes) -> str:
     except UnicodeDecodeError as error:
         line = raw.count(b"\n", 0, error.start) + 1
         column = error.start - (raw.rfind(b"\n", 0, error.start) + 1) + 1
-        raise RulesetError(
-            [
-                Problem(
-                    file,
-                    line,
-                    column,
-                    "",
-                    _("byte 0x{byte:02x} is not valid UTF-8; save the file as UTF-8 text").format(
-                        byte=raw[error.start]
-                    ),
-                )
-            ]
-        ) from None
+        raise RulesetError([Problem(file, line, column, "", "not-utf8", {"byte": raw[error.start]})]) from None
     return text.removeprefix("\ufeff")
 
 
@@ -156,37 +147,13 @@ def _check_events(file: str, text: str) -> None:
         assert mark is not None  # the parser marks every event it emits
         line, column = mark.line + 1, mark.column + 1
         if isinstance(event, yaml.AliasEvent):
-            problems.append(
-                Problem(
-                    file,
-                    line,
-                    column,
-                    "",
-                    _("aliases (*{name}) are not allowed in rulesets; write the value out").format(name=event.anchor),
-                )
-            )
+            problems.append(Problem(file, line, column, "", "yaml-alias", {"name": event.anchor}))
         elif isinstance(event, yaml.NodeEvent) and event.anchor is not None:
-            problems.append(
-                Problem(
-                    file,
-                    line,
-                    column,
-                    "",
-                    _("anchors (&{name}) are not allowed in rulesets; write the value out").format(name=event.anchor),
-                )
-            )
+            problems.append(Problem(file, line, column, "", "yaml-anchor", {"name": event.anchor}))
         if isinstance(event, (yaml.MappingStartEvent, yaml.SequenceStartEvent)):
             depth += 1
             if depth > MAX_DEPTH:
-                problems.append(
-                    Problem(
-                        file,
-                        line,
-                        column,
-                        "",
-                        _("nesting is deeper than {limit} levels; a ruleset needs far fewer").format(limit=MAX_DEPTH),
-                    )
-                )
+                problems.append(Problem(file, line, column, "", "too-deep", {"limit": MAX_DEPTH}))
                 break
         elif isinstance(event, (yaml.MappingEndEvent, yaml.SequenceEndEvent)):
             depth -= 1
@@ -212,15 +179,7 @@ class _Builder:
             for key_node, value_node in node.value:
                 if not isinstance(key_node, yaml.ScalarNode) or key_node.tag == _MERGE_TAG:
                     line, column = _mark(key_node)
-                    self.problems.append(
-                        Problem(
-                            self.document.file,
-                            line,
-                            column,
-                            dotted(path),
-                            _("only plain keys are allowed here (no lists, mappings or '<<' merge keys as keys)"),
-                        )
-                    )
+                    self.problems.append(Problem(self.document.file, line, column, dotted(path), "plain-keys-only"))
                     continue
                 if self._too_long(key_node, path):
                     continue
@@ -235,9 +194,8 @@ class _Builder:
                             line,
                             column,
                             dotted(key_path),
-                            _("duplicate key {key!r} (first set on line {first}); keep only one").format(
-                                key=key, first=first_line
-                            ),
+                            "duplicate-key",
+                            {"key": key, "first": first_line},
                         )
                     )
                     continue
@@ -261,7 +219,11 @@ class _Builder:
         if digits <= bounded.MAX_INT_DIGITS + 2:  # room for a 0x, 0o or 0b prefix
             return False
         line, column = _mark(node)
-        self.problems.append(Problem(self.document.file, line, column, dotted(path), bounded.number_too_long()))
+        self.problems.append(
+            Problem(
+                self.document.file, line, column, dotted(path), "number-too-long", {"limit": bounded.MAX_INT_DIGITS}
+            )
+        )
         return True
 
 
@@ -274,7 +236,7 @@ def parse_text(text: str, file: str, path: Path | None = None) -> LocatedDocumen
         try:
             root = loader.get_single_node()
             if root is None:
-                raise RulesetError([Problem(file, 1, 1, "", _("the file is empty; expected a ruleset mapping"))])
+                raise RulesetError([Problem(file, 1, 1, "", "empty-file")])
             builder = _Builder(loader, document)
             document.data = builder.build(root, ())
         finally:
@@ -282,11 +244,11 @@ def parse_text(text: str, file: str, path: Path | None = None) -> LocatedDocumen
     except yaml.YAMLError as error:
         raise RulesetError([_syntax_problem(file, text, error)]) from None
     except ValueError as error:  # the constructor rejects e.g. an out-of-range timestamp
-        raise RulesetError([Problem(file, 1, 1, "", _("unreadable value: {detail}").format(detail=error))]) from None
+        raise RulesetError([Problem(file, 1, 1, "", "unreadable-value", {"detail": str(error)})]) from None
     if builder.problems:
         raise RulesetError(builder.problems)
     if not isinstance(document.data, dict):
-        raise RulesetError([Problem(file, 1, 1, "", _("the file must hold a mapping of fields (like 'id: ...')"))])
+        raise RulesetError([Problem(file, 1, 1, "", "not-a-mapping")])
     return document
 
 
@@ -299,10 +261,11 @@ def read_bytes(path: Path, file: str) -> bytes:
     try:
         return bounded.read_bytes(path, MAX_BYTES)
     except bounded.TooLargeError:
-        message = _("the file is larger than {limit} KiB; a ruleset is a few KiB").format(limit=MAX_BYTES // 1024)
-        raise RulesetError([Problem(file, 1, 1, "", message)]) from None
-    except bounded.InputError as error:
-        raise RulesetError([Problem(file, error.line, error.column, "", error.message)]) from None
+        raise RulesetError([Problem(file, 1, 1, "", "file-too-large", {"limit": MAX_BYTES // 1024})]) from None
+    except bounded.InputError as error:  # its message was made by the shared bounded reader
+        raise RulesetError(
+            [Problem(file, error.line, error.column, "", "unreadable-file", {"detail": error.message})]
+        ) from None
 
 
 def parse_bytes(raw: bytes, file: str, path: Path | None = None) -> LocatedDocument:
@@ -317,9 +280,24 @@ def read_file(path: Path, file: str | None = None) -> LocatedDocument:
 
 
 class Issue(NamedTuple):
-    """A problem found in plain data, before it is located in a file: field path and message."""
+    """A problem found in plain data, before it is located in a file: field path, code and fields.
+
+    The code and fields are those of the :class:`~biblios_kit.errors.Problem` it becomes.
+    """
 
     path: FieldPath
-    message: str
+    code: str
+    fields: Mapping[str, object] = {}
     at_key: bool = False
     """Point at the key of the entry at ``path`` rather than at its value."""
+    related: tuple[FieldPath, ...] = ()
+    """Other paths the problem involves (what a count depends on): when ``path`` lies in a file the
+    validated one extends, the problem is reported where the validated file sets one of these."""
+    mirror: tuple[FieldPath, Mapping[str, object]] | None = None
+    """The same problem seen from its other side (the other half of a collision), as a path and
+    fields: used when ``path`` lies in a file the validated one extends and the validated file
+    sets the mirror's path."""
+
+    def key(self) -> tuple[object, ...]:
+        """What identifies the issue (its fields may hold lists, so the tuple itself is not hashable)."""
+        return (self.path, self.code, repr(sorted(self.fields.items())), self.at_key)
