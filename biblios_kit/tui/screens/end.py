@@ -151,7 +151,7 @@ class EndScreen(Screen[None]):
             with TabPane(_("Result"), id="end-result"), VerticalScroll(id="end-body"):
                 yield Static(id="end-result-body")
             if self.replay is not None:
-                with TabPane(_("Hands"), id="end-hands"), VerticalScroll():
+                with TabPane(_("Everyone's cards"), id="end-hands"), VerticalScroll():
                     yield Static(id="end-hands-body")
                 with TabPane(_("Log"), id="end-log"):
                     yield RichLog(id="end-log-body", wrap=True, markup=False, min_width=10)
@@ -177,7 +177,12 @@ class EndScreen(Screen[None]):
         self.query_one("#end-new", Button).label = _("New game")
         self.query_one("#end-quit", Button).label = _("Quit")
         tabs = self.query_one(TabbedContent)
-        titles = {"end-result": _("Result"), "end-hands": _("Hands"), "end-log": _("Log"), "end-replay": _("Replay")}
+        titles = {
+            "end-result": _("Result"),
+            "end-hands": _("Everyone's cards"),
+            "end-log": _("Log"),
+            "end-replay": _("Replay"),
+        }
         keys = []
         for number, pane in enumerate(TABS, start=1):
             if pane == "end-result" or self.replay is not None:
