@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from typing import Any, TypeVar
 
+from rich.cells import cell_len
 from rich.text import Text
 from textual.color import Color
 from textual.screen import ModalScreen, Screen
@@ -78,6 +79,11 @@ class TableDialog(ModalScreen[T]):
     def rows_wanted(self) -> int:
         """Rows the dialog's content needs, borders included (subclasses say)."""
         return self.MIN_ROWS
+
+    def text_rows(self, text: str) -> int:
+        """Rows ``text`` takes in the dialog at the terminal's width (a long sentence wraps)."""
+        width = max(10, min(110, self.app.size.width) - 4)  # the borders and the padding
+        return sum(max(1, -(-cell_len(line) // width)) for line in text.split("\n"))
 
     def fit(self) -> None:
         """Give the dialog the rows it needs, keeping the board visible when the terminal allows."""

@@ -54,7 +54,8 @@ class ChurchDialog(TableDialog[int]):
 
     def rows_wanted(self) -> int:
         """Borders, card, instruction, one row per choice, preview and hint."""
-        return 2 + 2 + len(self.choices) + 2
+        instruction = self.text_rows(_("Choose the dice to move (only legal moves are listed):"))
+        return 2 + 1 + instruction + len(self.choices) + 2
 
     def on_mount(self) -> None:
         options = self.query_one(MarkedList)

@@ -143,18 +143,25 @@ class EndScreen(Screen[None]):
         self.names = list(names)
         self.state = state if isinstance(state, GameState) and state.has_events and state.is_terminal() else None
         """The finished game with every card (``None`` when only the result is known)."""
-        self.replay = GameReplay(self.state) if self.state is not None else None
+        self.replay: GameReplay | None = None
+        """The game move by move (``None`` when its moves do not replay from its seed: a scripted position)."""
+        if self.state is not None:
+            try:
+                self.replay = GameReplay(self.state)
+            except ValueError:  # an illegal move: the state was not dealt from its seed
+                self.replay = None
 
     def compose(self) -> ComposeResult:
         yield Static(id="end-title")
         with TabbedContent(id="end-tabs", initial="end-result"):
             with TabPane(_("Result"), id="end-result"), VerticalScroll(id="end-body"):
                 yield Static(id="end-result-body")
-            if self.replay is not None:
+            if self.state is not None:
                 with TabPane(_("Everyone's cards"), id="end-hands"), VerticalScroll():
                     yield Static(id="end-hands-body")
                 with TabPane(_("Log"), id="end-log"):
                     yield RichLog(id="end-log-body", wrap=True, markup=False, min_width=10)
+            if self.replay is not None:
                 with TabPane(_("Replay"), id="end-replay"):
                     yield Label(id="end-replay-hint")
                     with VerticalScroll():
@@ -185,27 +192,28 @@ class EndScreen(Screen[None]):
         }
         keys = []
         for number, pane in enumerate(TABS, start=1):
-            if pane == "end-result" or self.replay is not None:
+            shown = {"end-result": True, "end-replay": self.replay is not None}.get(pane, self.state is not None)
+            if shown:
                 tabs.get_tab(pane).label = f"{number} {titles[pane]}"
                 keys.append(Binding(str(number), f"show_tab('{pane}')", titles[pane], show=False))
         set_bindings(self, [Binding("n", "new", _("New game")), Binding("q", "quit_game", _("Quit")), *keys])
-        if self.state is not None and self.replay is not None:
+        if self.state is not None:
             self.query_one("#end-hands-body", Static).update(
                 hands_renderable(self.ruleset, self.state, self.result, self.names)
             )
-            self._write_log()
+            self._write_log(self.state)
+        if self.replay is not None:
             self.query_one("#end-replay-hint", Label).update(
                 _("←/→ one move · PgUp/PgDn ten · Home/End the deal, the end")
             )
             self.query_one(ReplayView).redraw()
 
-    def _write_log(self) -> None:
+    def _write_log(self, state: GameState) -> None:
         """The whole game, every card named."""
-        assert self.replay is not None
         log = self.query_one("#end-log-body", RichLog)
         log.clear()
         describer = EventDescriber(self.ruleset, self.names)
-        for event in self.replay.events:
+        for event in state.events:
             line = describer.describe(event)
             if line is None:
                 continue
