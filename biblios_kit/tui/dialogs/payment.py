@@ -220,7 +220,7 @@ class PaymentDialog(TableDialog[list[int]]):
         entries = []
         for key, action, chosen in rows:
             card = action - PAY
-            prompt = Text("[x] " if chosen else "[ ] ", style=ACCENT if chosen else MUTED)
+            prompt = Text("[x] " if chosen else "[ ] ", style=ACCENT if chosen else "")
             name = card_text(self.ruleset, card)
             name.pad_right(width - name.cell_len)
             prompt.append_text(name)
