@@ -212,7 +212,7 @@ class PaymentDialog(TableDialog[list[int]]):
         self.offered = offered  # the pool of ``_best_total`` without a hand
         self.offered = self._order(offered)
         status = self._status(complete)
-        self._status_lines = status.plain.count("\n") + 1
+        self._status_lines = self.text_rows(status.plain)
         self.query_one("#payment-status", Static).update(status)
         rows = [(f"x-{a}", a, True) for a in self.chosen] + [(f"a-{a}", a, False) for a in self.offered]
         width = max((card_text(self.ruleset, a - PAY).cell_len for _key, a, _x in rows), default=0)
