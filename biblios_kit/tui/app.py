@@ -180,7 +180,7 @@ class BibliosApp(App[None]):
         from biblios_kit.tui.screens.end import EndScreen
 
         self.session = session
-        self._replace_screens(EndScreen(session.ruleset, session.state.result(), session.names))
+        self._replace_screens(EndScreen(session.ruleset, session.state.result(), session.names, session.state))
 
     # ------------------------------------------------------------------ everywhere
 
