@@ -27,6 +27,7 @@ from biblios_kit.resources import user_rulesets_dir
 from biblios_kit.rules import load_ruleset
 from biblios_kit.rules.build import build_ruleset, content_hash
 
+
 @pytest.fixture(autouse=True)
 def _own_config(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
     """Your own rulesets folder is the test's, never the real one."""
@@ -187,14 +188,14 @@ def test_a_malformed_embedded_ruleset_is_refused(tmp_path: Path, bad: object) ->
         with pytest.raises(RecordError, match="cannot load ruleset 'table-rules'"):
             replay(load_record(record_path))
         return
-    with pytest.raises(RecordError, match="'ruleset.document' must be an object"):
+    with pytest.raises(RecordError, match=r"'ruleset\.document' must be an object"):
         load_record(record_path)
 
 
 def test_a_version_1_record_cannot_embed(tmp_path: Path) -> None:
     record_path, _result = _finished_record(_variant_file(tmp_path / "house"), tmp_path / "game.json")
     _rewrite(record_path, lambda d: d.update(version=1))
-    with pytest.raises(RecordError, match="'ruleset.document' must be an object"):
+    with pytest.raises(RecordError, match=r"'ruleset\.document' must be an object"):
         load_record(record_path)
 
 
@@ -202,7 +203,7 @@ def test_an_oversized_embedded_ruleset_is_refused(tmp_path: Path) -> None:
     record_path, _result = _finished_record(_variant_file(tmp_path / "house"), tmp_path / "game.json")
     padding = "x" * (1024 * 1024)
     _rewrite(record_path, _with_hash(lambda r: r["description"].update(en=padding)))
-    with pytest.raises(RecordError, match="'ruleset.document' is too long"):
+    with pytest.raises(RecordError, match=r"'ruleset\.document' is too long"):
         embedded_ruleset(load_record(record_path))
 
 
@@ -218,4 +219,3 @@ def test_a_ruleset_nested_as_deep_as_a_ruleset_file_may_be_is_read(tmp_path: Pat
     with pytest.raises(RecordError) as caught:
         replay(record)
     assert caught.value.code == "record-embedded-invalid" and "provenance" in str(caught.value)
-

@@ -22,6 +22,7 @@ from biblios_kit.rules import load_ruleset
 from biblios_kit.saves import load_game, save_game
 from biblios_kit.tui.session import GameSession, bot_seed
 
+
 @pytest.fixture(autouse=True)
 def _own_config(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
     """Your own rulesets folder is the test's, never the real one."""
