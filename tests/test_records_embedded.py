@@ -109,7 +109,7 @@ def test_a_variant_record_replays_from_another_folder_without_the_file(
     out = CliRunner().invoke(build_app(), ["replay", str(record_path), "--json"])
     assert out.exit_code == 0, out.output
     data = json.loads(out.stdout)
-    assert data["ruleset"] == "table-rules" and data["finished"]
+    assert data["ruleset"] == "table-rules" and data["finished"] and data["ruleset_embedded"]
     assert data["result"]["victory_points"] == list(result.victory_points)
     text = CliRunner().invoke(build_app(), ["replay", str(record_path), "--log", "--lang", "fr"])
     assert text.exit_code == 0 and "Règles de table" in text.stdout

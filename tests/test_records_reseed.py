@@ -10,8 +10,10 @@ from pathlib import Path
 
 import pytest
 from conftest import variant
+from typer.testing import CliRunner
 
 from biblios_kit.bots.registry import make_bot
+from biblios_kit.cli.app import build_app
 from biblios_kit.engine.core import PH_BIDDING
 from biblios_kit.engine.records import from_json, load_record, record_of, replay, save_record
 from biblios_kit.engine.reseed import reseed
@@ -129,6 +131,10 @@ def test_the_record_carries_the_reseeds_and_replays_exactly(tmp_path: Path) -> N
     assert document["version"] == 2
     assert document["reseeds"] == [{"after": 20, "seed": 77}, {"after": 50, "seed": -9}, {"after": 50, "seed": 10**30}]
     assert same_game(replay(load_record(path)), state)
+    out = CliRunner().invoke(build_app(), ["replay", str(path), "--json"])
+    assert out.exit_code == 0, out.output
+    data = json.loads(out.stdout)
+    assert data["reseeds"] == document["reseeds"] and not data["ruleset_embedded"]
     # Played to the end, the result is checked too.
     state.playout(rng)
     finished = save_record(record_of(state), tmp_path / "finished.json")
@@ -313,3 +319,27 @@ def test_a_variant_record_embeds_its_ruleset(tmp_path: Path) -> None:
     reseed(state, 3)
     record = record_of(state)
     assert record.ruleset_document is not None and record.version == 2
+
+
+def test_the_app_continues_a_save_with_fresh_chance_and_saves_the_reseed() -> None:
+    """Through the real app (Continue / play --resume): the save gets its reseed point at once."""
+    from conftest import human_in, prepare_save, run_until
+
+    from biblios_kit.tui.app import make_app
+    from biblios_kit.tui.screens.table import TableScreen
+
+    state = prepare_save("biblios", SEATS, 4, human_in(Phase.GIFT))
+    draws = []
+    for _ in range(2):
+
+        async def scenario() -> None:
+            app = make_app(resume=True, bot_delay=0)
+            async with app.run_test(size=(100, 30)) as pilot:
+                await run_until(pilot, lambda: isinstance(app.screen, TableScreen))
+                assert app.session is not None
+                draws.append(list(app.session.state.draw))
+
+        asyncio.run(scenario())
+        assert len(load_record(saved_game_path()).actions) == len(state.history)  # nobody has played yet
+    assert [after for after, _seed in load_record(saved_game_path()).reseeds] == [len(state.history)] * 2
+    assert draws[0] != draws[1]  # 63 bits of fresh entropy each time
