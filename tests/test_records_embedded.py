@@ -164,7 +164,11 @@ def _with_hash(change: Any) -> Any:
 @pytest.mark.parametrize(
     ("change", "code", "words"),
     [
-        (lambda r: r["auction"].update(overpay="whenever"), "record-embedded-invalid", "auction.overpay"),
+        (
+            lambda r: r["auction"].update(overpay="whenever"),
+            "record-embedded-invalid",
+            "ruleset.document: auction.overpay:",
+        ),
         (lambda r: r["setup"]["3"].update(remove_random=500), "record-embedded-invalid", "setup.3"),
         (lambda r: r.update(id="other-rules"), "record-embedded-mismatch", "not ruleset 'table-rules'"),
         (lambda r: r.update(active_options=["medieval-bluff"]), "record-embedded-mismatch", "options"),
@@ -195,7 +199,7 @@ def test_a_malformed_embedded_ruleset_is_refused(tmp_path: Path, bad: object) ->
 def test_a_version_1_record_cannot_embed(tmp_path: Path) -> None:
     record_path, _result = _finished_record(_variant_file(tmp_path / "house"), tmp_path / "game.json")
     _rewrite(record_path, lambda d: d.update(version=1))
-    with pytest.raises(RecordError, match=r"'ruleset\.document' must be an object"):
+    with pytest.raises(RecordError, match=r"'ruleset\.document' needs record format version 2"):
         load_record(record_path)
 
 

@@ -187,7 +187,7 @@ def test_reseeds_in_a_version_1_record_are_refused() -> None:
     document = record_of(played(10)).to_json()
     assert document["version"] == 1
     document["reseeds"] = [{"after": 3, "seed": 1}]
-    with pytest.raises(RecordError, match="reseeds"):
+    with pytest.raises(RecordError, match="'reseeds' needs record format version 2"):
         from_json(document)
 
 

@@ -24,7 +24,6 @@ import reprlib
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
-from types import MappingProxyType
 from typing import Any, NoReturn, TypeGuard
 
 from biblios_kit.atomic import write_text_atomic
@@ -114,7 +113,7 @@ class GameRecord:
 
 def plain(value: Any) -> Any:
     """``value`` with read-only mappings and tuples turned into dicts and lists (for JSON)."""
-    if isinstance(value, Mapping | MappingProxyType):
+    if isinstance(value, Mapping):
         return {str(key): plain(item) for key, item in value.items()}
     if isinstance(value, list | tuple):
         return [plain(item) for item in value]
@@ -223,7 +222,9 @@ def from_json(document: object, where: str | None = None) -> GameRecord:
     if not _ID.fullmatch(rid):  # an id, never a path: a record must not make the loader read any file
         _fail(where, "record-bad-ruleset-id", key="'ruleset.id'", value=reprlib.repr(rid))
     embedded = ruleset.get("document")
-    if embedded is not None and (version < 2 or not isinstance(embedded, dict)):
+    if embedded is not None and version < 2:
+        _fail(where, "record-needs-version-2", key="'ruleset.document'")
+    if embedded is not None and not isinstance(embedded, dict):
         _fail(where, "record-not-mapping", key="'ruleset.document'")
     players, seed = document.get("players"), document.get("seed")
     if not _int(players) or players <= 0:
@@ -268,7 +269,9 @@ def _reseeds(value: object, version: int, actions: int, where: str | None) -> tu
     if value is None:
         return ()
     key = "'reseeds'"
-    if version < 2 or not isinstance(value, list) or len(value) > MAX_ACTIONS:
+    if version < 2:
+        _fail(where, "record-needs-version-2", key=key)
+    if not isinstance(value, list) or len(value) > MAX_ACTIONS:
         _fail(where, "record-bad-reseeds", key=key)
     points: list[tuple[int, int]] = []
     for item in value:
@@ -375,12 +378,17 @@ def replay(record: GameRecord, ruleset: Ruleset | None = None, where: str | None
     return state
 
 
+_embedded: dict[str, Ruleset] = {}
+"""Embedded rulesets already checked and built, by content hash (a folder of records of one variant)."""
+
+
 def embedded_ruleset(record: GameRecord, where: str | None = None) -> Ruleset:
     """The ruleset embedded in ``record``, checked as a ruleset file is; never reads a file.
 
     Its content hash must be the record's (an edited rule gives the same error as a changed
-    ruleset file), its options the record's, and it must pass the ruleset schema and the
-    semantic checks; every problem is a :class:`RecordError`.
+    ruleset file), its id and options the record's, and it must pass the ruleset schema and
+    the semantic checks; every problem is a :class:`RecordError`. A document once checked
+    is built once per process (the content hash identifies it).
     """
     from biblios_kit.rules.build import build_ruleset, content_hash
     from biblios_kit.rules.loader import Layer, check_document
@@ -405,14 +413,23 @@ def embedded_ruleset(record: GameRecord, where: str | None = None) -> Ruleset:
     active = rules.pop("active_options", None)
     if rules.get("id") != record.ruleset or active != list(record.options):
         _fail(where, "record-embedded-mismatch", ruleset=repr(record.ruleset))
-    shown = f"{where or 'record'}: ruleset.document"
+    built = _embedded.get(digest)
+    if built is not None:
+        return built
+    field_name = "ruleset.document"
     # No line numbers: the document has none of its own; each problem names its field.
     problems = [
-        Problem(p.file, 0, 0, p.path, p.message) for p in check_document(rules, [Layer(LocatedDocument(shown, rules))])
+        Problem(field_name, 0, 0, p.path, p.message)
+        for p in check_document(rules, [Layer(LocatedDocument(field_name, rules))])
     ]
     if problems:
         _fail(where, "record-embedded-invalid", ruleset=repr(record.ruleset), problems="\n".join(map(str, problems)))
+    source = f"{where}: {field_name}" if where else field_name
     try:
-        return build_ruleset(document, active_options=record.options, source=shown)
+        built = build_ruleset(document, active_options=record.options, source=source)
     except (KeyError, TypeError, ValueError) as error:  # pragma: no cover - the checks above refuse what cannot build
         _fail(where, "record-embedded-invalid", ruleset=repr(record.ruleset), problems=str(error))
+    if len(_embedded) >= 64:
+        _embedded.clear()
+    _embedded[digest] = built
+    return built
