@@ -194,3 +194,24 @@ def test_explain_of_no_change_and_of_a_file_that_extends_nothing(tmp_path: Path)
 def test_each_difference_is_filed_under_its_section(key: str, section: str) -> None:
     assert section_of(key) == section
     set_language("en")
+
+
+def test_an_example_that_does_not_fit_the_base_is_left_out(tmp_path: Path) -> None:
+    """A base whose dice cannot move (min = max): the "die of its own" example would not validate, so it is not written."""
+    base = tmp_path / "still.yaml"
+    base.write_text(
+        "extends: biblios\nid: still-dice\nversion: '1.0'\ntitle: {en: S, fr: S, es: S}\n"
+        "description: {en: S, fr: S, es: S}\ndice:\n  - {place: 1, start: 4, min: 4, max: 4}\n",
+        encoding="utf-8",
+    )
+    target = tmp_path / "house.yaml"
+    result = CliRunner().invoke(build_app(), ["variant", "new", "house", "--from", str(base), "--path", str(target)])
+    assert result.exit_code == 0, result.output
+    lines = target.read_text(encoding="utf-8").splitlines()
+    assert "# categories:" not in lines and "# auction:" in lines
+    assert "" not in lines[-1:] and "\n\n\n" not in target.read_text(encoding="utf-8")
+    for example in _examples(lines):
+        trial = tmp_path / "trial.yaml"
+        trial.write_text(_uncommented(lines, [example]), encoding="utf-8")
+        assert check_file(trial) == []
+    assert sorted(path.name for path in tmp_path.iterdir()) == ["house.yaml", "still.yaml", "trial.yaml"]

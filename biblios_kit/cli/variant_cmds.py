@@ -245,7 +245,7 @@ def template_examples(base: dict[str, Any], schema: dict[str, Any]) -> list[tupl
         overpay = _other(str(auction.get("overpay")), ("forbidden", "lost"))
         all_pass = _other(str(auction.get("all_pass")), ("active-takes", "discard"))
         refuse = "false" if auction.get("refuse_to_pay") else "true"
-        ceiling = features["payable_ceiling"] or 10
+        ceiling = features["payable_ceiling"] or max(10, 2 * (int(auction.get("opening_bid", 1)) + 1))
         lines = [
             ("auction:", ""),
             (f"  bidding_starts: {starts}", "left-of-active | active: " + _("who bids first on a revealed card")),
@@ -268,6 +268,56 @@ def template_examples(base: dict[str, Any], schema: dict[str, Any]) -> list[tupl
         ]
         examples.append(("penalty", [_("The penalty of an auction winner who does not pay.")], _inline(lines)))
     return examples
+
+
+def example_blocks(lines: list[str]) -> list[tuple[int, int]]:
+    """The (first, end) line ranges of a template's examples: a ``## `` line, then its ``# `` lines."""
+    blocks = []
+    index = 0
+    while index < len(lines):
+        if lines[index].startswith("## "):
+            end = index
+            while end < len(lines) and lines[end].startswith("#"):
+                end += 1
+            blocks.append((index, end))
+            index = end
+        else:
+            index += 1
+    return blocks
+
+
+def uncomment(lines: list[str], blocks: list[tuple[int, int]]) -> str:
+    """The template with the YAML lines of ``blocks`` uncommented (what a user does to use an example)."""
+    result = list(lines)
+    for first, end in blocks:
+        for number in range(first, end):
+            if result[number].startswith("# "):
+                result[number] = result[number][2:]
+    return "\n".join(result) + "\n"
+
+
+def keep_valid_examples(text: str, target: Path) -> str:
+    """``text`` without the examples that would not validate uncommented (a base the examples do not fit).
+
+    Each example is checked on its own, uncommented, in a hidden temporary file next to
+    ``target`` (so that a relative ``extends`` resolves as it will); the file is removed.
+    """
+    from biblios_kit.rules.loader import check_file
+
+    lines = text.splitlines()
+    blocks = example_blocks(lines)
+    probe = target.with_name(f".{target.stem}.example.tmp")
+    dropped: list[tuple[int, int]] = []
+    try:
+        for block in blocks:
+            probe.write_text(uncomment(lines, [block]), encoding="utf-8")
+            if check_file(probe, str(target)):
+                dropped.append(block)
+    finally:
+        probe.unlink(missing_ok=True)
+    for first, end in reversed(dropped):
+        del lines[first - 1 if first and not lines[first - 1] else first : end]  # with the blank line before it
+    return "\n".join(lines) + "\n"
 
 
 def variant_text(name: str, extends: str, base: dict[str, Any], schema_uri: str,
@@ -386,6 +436,7 @@ def new_variant(
     text = variant_text(name, extends, composed.document, SCHEMA_PATH.as_uri())
     try:
         target.parent.mkdir(parents=True, exist_ok=True)
+        text = keep_valid_examples(text, target)
         target.write_text(text, encoding="utf-8")
     except OSError as error:
         fail(
