@@ -101,8 +101,8 @@ def test_variant_new_writes_a_valid_commented_file(_config: Path) -> None:
     assert ruleset.title.fr == "Écrivains & Scribes (règles maison\u202f: quiet-auction)"
     # Uncommenting the examples gives a valid ruleset too.
     lines = text.splitlines()
-    marker = next(i for i, line in enumerate(lines) if line.startswith("# Examples:"))
-    uncommented = "\n".join(lines[:marker] + [line.removeprefix("# ") for line in lines[marker + 1 :]])
+    marker = next(i for i, line in enumerate(lines) if line.startswith("## "))  # the first example
+    uncommented = "\n".join(lines[:marker] + [line.removeprefix("# ") for line in lines[marker:]])
     examples = target.with_name("examples.yaml")
     examples.write_text(uncommented.replace("id: quiet-auction", "id: examples"), encoding="utf-8")
     ruleset = load_ruleset(examples)

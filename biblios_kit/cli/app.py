@@ -82,10 +82,11 @@ def _root(
 def _register(name: str, app: typer.Typer, rules_app: typer.Typer, variant_app: typer.Typer) -> None:
     """Import the modules that add the top-level command or group ``name`` and register them."""
     if name == "rules":
-        from biblios_kit.cli import rulebook_cmds, rules_cmds
+        from biblios_kit.cli import rulebook_cmds, rules_cmds, variant_cmds
 
         rules_cmds.register(rules_app)
         rulebook_cmds.register(rules_app)
+        variant_cmds.register_explain(rules_app)
     elif name == "variant":
         from biblios_kit.cli import variant_cmds
 
