@@ -15,7 +15,7 @@ from biblios_kit.cli.app import build_app
 from biblios_kit.i18n import use_language
 from biblios_kit.rules import load_ruleset
 from biblios_kit.rules.loader import check_file
-from biblios_kit.rules.schema import SCHEMA_PATH
+from biblios_kit.rules.schema import SCHEMA_PATH, VARIANT_SCHEMA_PATH
 
 ROOT = Path(__file__).resolve().parent.parent
 SHIPPED = sorted(
@@ -93,7 +93,7 @@ def test_variant_new_writes_a_valid_commented_file(_config: Path) -> None:
     assert code == 0, output
     assert output.strip() == f"wrote {target}"
     text = target.read_text(encoding="utf-8")
-    assert text.splitlines()[0] == f"# yaml-language-server: $schema={SCHEMA_PATH.as_uri()}"
+    assert text.splitlines()[0] == f"# yaml-language-server: $schema={VARIANT_SCHEMA_PATH.as_uri()}"
     assert 'extends: "scripts-and-scribes"' in text and "id: quiet-auction" in text
     assert check_file(target) == []
     ruleset = load_ruleset("quiet-auction")

@@ -14,7 +14,7 @@ from biblios_kit.i18n import set_language
 from biblios_kit.rulebook.explain import explain_changes, section_of
 from biblios_kit.rules import load_ruleset
 from biblios_kit.rules.loader import check_file, compose, resolve_ruleset
-from biblios_kit.rules.schema import SCHEMA_PATH
+from biblios_kit.rules.schema import SCHEMA_PATH, VARIANT_SCHEMA_PATH
 
 BASES = ("biblios", "scripts-and-scribes", "five-six-players", "second-place-dice")
 WANTED = {"dice", "categories", "church", "setup", "auction", "penalty"}
@@ -102,7 +102,7 @@ def test_the_template_points_to_what_an_installed_user_has(tmp_path: Path) -> No
     assert "docs/" not in text  # an installed user has no docs folder
     for command in ("biblios-kit rules schema", "biblios-kit rules validate FILE", "biblios-kit rules explain FILE"):
         assert command in text
-    assert text.startswith(f"# yaml-language-server: $schema={SCHEMA_PATH.as_uri()}\n")
+    assert text.startswith(f"# yaml-language-server: $schema={VARIANT_SCHEMA_PATH.as_uri()}\n")
 
 
 def test_the_template_speaks_the_users_language(tmp_path: Path) -> None:

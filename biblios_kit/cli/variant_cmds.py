@@ -327,13 +327,13 @@ def variant_text(name: str, extends: str, base: dict[str, Any], schema_uri: str,
     ``schema`` is the ruleset schema (the installed one by default): examples are written
     only for the fields it knows.
     """
-    if schema is None:
-        from biblios_kit.rules.schema import SCHEMA_PATH
+    from biblios_kit.rules.schema import SCHEMA_PATH, VARIANT_SCHEMA_LINE
 
+    if schema is None:
         schema = json.loads(SCHEMA_PATH.read_text(encoding="utf-8"))
     title_field = base.get("title")
     titles = title_field if isinstance(title_field, dict) else {}
-    lines = [f"# yaml-language-server: $schema={schema_uri}"]
+    lines = [VARIANT_SCHEMA_LINE.format(uri=schema_uri)]
     lines += _comment(
         _("House-rule variant {name!r} of {base!r}. Say here, in words, what your house rule changes.").format(
             name=name, base=base.get("id", extends)
@@ -388,7 +388,9 @@ def new_variant(
     from biblios_kit.errors import RulesetError, UnknownRulesetError
     from biblios_kit.resources import user_rulesets_dir
     from biblios_kit.rules.loader import available_rulesets, check_file, compose, resolve_ruleset
-    from biblios_kit.rules.schema import SCHEMA_PATH, unknown_name_message
+    from biblios_kit.atomic import write_text_atomic
+    from biblios_kit.messages import unknown_name_message
+    from biblios_kit.rules.schema import VARIANT_SCHEMA_PATH
 
     if not _ID.match(name):
         fail(
@@ -400,7 +402,7 @@ def new_variant(
     try:
         base_path = resolve_ruleset(base)
     except UnknownRulesetError as error:
-        fail(f"{error_prefix()} --from: " + unknown_name_message(_("ruleset"), base, error.known))
+        fail(f"{error_prefix()} --from: " + unknown_name_message("ruleset", base, error.known))
     try:
         composed = compose(base_path)
     except RulesetError as error:
@@ -433,11 +435,11 @@ def new_variant(
         extends = Path(
             os.path.relpath(base_path, target.parent.resolve() if target.parent.exists() else target.parent.absolute())
         ).as_posix()
-    text = variant_text(name, extends, composed.document, SCHEMA_PATH.as_uri())
+    text = variant_text(name, extends, composed.document, VARIANT_SCHEMA_PATH.as_uri())
     try:
         target.parent.mkdir(parents=True, exist_ok=True)
         text = keep_valid_examples(text, target)
-        target.write_text(text, encoding="utf-8")
+        write_text_atomic(target, text)
     except OSError as error:
         fail(
             f"{error_prefix()} "
