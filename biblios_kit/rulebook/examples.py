@@ -3,14 +3,16 @@
 Each example is a real stretch of a real game of that ruleset (its deck, dice, options and
 tie-break chain): a gift turn, an auction paid in Gold with a surplus that is lost, a
 penalty (Medieval Bluff when that option is on), a category tie settled by letter, and a
-victory-point tie settled by the final tie-break chain. An :class:`Example` keeps the game
-(player count, seed, every action), so :func:`verify` can replay it through the engine's
-public API, action by action, and check every fact the text states.
+victory-point tie settled by the final tie-break chain, past its first step (Gold) when the
+chain has more. An :class:`Example` keeps the game (player count, seed, every action), so
+:func:`verify` can replay it through the engine's public API, action by action, and check
+every fact the text states.
 
 Games are played with a simple seeded policy (cautious bids, the biggest Gold card first)
-until every kind of example is found or the search budget runs out; an example a ruleset
-cannot produce (no Gold, exact payment, no ties within the budget) is left out. Results
-are cached per ruleset content hash.
+until every kind of example is found or the search budget runs out (:data:`SEEDS` games,
+:data:`DEEPER_SEEDS` for a tie that Gold does not settle); an example a ruleset cannot
+produce (no Gold, exact payment, no ties within the budget) is left out. Results are
+cached per ruleset content hash.
 """
 
 from __future__ import annotations
@@ -39,9 +41,14 @@ NAMES: tuple[str, ...] = ("Ana", "Bruno", "Carla", "Dario", "Elena", "Fabio")
 """The players of the examples (names read the same in every language)."""
 
 SEEDS = 120
-"""How many games the search may play for one ruleset (5 to 15 ms each)."""
-DEEPER_SEEDS = 8
-"""Games after which a victory-point tie settled by the first step (Gold) is good enough."""
+"""How many games the search plays for one ruleset to find every kind (about 5 ms each)."""
+DEEPER_SEEDS = 1_000
+"""How many games the search may play to find a victory-point tie that Gold does not settle.
+
+Such a tie (equal victory points and equal Gold) comes in about one three-player game in
+forty; the search stops at the first, after about 0.2 s on average."""
+DEEPEST_STEP = 4
+"""The last tie-break step (0 is the first) an example may be settled by: each earlier step is one line."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -234,35 +241,38 @@ def step_value(result: GameResult, step: TieBreak, player: int, ruleset: Ruleset
 
 
 def _find_final_tie(state: GameState) -> tuple[int | None, int, int, dict[str, object]] | None:
+    """The victory-point tie of the final ranking settled by the latest step of the chain (up to :data:`DEEPEST_STEP`)."""
     result = state.result()
     ruleset = state.ruleset
+    chain = ruleset.scoring.final_tiebreak
+    best: tuple[int, int, int] | None = None
     for number, placing in enumerate(result.ranking[:-1]):
         if placing.by is None or placing.shared:
             continue
-        following = result.ranking[number + 1]
-        winner, other = placing.players[0], following.players[0]
+        winner, other = placing.players[0], result.ranking[number + 1].players[0]
         if result.victory_points[winner] != result.victory_points[other]:
             continue
-        chain = ruleset.scoring.final_tiebreak
         deciding = chain.index(placing.by)
-        if deciding > 2:
-            continue
-        return (
-            None,
-            0,
-            0,
-            {
-                "winner": NAMES[winner],
-                "other": NAMES[other],
-                "vp": result.victory_points[winner],
-                "deciding": deciding,
-                "values": tuple(
-                    (step_value(result, step, winner, ruleset), step_value(result, step, other, ruleset))
-                    for step in chain[: deciding + 1]
-                ),
-            },
-        )
-    return None
+        if deciding <= DEEPEST_STEP and (best is None or deciding > best[0]):
+            best = (deciding, winner, other)
+    if best is None:
+        return None
+    deciding, winner, other = best
+    return (
+        None,
+        0,
+        0,
+        {
+            "winner": NAMES[winner],
+            "other": NAMES[other],
+            "vp": result.victory_points[winner],
+            "deciding": deciding,
+            "values": tuple(
+                (step_value(result, step, winner, ruleset), step_value(result, step, other, ruleset))
+                for step in chain[: deciding + 1]
+            ),
+        },
+    )
 
 
 FINDERS = {
@@ -285,19 +295,26 @@ def _examples(content_hash: str, ruleset: Ruleset) -> tuple[Example, ...]:
     del content_hash  # the cache key: the ruleset's rules, options applied
     players = example_players(ruleset)
     found: dict[str, Example] = {}
-    for seed in range(1, SEEDS + 1):
-        state, actions = play(ruleset, players, seed)
-        for kind, finder in FINDERS.items():
-            if kind in found and not (kind == "final-tie" and found[kind].fact("deciding") == 0):
-                continue
-            hit = finder(state)
-            if hit is not None:
-                viewer, first, last, facts = hit
-                if kind in found and facts["deciding"] == 0:
-                    continue  # a tie settled beyond the first step shows more of the chain
-                found[kind] = Example(kind, players, seed, actions, viewer, first, last, tuple(facts.items()))
-        if len(found) == len(FINDERS) and (found["final-tie"].fact("deciding") != 0 or seed >= DEEPER_SEEDS):
+    deeper = len(ruleset.scoring.final_tiebreak) > 1  # a tie past the first step shows more of the chain
+
+    def settled(kind: str) -> bool:
+        if kind not in found:
+            return False
+        return kind != "final-tie" or not deeper or found[kind].fact("deciding") != 0
+
+    for seed in range(1, DEEPER_SEEDS + 1):
+        wanted = [kind for kind in FINDERS if not settled(kind) and (seed <= SEEDS or kind == "final-tie")]
+        if not wanted:
             break
+        state, actions = play(ruleset, players, seed)
+        for kind in wanted:
+            hit = FINDERS[kind](state)
+            if hit is None:
+                continue
+            viewer, first, last, facts = hit
+            if kind in found and facts["deciding"] == 0:
+                continue  # keep the first tie Gold settles until a deeper one turns up
+            found[kind] = Example(kind, players, seed, actions, viewer, first, last, tuple(facts.items()))
     return tuple(found[kind] for kind in KINDS if kind in found)
 
 

@@ -1007,7 +1007,9 @@ class _Renderer:
             ),
             BulletList(tuple(steps)),
             self.p(
-                _("The first difference decides: {winner} ranks ahead of {other}."),
+                _("Step {number} of the chain ({step}) settles the tie: {winner} ranks ahead of {other}."),
+                number=int(str(fact("deciding"))) + 1,
+                step=self.short_tiebreak(chain[int(str(fact("deciding")))]),
                 winner=fact("winner"),
                 other=fact("other"),
             ),
