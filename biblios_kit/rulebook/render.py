@@ -247,11 +247,11 @@ class _Renderer:
                 ngettext("The deck has {total} card in all:", "The deck has {total} cards in all:", len(self.deck)),
                 total=len(self.deck),
             ),
-            Table(
-                (_("Cards"), _("Number")),
+            Table(  # one kind per row, named in the singular: the terms have no plural form
+                (_("Kind of card"), _("Number")),
                 (
-                    (_("Category cards"), str(kinds[CardKind.CATEGORY])),
-                    (self.f(_("{gold} cards")), str(kinds[CardKind.GOLD])),
+                    (_("Category card"), str(kinds[CardKind.CATEGORY])),
+                    (self.f(_("{gold} card")), str(kinds[CardKind.GOLD])),
                     (capitalize(self.t["church"]), str(kinds[CardKind.CHURCH])),
                 ),
             ),
@@ -945,7 +945,11 @@ class _Renderer:
                 self.p(_("An auction from a game of these rules:")),
                 BulletList(tuple(lines)),
                 self.p(
-                    _("{player} paid {paid} for a bid of {bid}: no change is given, so {lost} is lost."),
+                    ngettext(
+                        "{player} paid {paid} for a bid of {bid}: no change is given, so {lost} is lost.",
+                        "{player} paid {paid} for a bid of {bid}: no change is given, so {lost} are lost.",
+                        int(str(fact("lost"))),
+                    ),
                     player=fact("player"),
                     paid=_("{amount} {gold}").format(amount=fact("paid"), **self.t),
                     bid=_("{amount} {gold}").format(amount=fact("bid"), **self.t),

@@ -136,7 +136,7 @@ def hand_table(ruleset: Ruleset, hand: Sequence[int]) -> Table:
 def public_text(ruleset: Ruleset, public: Sequence[int], numbered: dict[int, int] | None = None) -> Text:
     """The public space; cards that can be taken now carry their key number ``[1]``."""
     if not public:
-        return Text(_("(empty)"), style=MUTED)
+        return Text(_("({agree_public_space:empty})").format(**term_args(ruleset)), style=MUTED)
     text = Text()
     for index, card in enumerate(public):
         if index:
