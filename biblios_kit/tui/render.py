@@ -242,7 +242,8 @@ def focus_text(ruleset: Ruleset, obs: Observation, names: Sequence[str], viewer:
             text.append(_("No bid yet."), style=MUTED)
         passed = [names[p] for p, amount in auction.bids if amount == 0]
         if passed:
-            text.append("\n" + _("Passed: {players}").format(players=format_list(passed)), style=MUTED)
+            passers = ngettext("Passed: {players}", "Passed: {players}", len(passed))  # "A passé" / "Ont passé"
+            text.append("\n" + passers.format(players=format_list(passed)), style=MUTED)
         if phase is Phase.BIDDING:
             text.append("\n")
             if me:
