@@ -134,7 +134,11 @@ def register(app: typer.Typer) -> None:
                 _(
                     "Nothing matches {query} in the rules of {ruleset}. Try fewer or shorter words, or read a whole "
                     "section with 'rules show SECTION'; the sections are: {sections}."
-                ).format(query=pgettext("quotation", "“{text}”").format(text=query), ruleset=loaded.title.get(code), sections=_section_choices(loaded, code)),
+                ).format(
+                    query=pgettext("quotation", "“{text}”").format(text=query),
+                    ruleset=loaded.title.get(code),
+                    sections=_section_choices(loaded, code),
+                ),
                 file=sys.stderr,
             )
             raise typer.Exit(1)
@@ -148,7 +152,11 @@ def register(app: typer.Typer) -> None:
         count = len(hits)
         summary = ngettext(
             "{query}: {count} matching line in {sections}.", "{query}: {count} matching lines in {sections}.", count
-        ).format(query=pgettext("quotation", "“{text}”").format(text=query), count=count, sections=format_list([title for _id, title in sections]))
+        ).format(
+            query=pgettext("quotation", "“{text}”").format(text=query),
+            count=count,
+            sections=format_list([title for _id, title in sections]),
+        )
         for index, (sid, title) in enumerate(sections):
             heading = _("{title} ({id})").format(title=title, id=sid)
             if console is not None:
