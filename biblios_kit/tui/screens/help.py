@@ -14,7 +14,6 @@ from biblios_kit.i18n import _
 from biblios_kit.rulebook import Rulebook, render_rulebook, search
 from biblios_kit.rulebook.formats import section_text
 from biblios_kit.rules.model import Ruleset
-from biblios_kit.tui.widgets.prose import Prose
 
 
 class HelpScreen(ModalScreen[None]):
@@ -36,7 +35,7 @@ class HelpScreen(ModalScreen[None]):
             with Horizontal(id="help-body"):
                 yield OptionList(*(Option(s.title, id=s.id) for s in self.book.sections), id="help-sections")
                 with VerticalScroll(id="help-scroll"):
-                    yield Prose(id="help-text")
+                    yield Static(id="help-text")
 
     def on_mount(self) -> None:
         sections = self.query_one(OptionList)
