@@ -264,6 +264,21 @@ def test_rulebooks_agree_with_each_editions_terms(tmp_path: Path) -> None:
         assert public_text(feminine, []).plain == "(vacía)"
 
 
+def test_names_of_games_elide_in_french(tmp_path: Path) -> None:
+    path = tmp_path / "enluminures.yaml"
+    path.write_text(
+        "extends: biblios\nid: enluminures\ntitle: {en: Illuminations, fr: Enluminures, es: Iluminaciones}\n"
+        "description: {en: D, fr: D, es: D}\nterms:\n  hand: {en: hand, fr: {text: besace, gender: feminine, coined: true}, es: mano}\n",
+        encoding="utf-8",
+    )
+    french = "\n".join(render_rulebook(load_ruleset(path), "fr").section("components").lines())
+    assert "Aucun livret de règles d'Enluminures" in french
+    result = CliRunner().invoke(
+        build_app(), ["rules", "search", "licorne", "--ruleset", "scripts-and-scribes", "--lang", "fr"]
+    )
+    assert result.exit_code == 1 and "dans les règles d'Écrivains & Scribes" in result.output
+
+
 def test_bad_grammar_fields_are_located(tmp_path: Path) -> None:
     path = variant(tmp_path, "terms:\n  hand: {en: hand, fr: {text: main, gender: feminin}, es: mano}\n")
     with pytest.raises(RulesetError) as caught:

@@ -125,6 +125,7 @@ def register(app: typer.Typer) -> None:
         """Search the rulebook; shows each matching section with the matches highlighted."""
         code = _start(lang)
         from biblios_kit.rulebook import highlight, render_rulebook, search
+        from biblios_kit.rulebook.grammar import name_forms
 
         loaded = load(ruleset, list(option or []))
         book = render_rulebook(loaded, code)
@@ -136,7 +137,7 @@ def register(app: typer.Typer) -> None:
                     "section with 'rules show SECTION'; the sections are: {sections}."
                 ).format(
                     query=pgettext("quotation", "“{text}”").format(text=query),
-                    ruleset=loaded.title.get(code),
+                    **name_forms("ruleset", loaded.title.get(code), code),
                     sections=_section_choices(loaded, code),
                 ),
                 file=sys.stderr,

@@ -151,8 +151,9 @@ def term_values(ruleset: Ruleset, lang: str) -> dict[str, str]:
     return values
 
 
-NAME_KEYS: tuple[str, ...] = ("player", "penalized", "ruleset")
-"""Placeholders holding a name (a person's, a game's); ``{of_player}`` gives "d'Ana" / "de Bob" / "de Ana"."""
+NAME_KEYS: tuple[str, ...] = ("player", "penalized", "ruleset", "game")
+"""Placeholders holding a name (a person's, a game's); ``{of_player}`` gives "d'Ana" / "de Bob" / "de Ana",
+``{of_game}`` "d'Écrivains & Scribes"."""
 
 
 def name_forms(key: str, name: str, lang: str) -> dict[str, str]:

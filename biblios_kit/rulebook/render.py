@@ -13,7 +13,7 @@ from collections.abc import Callable
 from biblios_kit.i18n import N_, _, format_list, format_number, in_language, ngettext, pgettext
 from biblios_kit.rulebook.examples import NAMES as EXAMPLE_NAMES
 from biblios_kit.rulebook.examples import Example
-from biblios_kit.rulebook.grammar import capitalize, term_values
+from biblios_kit.rulebook.grammar import capitalize, name_forms, term_values
 from biblios_kit.rulebook.model import Block, BulletList, Paragraph, Rulebook, Section, Subheading, Table
 from biblios_kit.rules.model import (
     TERM_KEYS,
@@ -324,7 +324,7 @@ class _Renderer:
                         "project's own.",
                         len(coined),
                     ),
-                    game=r.title.get(lang),
+                    **name_forms("game", r.title.get(lang), lang),
                     terms=format_list(quoted),
                 )
             )
