@@ -331,6 +331,9 @@ def test_french_rulebook_typography() -> None:
         ("biblios", "fr", "Medieval Bluff", "options", "[Bluff médiéval]"),
         ("biblios", "fr", "enchre", "auction", "[enchère]"),
         ("scripts-and-scribes", "en", "Scriptorium", "components", "[Value Board]"),
+        ("scripts-and-scribes", "fr", "bishop", "church", "[carte évêque]"),
+        ("biblios", "es", "church", "church", "[carta de Iglesia]"),
+        ("scripts-and-scribes", "es", "iglesia", "church", "[carta de Obispo]"),
     ],
 )
 def test_lookups_find_what_players_type(ruleset: str, lang: str, query: str, section: str, marked: str) -> None:

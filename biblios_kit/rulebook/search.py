@@ -148,7 +148,10 @@ class _Unit:
 
 @cache
 def edition_synonyms(lang: str) -> dict[str, tuple[str, ...]]:
-    """Folded phrases of every shipped edition (terms and option titles, any language) -> their words in ``lang``."""
+    """Folded phrases of every shipped edition (terms and option titles, any language) -> their words in ``lang``.
+
+    A long word that belongs to one term only ("bishop" of "Bishop card") stands for that term too.
+    """
     from biblios_kit.rules import load_ruleset
     from biblios_kit.rules.model import LANGUAGES, TERM_KEYS
 
@@ -164,10 +167,21 @@ def edition_synonyms(lang: str) -> dict[str, tuple[str, ...]]:
             key = f"option:{option_id}"
             by_key.setdefault(key, set()).update(fold(option.title.get(code)) for code in LANGUAGES)
             targets.setdefault(key, set()).add(fold(option.title.get(lang)))
+    # a word of five letters or more that names one thing only ("bishop", "eveque", "iglesia") stands
+    # for the whole term: players type "bishop", not "bishop card"
+    owners: dict[str, set[str]] = {}
+    for key, names in by_key.items():
+        for name in names:
+            for word in name.split():
+                if len(word) >= 5:
+                    owners.setdefault(word, set()).add(key)
     mapping: dict[str, set[str]] = {}
     for key, names in by_key.items():
         for name in names:
             mapping.setdefault(name, set()).update(targets[key] - {name})
+            for word in name.split():
+                if owners.get(word) == {key} and word != name:
+                    mapping.setdefault(word, set()).update(targets[key] - {word})
     return {name: tuple(sorted(values)) for name, values in mapping.items() if values}
 
 
