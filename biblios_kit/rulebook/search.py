@@ -167,8 +167,8 @@ def edition_synonyms(lang: str) -> dict[str, tuple[str, ...]]:
             key = f"option:{option_id}"
             by_key.setdefault(key, set()).update(fold(option.title.get(code)) for code in LANGUAGES)
             targets.setdefault(key, set()).add(fold(option.title.get(lang)))
-    # a word of five letters or more that names one thing only ("bishop", "eveque", "iglesia") stands
-    # for the whole term: players type "bishop", not "bishop card"
+    # a word of five letters or more that names one thing only ("bishop", "iglesia") stands for the
+    # term too: players type "bishop", not "bishop card"
     owners: dict[str, set[str]] = {}
     for key, names in by_key.items():
         for name in names:
@@ -229,10 +229,15 @@ def query_words(query: str) -> list[str]:
 
 
 def _match_line(tokens: Sequence[_Token], unit: _Unit) -> tuple[int, list[tuple[int, int]]]:
-    """The best quality of ``unit`` in a line and the spans of its matches."""
+    """The best quality of ``unit`` in a line and the spans of its matches.
+
+    What the player typed (the first alternative) is marked as typed: a synonym's match that
+    overlaps it ("carte évêque" around a typed "évêque") is not marked.
+    """
     best = 0
     spans: list[tuple[int, int]] = []
-    for alternative in unit.alternatives:
+    typed: list[tuple[int, int]] = []
+    for index, alternative in enumerate(unit.alternatives):
         size = len(alternative)
         for start in range(len(tokens) - size + 1):
             quality = EXACT
@@ -245,8 +250,13 @@ def _match_line(tokens: Sequence[_Token], unit: _Unit) -> tuple[int, list[tuple[
                 if not quality:
                     break
             if quality:
+                span = (tokens[start].start, tokens[start + size - 1].end)
+                if index and any(span[0] < end and begin < span[1] for begin, end in typed):
+                    continue
                 best = max(best, quality)
-                spans.append((tokens[start].start, tokens[start + size - 1].end))
+                spans.append(span)
+                if not index:
+                    typed.append(span)
     return best, spans
 
 
