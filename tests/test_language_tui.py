@@ -15,10 +15,10 @@ from textual.geometry import Region
 from textual.widget import Widget
 
 from biblios_kit.i18n import use_language
+from biblios_kit.linebreak import keep_no_break_spaces
 from biblios_kit.rules import load_ruleset
 from biblios_kit.tui.app import make_app
 from biblios_kit.tui.config import GameConfig
-from biblios_kit.tui.linebreak import keep_no_break_spaces
 from biblios_kit.tui.screens.help import HelpScreen
 from biblios_kit.tui.screens.table import TableScreen
 
@@ -103,3 +103,21 @@ def test_french_table_never_starts_a_line_with_punctuation() -> None:
         return bad
 
     assert asyncio.run(scenario()) == []
+
+
+def test_the_cli_and_the_app_install_it(monkeypatch: pytest.MonkeyPatch) -> None:
+    import re
+
+    import rich._wrap
+
+    from biblios_kit.cli.app import build_app
+    from biblios_kit.linebreak import WORD
+
+    for start in (build_app, lambda: make_app(GameConfig())):
+        monkeypatch.setattr(rich._wrap, "re_word", re.compile(r"\s*\S+\s*"))  # Rich's own
+        start()
+        assert rich._wrap.re_word is WORD
+    console = Console(width=24, file=None)
+    with console.capture() as capture:
+        console.print(Text(f"Moines{NNBSP}: remportée par un joueur, 100,0\u00a0% (91,2\u00a0%–100,0\u00a0%)"))
+    assert not [line for line in capture.get().splitlines() if line.lstrip()[:1] in ("%", ":", ")")]

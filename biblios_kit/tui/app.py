@@ -12,9 +12,9 @@ from textual.screen import Screen
 
 from biblios_kit.errors import BibliosError
 from biblios_kit.i18n import SUPPORTED, _, current_language, set_language
+from biblios_kit.linebreak import keep_no_break_spaces
 from biblios_kit.resources import saved_game_path
 from biblios_kit.tui.config import GameConfig
-from biblios_kit.tui.linebreak import keep_no_break_spaces
 from biblios_kit.tui.localize import LANGUAGE_NAMES, set_bindings
 
 if TYPE_CHECKING:
