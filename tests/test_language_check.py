@@ -56,6 +56,10 @@ PATTERNS: dict[str, list[tuple[str, re.Pattern[str]]]] = {
             "a question without '¿'",
             re.compile(r"(?:^|(?<=[.!?\n]))[^¿.!?\n]*\?(?!\w+=)"),
         ),  # a URL's ?key= is no question
+        (
+            "'tú' where the texts say 'usted'",
+            re.compile(r"\b(tienes|puedes|quieres|debes|tus?)\b"),
+        ),
     ],
     "fr": [
         (
@@ -109,6 +113,7 @@ def defects(text: str, lang: str) -> list[str]:
         ("fr", "« Refus de payer »"),
         ("fr", "Ana a choisi 1 cartes sur 3."),
         ("es", "Ana prend {card}."),
+        ("es", "No tienes ningún pago que hacer."),
     ],
 )
 def test_the_check_catches_each_defect(lang: str, bad: str) -> None:
