@@ -15,6 +15,7 @@ import typer
 
 from biblios_kit.errors import BibliosError
 from biblios_kit.i18n import N_, _, use_language
+from biblios_kit.linebreak import keep_no_break_spaces
 
 COMMANDS: tuple[str, ...] = ("rules", "variant", "replay", "simulate", "lab", "play", "host", "join")
 """The top-level commands and groups, in the order help lists them."""
@@ -29,6 +30,7 @@ def build_app(command: str | None = None) -> typer.Typer:
     name that is not a command, everything is registered, so help and "no such command"
     list every command.
     """
+    keep_no_break_spaces()  # Rich tables wrap French "91,2 %" and "Joueurs :" as one word
     app = typer.Typer(
         name="biblios-kit",
         help=_("Biblios and Scripts & Scribes: rulesets, rulebooks, simulations and a terminal game."),
