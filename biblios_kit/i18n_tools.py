@@ -134,6 +134,15 @@ def _key(message: Message) -> tuple[str, str | None]:
     return msgid, message.context
 
 
+def _split_token(token: str) -> tuple[str, str]:
+    """``{name!conv:spec}`` -> (``name``, ``!conv:spec``)."""
+    name = token[1:-1]
+    cuts = [name.index(mark) for mark in ("!", ":") if mark in name]
+    if not cuts:
+        return name, ""
+    return name[: min(cuts)], name[min(cuts) :]
+
+
 def _families(names: frozenset[str]) -> frozenset[str]:
     """Placeholders with every form of an edition term (``{the_hand}``, ``{of_the_hand}``) counted as that term.
 
@@ -143,15 +152,34 @@ def _families(names: frozenset[str]) -> frozenset[str]:
     from biblios_kit.rulebook.grammar import placeholder_family
 
     def family(token: str) -> str:
-        name, rest = token[1:-1], ""
-        for mark in ("!", ":"):
-            if mark in name:
-                name, tail = name.split(mark, 1)
-                rest = mark + tail + rest
-                break
+        name, rest = _split_token(token)
         return "{" + placeholder_family(name) + rest + "}"
 
     return frozenset(family(token) for token in names)
+
+
+def _agreements(tokens: frozenset[str]) -> tuple[frozenset[str], frozenset[str], list[str]]:
+    """Split ``{agree_<term>:…}`` placeholders off: (the other placeholders, the terms agreed with, malformed ones).
+
+    An agreement prints a word agreeing with a term, not the term: a translation may add
+    one for any term its msgid names, and needs none where its msgid has one.
+    """
+    from biblios_kit.rulebook.grammar import AGREE, agreement_words, placeholder_family
+
+    others, terms, bad = set(), set(), []
+    for token in tokens:
+        name, rest = _split_token(token)
+        if not name.startswith(f"{AGREE}_") or placeholder_family(name) == name:
+            others.add(token)
+            continue
+        terms.add(placeholder_family(name))
+        try:
+            if not rest.startswith(":"):
+                raise ValueError("no words after a colon")
+            agreement_words(rest[1:])
+        except ValueError as error:
+            bad.append(f"{token}: {error}")
+    return frozenset(others), frozenset(terms), bad
 
 
 def _placeholder_problems(lang: str, message: Message) -> list[CatalogProblem]:
@@ -165,18 +193,23 @@ def _placeholder_problems(lang: str, message: Message) -> list[CatalogProblem]:
     for index, text in enumerate(strings):
         if not text:
             continue
-        wanted = expected[0] if index == 0 else expected[-1]
+        wanted, wanted_terms, _bad = _agreements(expected[0] if index == 0 else expected[-1])
         try:
-            got = placeholders(text)
+            got, got_terms, bad = _agreements(placeholders(text))
         except ValueError as error:
             problems.append(CatalogProblem(lang, "placeholders", ids[0], f"malformed msgstr[{index}]: {error}"))
             continue
+        named = {token[1:-1] for token in _families(wanted)} | wanted_terms
+        strangers = sorted(got_terms - named)
         if _families(got) != _families(wanted):
             missing = ", ".join(sorted(_families(wanted) - _families(got))) or "-"
             extra = ", ".join(sorted(_families(got) - _families(wanted))) or "-"
             problems.append(
                 CatalogProblem(lang, "placeholders", ids[0], f"msgstr[{index}] lacks {missing}; unknown {extra}")
             )
+        elif bad or strangers:
+            detail = "; ".join(bad + [f"agrees with {term}, which the msgid does not name" for term in strangers])
+            problems.append(CatalogProblem(lang, "placeholders", ids[0], f"msgstr[{index}]: {detail}"))
     return problems
 
 

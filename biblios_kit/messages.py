@@ -62,7 +62,9 @@ TEMPLATES: dict[str, str | Plural] = {
     "record-not-object": N_("expected a JSON object"),
     "record-bad-format": N_("not a game record (format must be {format})"),
     "record-bad-version": N_("missing or non-integer {key}"),
-    "record-unsupported-version": N_("unsupported record version {version} (this program reads version {supported})"),
+    "record-unsupported-version": N_(
+        "unsupported record version {version} (this program reads versions 1 to {supported})"
+    ),
     "record-bad-ruleset": N_("{key} must be an object with id, content_hash and options"),
     "record-empty-string": N_("{key} must be a non-empty string"),
     "record-bad-hash": N_("{key} must be a SHA-256 hex string"),
@@ -92,6 +94,14 @@ TEMPLATES: dict[str, str | Plural] = {
         "ruleset {ruleset} has changed since this game was recorded (content hash {current}, record has {recorded})"
     ),
     "record-located": "{message}",
+    "record-bad-reseeds": N_(
+        "{key} must be a list of objects with 'after' (a number of actions of the record, in order) and 'seed'"
+    ),
+    "record-needs-version-2": N_("{key} needs record format version 2 (this record says version 1)"),
+    "record-embedded-mismatch": N_(
+        "the ruleset embedded in the record is not ruleset {ruleset} with the record's options"
+    ),
+    "record-embedded-invalid": N_("the ruleset {ruleset} embedded in the record is not valid:\n{problems}"),
     # bot specs (bots.registry, bots.params)
     "bot-spec-empty": N_("empty bot spec {spec!r}"),
     "bot-unknown": N_("unknown bot {name!r}; known: {known}"),

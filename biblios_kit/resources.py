@@ -56,7 +56,9 @@ def user_data_dir() -> Path:
 
 
 SAVED_GAME_NAME = "current-game.json"
-"""File name of the game in progress, inside :func:`saves_dir`."""
+"""File name of the terminal's game in progress, inside :func:`saves_dir`."""
+SAVE_SESSION_VARIABLE = "BIBLIOS_KIT_SAVE_SESSION"
+"""Set by ``play --web`` in each browser session's process: the session's own save (see :func:`saved_game_path`)."""
 
 
 def saves_dir() -> Path:
@@ -65,5 +67,17 @@ def saves_dir() -> Path:
 
 
 def saved_game_path() -> Path:
-    """The file of the saved game in progress (known here, so finding it does not import the engine)."""
+    """The file of this session's saved game (known here, so finding it does not import the engine).
+
+    A terminal game is saved in ``current-game.json``. A browser session of ``play --web``
+    (:data:`SAVE_SESSION_VARIABLE` set to the session's secret id) has its own file,
+    ``browser-<digest>.json``, named by a digest of the id, so it never offers another
+    session's game and the file name does not give the id away.
+    """
+    session = os.environ.get(SAVE_SESSION_VARIABLE)
+    if session:
+        import hashlib
+
+        digest = hashlib.sha256(session.encode("utf-8", "surrogateescape")).hexdigest()[:32]
+        return saves_dir() / f"browser-{digest}.json"
     return saves_dir() / SAVED_GAME_NAME

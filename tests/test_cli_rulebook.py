@@ -132,7 +132,7 @@ def test_search_without_a_match_is_helpful(capsys: pytest.CaptureFixture[str]) -
     code, out, err = run(capsys, "rules", "search", "licorne", "--lang", "fr")
     assert code == 1
     assert out == ""
-    assert "Rien ne correspond à 'licorne'" in err and "penalty (Pénalités)" in err
+    assert "Rien ne correspond à «\u202flicorne\u202f»" in err and "penalty (Pénalités)" in err
 
 
 @pytest.mark.parametrize(

@@ -15,7 +15,7 @@ from biblios_kit.cli.app import build_app
 from biblios_kit.i18n import use_language
 from biblios_kit.rules import load_ruleset
 from biblios_kit.rules.loader import check_file
-from biblios_kit.rules.schema import SCHEMA_PATH
+from biblios_kit.rules.schema import SCHEMA_PATH, VARIANT_SCHEMA_PATH
 
 ROOT = Path(__file__).resolve().parent.parent
 SHIPPED = sorted(
@@ -93,7 +93,7 @@ def test_variant_new_writes_a_valid_commented_file(_config: Path) -> None:
     assert code == 0, output
     assert output.strip() == f"wrote {target}"
     text = target.read_text(encoding="utf-8")
-    assert text.splitlines()[0] == f"# yaml-language-server: $schema={SCHEMA_PATH.as_uri()}"
+    assert text.splitlines()[0] == f"# yaml-language-server: $schema={VARIANT_SCHEMA_PATH.as_uri()}"
     assert 'extends: "scripts-and-scribes"' in text and "id: quiet-auction" in text
     assert check_file(target) == []
     ruleset = load_ruleset("quiet-auction")
@@ -101,14 +101,14 @@ def test_variant_new_writes_a_valid_commented_file(_config: Path) -> None:
     assert ruleset.title.fr == "Écrivains & Scribes (règles maison\u202f: quiet-auction)"
     # Uncommenting the examples gives a valid ruleset too.
     lines = text.splitlines()
-    marker = next(i for i, line in enumerate(lines) if line.startswith("# Examples:"))
-    uncommented = "\n".join(lines[:marker] + [line.removeprefix("# ") for line in lines[marker + 1 :]])
+    marker = next(i for i, line in enumerate(lines) if line.startswith("## "))  # the first example
+    uncommented = "\n".join(lines[:marker] + [line.removeprefix("# ") for line in lines[marker:]])
     examples = target.with_name("examples.yaml")
     examples.write_text(uncommented.replace("id: quiet-auction", "id: examples"), encoding="utf-8")
     ruleset = load_ruleset(examples)
     assert ruleset.auction.overpay.value == "forbidden" and ruleset.penalty.kind.value == "none"
-    assert ruleset.auction.gold_ceiling_hand and ruleset.auction.cards_ceiling_hand
-    assert [(item.kind.value, item.value, item.count) for item in ruleset.setups[4].starting_cards] == [("gold", 1, 1)]
+    assert ruleset.auction.gold_ceiling_hand and not ruleset.auction.cards_ceiling_hand  # ceiling: {gold: hand}
+    assert [(item.kind.value, item.value, item.count) for item in ruleset.setups[5].starting_cards] == [("gold", 1, 1)]
 
 
 def test_variant_new_refuses_overwrite_bad_names_and_taken_ids(_config: Path, tmp_path: Path) -> None:

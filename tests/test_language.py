@@ -18,7 +18,15 @@ from biblios_kit.engine.records import record_of, save_record
 from biblios_kit.errors import RulesetError
 from biblios_kit.i18n import format_decimal, format_number, in_language, use_language
 from biblios_kit.rulebook import render_rulebook
-from biblios_kit.rulebook.grammar import agree, form_of, name_forms, placeholder_family, term_values, with_article
+from biblios_kit.rulebook.grammar import (
+    agree,
+    form_of,
+    name_forms,
+    placeholder_family,
+    term_forms,
+    term_values,
+    with_article,
+)
 from biblios_kit.rulebook.search import highlight, search, within_one_edit
 from biblios_kit.rules import load_ruleset
 from biblios_kit.rules.model import Gender, GrammaticalNumber, TermForm, term_form
@@ -184,6 +192,94 @@ def test_a_variant_states_gender_number_and_elision(tmp_path: Path) -> None:
     assert not any("de el" in line for line in lines)
 
 
+@pytest.mark.parametrize(
+    ("form", "spec", "expected"),
+    [
+        (TermForm("paquet"), "mélangé|mélangée|mélangés|mélangées", "mélangé"),
+        (TermForm("pioche", Gender.FEMININE), "mélangé|mélangée|mélangés|mélangées", "mélangée"),
+        (TermForm("PV", number=GrammaticalNumber.PLURAL), "mélangé|mélangée|mélangés|mélangées", "mélangés"),
+        (TermForm("cartes", Gender.FEMININE, GrammaticalNumber.PLURAL), "aucun|aucune|tous|toutes", "toutes"),
+        (TermForm("cartes", Gender.FEMININE, GrammaticalNumber.PLURAL), "vacío|vacía", "vacía"),
+        (TermForm("mazo"), "vacío|vacía", "vacío"),
+        (TermForm("pila", Gender.FEMININE), "empty", "empty"),
+    ],
+)
+def test_agreement_placeholder_picks_the_agreeing_word(form: TermForm, spec: str, expected: str) -> None:
+    values = term_forms("draw_pile", form, "fr")
+    assert ("{agree_draw_pile:" + spec + "}").format(**values) == expected
+    assert values["agree_draw_pile"] == form.text  # a plain string where term values go
+    assert placeholder_family("agree_draw_pile") == "draw_pile"
+
+
+@pytest.mark.parametrize("spec", ["", "a|b|c", "a||b|c", "a|"])
+def test_agreement_placeholder_needs_one_two_or_four_words(spec: str) -> None:
+    values = term_forms("hand", TermForm("main", Gender.FEMININE), "fr")
+    with pytest.raises(ValueError):
+        ("{agree_hand" + (":" + spec if spec else "") + "}").format(**values)
+
+
+def test_catalog_check_accepts_agreements_only_for_terms_the_msgid_names(tmp_path: Path) -> None:
+    from babel.messages.catalog import Catalog
+
+    from biblios_kit.i18n_tools import _placeholder_problems
+
+    template = "{the_auction_pile} is shuffled."
+    catalog = Catalog(locale="fr")
+    good = catalog.add(template, "{the_auction_pile} {agree_auction_pile:est mélangé|est mélangée}.")
+    strange = catalog.add("x {the_hand}", "{the_hand} {agree_draw_pile:vide|vide}")
+    malformed = catalog.add("y {the_hand}", "{the_hand} {agree_hand:a|b|c}")
+    alone = catalog.add("z {the_hand}", "{agree_hand:vide|vide}")
+    english = catalog.add("({agree_public_space:empty})", "({agree_public_space:vacío|vacía})")
+    assert _placeholder_problems("fr", good) == [] and _placeholder_problems("fr", english) == []
+    assert "agrees with draw_pile" in _placeholder_problems("fr", strange)[0].detail
+    assert "1, 2" in _placeholder_problems("fr", malformed)[0].detail
+    assert "lacks {hand}" in _placeholder_problems("fr", alone)[0].detail
+
+
+def test_rulebooks_agree_with_each_editions_terms(tmp_path: Path) -> None:
+    shuffled = {
+        ("biblios", "fr"): "la pile d'Enchères est mélangée et posée face cachée",
+        ("scripts-and-scribes", "fr"): "le paquet à enchérir est mélangé et posé face cachée",
+        ("biblios", "es"): "se baraja la pila de subasta y se deja boca abajo",
+    }
+    for (ruleset_id, lang), expected in shuffled.items():
+        assert expected in "\n".join(render_rulebook(load_ruleset(ruleset_id), lang).section("auction").lines())
+    path = variant(
+        tmp_path,
+        "terms:\n  auction_pile:\n    en: {text: cards for sale, number: plural}\n"
+        "    fr: {text: cartes à vendre, gender: feminine, number: plural}\n"
+        "    es: {text: cartas en venta, gender: feminine, number: plural}\n",
+    )
+    ruleset = load_ruleset(path)
+    french = "\n".join(render_rulebook(ruleset, "fr").section("auction").lines())
+    spanish = "\n".join(render_rulebook(ruleset, "es").section("auction").lines())
+    assert "les cartes à vendre sont mélangées et posées face cachée" in french
+    assert "se barajan las cartas en venta y se dejan boca abajo" in spanish
+    from biblios_kit.tui.render import public_text
+
+    with in_language("es"):
+        assert public_text(load_ruleset("biblios"), []).plain == "(vacío)"
+        feminine = load_ruleset(
+            variant(tmp_path, "terms:\n  public_space: {en: hall, fr: halle, es: {text: lonja, gender: feminine}}\n")
+        )
+        assert public_text(feminine, []).plain == "(vacía)"
+
+
+def test_names_of_games_elide_in_french(tmp_path: Path) -> None:
+    path = tmp_path / "enluminures.yaml"
+    path.write_text(
+        "extends: biblios\nid: enluminures\ntitle: {en: Illuminations, fr: Enluminures, es: Iluminaciones}\n"
+        "description: {en: D, fr: D, es: D}\nterms:\n  hand: {en: hand, fr: {text: besace, gender: feminine, coined: true}, es: mano}\n",
+        encoding="utf-8",
+    )
+    french = "\n".join(render_rulebook(load_ruleset(path), "fr").section("components").lines())
+    assert "Aucun livret de règles d'Enluminures" in french
+    result = CliRunner().invoke(
+        build_app(), ["rules", "search", "licorne", "--ruleset", "scripts-and-scribes", "--lang", "fr"]
+    )
+    assert result.exit_code == 1 and "dans les règles d'Écrivains & Scribes" in result.output
+
+
 def test_bad_grammar_fields_are_located(tmp_path: Path) -> None:
     path = variant(tmp_path, "terms:\n  hand: {en: hand, fr: {text: main, gender: feminin}, es: mano}\n")
     with pytest.raises(RulesetError) as caught:
@@ -236,6 +332,9 @@ def test_french_rulebook_typography() -> None:
         ("biblios", "fr", "Medieval Bluff", "options", "[Bluff médiéval]"),
         ("biblios", "fr", "enchre", "auction", "[enchère]"),
         ("scripts-and-scribes", "en", "Scriptorium", "components", "[Value Board]"),
+        ("scripts-and-scribes", "fr", "bishop", "church", "[carte évêque]"),
+        ("biblios", "es", "church", "church", "[carta de Iglesia]"),
+        ("scripts-and-scribes", "es", "iglesia", "church", "[carta de Obispo]"),
     ],
 )
 def test_lookups_find_what_players_type(ruleset: str, lang: str, query: str, section: str, marked: str) -> None:

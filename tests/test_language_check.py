@@ -1,5 +1,6 @@
-"""The language check: render every screen text, event message and rulebook section in French and Spanish
-for both editions, the shipped variants and the options, and fail on known defect patterns.
+"""The language check: render every screen text, event message, rulebook section and the main CLI outputs
+(rules list/search/show, replay --log, simulate) in French and Spanish for both editions, the shipped
+variants and the options, and fail on known defect patterns.
 
 Patterns: "de el" / "a el" (Spanish contractions), French "de"/"le"/"la"/"que" before a vowel (elision),
 a French ``: ; ! ?`` without its narrow no-break space, a plural after the number 1 ("1 cartes"),
@@ -55,6 +56,10 @@ PATTERNS: dict[str, list[tuple[str, re.Pattern[str]]]] = {
             "a question without '¿'",
             re.compile(r"(?:^|(?<=[.!?\n]))[^¿.!?\n]*\?(?!\w+=)"),
         ),  # a URL's ?key= is no question
+        (
+            "'tú' where the texts say 'usted'",
+            re.compile(r"\b(tienes|puedes|quieres|debes|tus?)\b"),
+        ),
     ],
     "fr": [
         (
@@ -108,6 +113,7 @@ def defects(text: str, lang: str) -> list[str]:
         ("fr", "« Refus de payer »"),
         ("fr", "Ana a choisi 1 cartes sur 3."),
         ("es", "Ana prend {card}."),
+        ("es", "No tienes ningún pago que hacer."),
     ],
 )
 def test_the_check_catches_each_defect(lang: str, bad: str) -> None:
@@ -234,3 +240,36 @@ def test_catalog_messages_have_no_known_defect(lang: str) -> None:
             if text == ids[0] and len(english) >= 3:
                 problems.append(f"{ids[0]!r}: left in English")
     assert problems == [], "\n".join(problems)
+
+
+@pytest.fixture(scope="module")
+def record_file(tmp_path_factory: pytest.TempPathFactory) -> str:
+    """A finished Scripts & Scribes game record (random legal moves)."""
+    from biblios_kit.engine.records import record_of, save_record
+
+    _ruleset, states = played("scripts-and-scribes", (), 3, 10)
+    return str(save_record(record_of(states[-1]), tmp_path_factory.mktemp("records") / "game.json"))
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_cli_outputs_have_no_known_defect(lang: str, record_file: str) -> None:
+    from typer.testing import CliRunner
+
+    from biblios_kit.cli.app import build_app
+
+    commands = [
+        ["rules", "list"],
+        ["rules", "search", "licorne", "--ruleset", "scripts-and-scribes"],
+        ["rules", "search", "enchère pénalité", "--ruleset", "biblios", "--option", "medieval-bluff"],
+        ["rules", "show", "ties", "--ruleset", "scripts-and-scribes"],
+        ["replay", record_file, "--log"],
+        ["simulate", "--ruleset", "scripts-and-scribes", "--players", "3", "--games", "4", "--bots", "random"],
+    ]
+    problems = []
+    for command in commands:
+        result = CliRunner().invoke(build_app(), [*command, "--lang", lang])
+        assert result.exit_code in (0, 1), (command, result.output)
+        problems += [
+            f"{command[:2]}: {problem}" for line in result.output.splitlines() for problem in defects(line, lang)
+        ]
+    assert problems == [], "\n".join(dict.fromkeys(problems))

@@ -36,7 +36,8 @@ def test_save_load_replay_round_trip(tmp_path: Path) -> None:
     path = save_record(record, tmp_path / "games" / "one.json")
     assert sorted(p.name for p in path.parent.iterdir()) == ["one.json"]  # no temporary file left
     document = json.loads(path.read_text(encoding="utf-8"))
-    assert document["format"] == FORMAT and document["version"] == VERSION
+    assert document["format"] == FORMAT and document["version"] == 1  # no reseeds, no embedded ruleset: version 1
+    assert VERSION == 2
     assert document["ruleset"] == {
         "id": "biblios",
         "content_hash": state.ruleset.content_hash,
@@ -126,7 +127,7 @@ def test_cli_replay_text_json_and_errors(tmp_path: Path) -> None:
     result = runner.invoke(build_app(), ["replay", str(bad)])
     assert result.exit_code == 2
     assert "invalid or truncated JSON" in result.output and "Traceback" not in result.output
-    result = runner.invoke(build_app(), ["replay", str(_write(tmp_path, {**_good(), "version": 2}))])
+    result = runner.invoke(build_app(), ["replay", str(_write(tmp_path, {**_good(), "version": 3}))])
     assert result.exit_code == 2 and "unsupported record version" in result.output
     result = runner.invoke(build_app(), ["replay", str(path), "--lang", "fr"])
     assert result.exit_code == 0

@@ -67,9 +67,9 @@ BROKEN_RECORDS: list[tuple[str, Mutation, dict[str, str]]] = [
         "unknown-version",
         lambda d: {**d, "version": 99},
         {
-            "en": "unsupported record version 99 (this program reads version 1)",
-            "fr": "version d'enregistrement 99 non prise en charge (ce programme lit la version 1)",
-            "es": "versión de registro 99 no admitida (este programa lee la versión 1)",
+            "en": "unsupported record version 99 (this program reads versions 1 to 2)",
+            "fr": "version d'enregistrement 99 non prise en charge (ce programme lit les versions 1 à 2)",
+            "es": "versión de registro 99 no admitida (este programa lee las versiones 1 a 2)",
         },
     ),
     (
@@ -291,7 +291,7 @@ def test_cli_replay_of_a_corrupt_record_is_localized(tmp_path: Path, lang: str, 
 
 
 def test_cli_replay_of_an_unknown_version_in_french(tmp_path: Path) -> None:
-    path = _write(tmp_path / "v2.json", {**_document(), "version": 2})
+    path = _write(tmp_path / "v3.json", {**_document(), "version": 3})
     result = CliRunner().invoke(build_app(), ["replay", str(path), "--lang", "fr"])
     assert result.exit_code == 2
-    assert "version d'enregistrement 2 non prise en charge (ce programme lit la version 1)" in result.stderr
+    assert "version d'enregistrement 3 non prise en charge (ce programme lit les versions 1 à 2)" in result.stderr

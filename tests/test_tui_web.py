@@ -92,4 +92,6 @@ def test_play_web_serves_the_app_over_a_websocket(tmp_path: Path) -> None:
             server.wait(5)
             raise AssertionError("the web server did not stop on Ctrl+C") from None
     assert f"127.0.0.1:{port}" in url
-    assert (tmp_path / "saves" / "current-game.json").is_file()  # the browser game saves like the terminal one
+    # The browser's game is saved in that browser session's own file, not in the terminal's.
+    saves = sorted(path.name for path in (tmp_path / "saves").glob("*.json"))
+    assert len(saves) == 1 and saves[0].startswith("browser-"), saves

@@ -15,6 +15,7 @@ import typer
 
 from biblios_kit.errors import BibliosError
 from biblios_kit.i18n import N_, _, use_language
+from biblios_kit.linebreak import keep_no_break_spaces
 
 COMMANDS: tuple[str, ...] = ("rules", "variant", "replay", "simulate", "lab", "play", "host", "join")
 """The top-level commands and groups, in the order help lists them."""
@@ -29,6 +30,7 @@ def build_app(command: str | None = None) -> typer.Typer:
     name that is not a command, everything is registered, so help and "no such command"
     list every command.
     """
+    keep_no_break_spaces()  # Rich tables wrap French "91,2 %" and "Joueurs :" as one word
     app = typer.Typer(
         name="biblios-kit",
         help=_("Biblios and Scripts & Scribes: rulesets, rulebooks, simulations and a terminal game."),
@@ -82,10 +84,11 @@ def _root(
 def _register(name: str, app: typer.Typer, rules_app: typer.Typer, variant_app: typer.Typer) -> None:
     """Import the modules that add the top-level command or group ``name`` and register them."""
     if name == "rules":
-        from biblios_kit.cli import rulebook_cmds, rules_cmds
+        from biblios_kit.cli import rulebook_cmds, rules_cmds, variant_cmds
 
         rules_cmds.register(rules_app)
         rulebook_cmds.register(rules_app)
+        variant_cmds.register_explain(rules_app)
     elif name == "variant":
         from biblios_kit.cli import variant_cmds
 

@@ -53,6 +53,8 @@ def replay(
         "options": list(record.options),
         "players": record.players,
         "seed": record.seed,
+        "reseeds": [{"after": after, "seed": seed} for after, seed in record.reseeds],
+        "ruleset_embedded": record.ruleset_document is not None,
         "actions": len(record.actions),
         "finished": state.is_terminal(),
         "result": state.result().to_dict() if state.is_terminal() else None,

@@ -8,7 +8,7 @@ import typer
 
 from biblios_kit.cli.common import LangOption, fail, start
 from biblios_kit.cli.options import RULESET, OptionOption
-from biblios_kit.i18n import SUPPORTED, _, format_list, ngettext, normalize_language
+from biblios_kit.i18n import SUPPORTED, _, format_list, ngettext, normalize_language, pgettext
 
 if TYPE_CHECKING:
     from biblios_kit.rules.model import Ruleset
@@ -125,6 +125,7 @@ def register(app: typer.Typer) -> None:
         """Search the rulebook; shows each matching section with the matches highlighted."""
         code = _start(lang)
         from biblios_kit.rulebook import highlight, render_rulebook, search
+        from biblios_kit.rulebook.grammar import name_forms
 
         loaded = load(ruleset, list(option or []))
         book = render_rulebook(loaded, code)
@@ -134,7 +135,11 @@ def register(app: typer.Typer) -> None:
                 _(
                     "Nothing matches {query} in the rules of {ruleset}. Try fewer or shorter words, or read a whole "
                     "section with 'rules show SECTION'; the sections are: {sections}."
-                ).format(query=repr(query), ruleset=loaded.title.get(code), sections=_section_choices(loaded, code)),
+                ).format(
+                    query=pgettext("quotation", "“{text}”").format(text=query),
+                    **name_forms("ruleset", loaded.title.get(code), code),
+                    sections=_section_choices(loaded, code),
+                ),
                 file=sys.stderr,
             )
             raise typer.Exit(1)
@@ -148,7 +153,11 @@ def register(app: typer.Typer) -> None:
         count = len(hits)
         summary = ngettext(
             "{query}: {count} matching line in {sections}.", "{query}: {count} matching lines in {sections}.", count
-        ).format(query=repr(query), count=count, sections=format_list([title for _id, title in sections]))
+        ).format(
+            query=pgettext("quotation", "“{text}”").format(text=query),
+            count=count,
+            sections=format_list([title for _id, title in sections]),
+        )
         for index, (sid, title) in enumerate(sections):
             heading = _("{title} ({id})").format(title=title, id=sid)
             if console is not None:

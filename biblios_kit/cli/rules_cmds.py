@@ -9,7 +9,7 @@ from typing import Annotated, Any
 import typer
 
 from biblios_kit.cli.common import USAGE_ERROR, LangOption, start
-from biblios_kit.i18n import _, format_list, ngettext
+from biblios_kit.i18n import _, format_list, ngettext, pgettext
 
 
 def register(app: typer.Typer) -> None:
@@ -46,7 +46,7 @@ def list_rulesets(lang: LangOption = None) -> None:
         if origin == "user":
             typer.echo("  " + _("folder: {path}").format(path=user_rulesets_dir()))
         if not group:
-            typer.echo("  " + _("(none)"))
+            typer.echo("  " + pgettext("no rulesets", "(none)"))
         for entry in group:
             names = (
                 _("{id} ({aliases})").format(id=entry.id, aliases=format_list(entry.aliases))

@@ -126,7 +126,9 @@ class GameState:
       players out of this round), ``excluded`` and ``pen_once`` (penalized on this card);
       ``payer``, ``pay_sum``, ``pay_min``, ``pay_n`` for a payment in progress.
     * ``log`` raw events (empty, and never grown, when ``logging`` is false); ``history`` actions
-      applied; ``resampled_for`` the player a resampled world was dealt for (-1 otherwise);
+      applied; ``reseeds`` the chance points (actions applied before, new seed) where the game
+      was reseeded (see :mod:`biblios_kit.engine.reseed`); ``resampled_for`` the player a
+      resampled world was dealt for (-1 otherwise);
       ``cache`` derived data for an unchanged state.
     """
 
@@ -176,6 +178,8 @@ class GameState:
     gift_cards: int
     short_discard: bool
     resampled_for: int
+    reseeds: tuple[tuple[int, int], ...] = ()
+    """The game's reseed points, oldest first: (number of actions applied before it, its seed)."""
     cache: dict[object, object] | None
     """Derived data kept for repeated queries on an unchanged state (cleared by every action)."""
     ev: EventTables
@@ -541,6 +545,7 @@ class GameState:
         s.gift_cards = self.gift_cards
         s.short_discard = self.short_discard
         s.resampled_for = self.resampled_for
+        s.reseeds = self.reseeds
         s.cache = None
         s.ev = self.ev
         s.after = self.after

@@ -33,6 +33,10 @@ log = logging.getLogger("biblios_kit.net")
 
 SEAT_TOKEN_VARIABLE = "BIBLIOS_KIT_SEAT_TOKEN"
 """The environment variable through which a browser seat's process gets its seat token."""
+SESSION_COOKIE = "biblios_kit_session"
+"""The ``play --web`` cookie naming a browser's session: its own saved game (a random secret)."""
+SESSION_COOKIE_DAYS = 365
+"""How long a browser keeps its session cookie (and so finds its saved game again)."""
 
 
 def _textual_serve_dir() -> Path:
@@ -180,8 +184,14 @@ def make_play_app(command: Callable[[web.Request], str], access_token: str, *, a
     Nothing is served without ``access_token`` (the printed URL carries it once, then a
     cookie); Host and Origin are checked; at most ``max_sessions`` processes run at once.
     ``command(request)`` gives the shell command of each session (the language of the
-    browser can go into it).
+    browser can go into it). Each browser gets a session cookie (a random secret) on its
+    first page; its games run with that secret in the environment, so they save to that
+    browser's own file (see :func:`biblios_kit.resources.saved_game_path`).
     """
+    import secrets
+
+    from biblios_kit.resources import SAVE_SESSION_VARIABLE
+
     sessions = Sessions(max_sessions)
     app = web.Application(
         client_max_size=16 * 1024,
@@ -189,10 +199,17 @@ def make_play_app(command: Callable[[web.Request], str], access_token: str, *, a
     )
 
     async def index(request: web.Request) -> web.Response:
-        return _page(request, "/ws", "biblios-kit")
+        response = _page(request, "/ws", "biblios-kit")
+        if not request.cookies.get(SESSION_COOKIE):
+            response.set_cookie(SESSION_COOKIE, secrets.token_urlsafe(24), httponly=True, samesite="Strict",
+                                max_age=SESSION_COOKIE_DAYS * 86400, path="/")  # fmt: skip
+        return response
 
     async def socket(request: web.Request) -> web.StreamResponse:
-        return await sessions.run(request, command(request))
+        # Without the cookie (it was refused or cleared) the game gets a save of its own that
+        # nothing will offer again, rather than another browser's.
+        session = request.cookies.get(SESSION_COOKIE) or secrets.token_urlsafe(24)
+        return await sessions.run(request, command(request), {SAVE_SESSION_VARIABLE: session[:200]})
 
     app.add_routes([web.get("/", index), web.get("/ws", socket), *_static_routes()])
     return app

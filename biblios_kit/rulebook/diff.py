@@ -168,7 +168,7 @@ class _Differ:
             lambda r: r.player_counts,
             lambda r: format_list([str(n) for n in r.player_counts]),
         )
-        for players in sorted(set(a.setups) & set(b.setups)):
+        for players in sorted(set(a.setups) | set(b.setups)):
             self.compare_setup(players)
         self.compare_rules()
         return self.found
@@ -189,13 +189,14 @@ class _Differ:
         )
 
     def compare_setup(self, players: int) -> None:
-        sa, sb = self.a.setups[players], self.b.setups[players]
+        """The setup for ``players`` players, when it differs or only one side has it ("not available")."""
+        sa, sb = self.a.setups.get(players), self.b.setups.get(players)
         if sa != sb:
             self.add(
                 f"setup:{players}",
                 _("Setup for {players} players").format(players=players),
-                self.setup_text(self.a, self.ra, players),
-                self.setup_text(self.b, self.rb, players),
+                self.setup_text(self.a, self.ra, players) if sa is not None else _("not available"),
+                self.setup_text(self.b, self.rb, players) if sb is not None else _("not available"),
             )
 
     def compare_rules(self) -> None:

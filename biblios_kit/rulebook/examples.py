@@ -3,14 +3,16 @@
 Each example is a real stretch of a real game of that ruleset (its deck, dice, options and
 tie-break chain): a gift turn, an auction paid in Gold with a surplus that is lost, a
 penalty (Medieval Bluff when that option is on), a category tie settled by letter, and a
-victory-point tie settled by the final tie-break chain. An :class:`Example` keeps the game
-(player count, seed, every action), so :func:`verify` can replay it through the engine's
-public API, action by action, and check every fact the text states.
+victory-point tie settled by the final tie-break chain, past its first step (Gold) when the
+chain has more. An :class:`Example` keeps the game (player count, seed, every action), so
+:func:`verify` can replay it through the engine's public API, action by action, and check
+every fact the text states.
 
 Games are played with a simple seeded policy (cautious bids, the biggest Gold card first)
-until every kind of example is found or the search budget runs out; an example a ruleset
-cannot produce (no Gold, exact payment, no ties within the budget) is left out. Results
-are cached per ruleset content hash.
+until every kind of example is found or the search budget runs out (:data:`SEEDS` games,
+:data:`DEEPER_SEEDS` for a tie that Gold does not settle); an example a ruleset cannot
+produce (no Gold, exact payment, no ties within the budget) is left out. Results are
+cached per ruleset content hash.
 """
 
 from __future__ import annotations
@@ -39,9 +41,14 @@ NAMES: tuple[str, ...] = ("Ana", "Bruno", "Carla", "Dario", "Elena", "Fabio")
 """The players of the examples (names read the same in every language)."""
 
 SEEDS = 120
-"""How many games the search may play for one ruleset (5 to 15 ms each)."""
-DEEPER_SEEDS = 8
-"""Games after which a victory-point tie settled by the first step (Gold) is good enough."""
+"""How many games the search plays for one ruleset to find every kind (about 5 ms each)."""
+DEEPER_SEEDS = 400
+"""How many games (with eager bidders) the search may play to find a victory-point tie that Gold does not settle.
+
+Such a tie (equal victory points and equal Gold) comes in about one such game in twelve;
+the search stops at the first."""
+DEEPEST_STEP = 4
+"""The last tie-break step (0 is the first) an example may be settled by: each earlier step is one line."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -82,10 +89,15 @@ def _gold_in_hand(ruleset: Ruleset, hand: Sequence[int]) -> int:
     return sum(ruleset.deck[card].value for card in hand if ruleset.deck[card].kind is CardKind.GOLD)
 
 
-def choose(state: GameState, rng: random.Random) -> int:
-    """The examples' policy: random placements, cautious bids, the biggest Gold card first when paying."""
+def choose(state: GameState, rng: random.Random, eager: bool = False) -> int:
+    """The examples' policy: random placements, cautious bids, the biggest Gold card first when paying.
+
+    ``eager`` players bid more often, never beyond their means: they spend their Gold, so
+    more games end with players level on victory points and on Gold (one game in twelve
+    instead of one in forty), the tie the final-tie example needs.
+    """
     ruleset = state.ruleset
-    legal = state.legal_actions()
+    legal = state.legal()
     phase = state.phase
     if phase is Phase.BIDDING:
         seat = state.current_player
@@ -93,9 +105,10 @@ def choose(state: GameState, rng: random.Random) -> int:
         obs = state.observation(seat)
         assert obs.auction is not None
         means = _gold_in_hand(ruleset, obs.hand) if obs.auction.currency == "gold" else len(obs.hand) - 1
-        bids = [action for action in legal if action >= BID]
-        if bids and min(bids) - BID <= means + 1 and rng.random() < 0.55:
-            return min(bids)
+        lowest, highest = state.bid_range()
+        slack, chance = (0, 0.9) if eager else (1, 0.55)
+        if lowest <= highest and lowest <= means + slack and rng.random() < chance:
+            return BID + lowest
         return PASS if PASS in legal else rng.choice(legal)
     if phase is Phase.PAYMENT:
         payments = [action for action in legal if PAY <= action < PAY + 1_000]
@@ -105,13 +118,13 @@ def choose(state: GameState, rng: random.Random) -> int:
     return rng.choice(legal)
 
 
-def play(ruleset: Ruleset, players: int, seed: int) -> tuple[GameState, tuple[int, ...]]:
+def play(ruleset: Ruleset, players: int, seed: int, eager: bool = False) -> tuple[GameState, tuple[int, ...]]:
     """A whole game of ``ruleset`` with :func:`choose`, and its actions."""
     state = new_game(ruleset, players=players, seed=seed)
     rng = random.Random(seed)
     actions: list[int] = []
     while not state.is_terminal():
-        action = choose(state, rng)
+        action = choose(state, rng, eager)
         state.apply(action)
         actions.append(action)
     return state, tuple(actions)
@@ -234,35 +247,38 @@ def step_value(result: GameResult, step: TieBreak, player: int, ruleset: Ruleset
 
 
 def _find_final_tie(state: GameState) -> tuple[int | None, int, int, dict[str, object]] | None:
+    """The victory-point tie of the final ranking settled by the latest step of the chain (up to :data:`DEEPEST_STEP`)."""
     result = state.result()
     ruleset = state.ruleset
+    chain = ruleset.scoring.final_tiebreak
+    best: tuple[int, int, int] | None = None
     for number, placing in enumerate(result.ranking[:-1]):
         if placing.by is None or placing.shared:
             continue
-        following = result.ranking[number + 1]
-        winner, other = placing.players[0], following.players[0]
+        winner, other = placing.players[0], result.ranking[number + 1].players[0]
         if result.victory_points[winner] != result.victory_points[other]:
             continue
-        chain = ruleset.scoring.final_tiebreak
         deciding = chain.index(placing.by)
-        if deciding > 2:
-            continue
-        return (
-            None,
-            0,
-            0,
-            {
-                "winner": NAMES[winner],
-                "other": NAMES[other],
-                "vp": result.victory_points[winner],
-                "deciding": deciding,
-                "values": tuple(
-                    (step_value(result, step, winner, ruleset), step_value(result, step, other, ruleset))
-                    for step in chain[: deciding + 1]
-                ),
-            },
-        )
-    return None
+        if deciding <= DEEPEST_STEP and (best is None or deciding > best[0]):
+            best = (deciding, winner, other)
+    if best is None:
+        return None
+    deciding, winner, other = best
+    return (
+        None,
+        0,
+        0,
+        {
+            "winner": NAMES[winner],
+            "other": NAMES[other],
+            "vp": result.victory_points[winner],
+            "deciding": deciding,
+            "values": tuple(
+                (step_value(result, step, winner, ruleset), step_value(result, step, other, ruleset))
+                for step in chain[: deciding + 1]
+            ),
+        },
+    )
 
 
 FINDERS = {
@@ -285,19 +301,32 @@ def _examples(content_hash: str, ruleset: Ruleset) -> tuple[Example, ...]:
     del content_hash  # the cache key: the ruleset's rules, options applied
     players = example_players(ruleset)
     found: dict[str, Example] = {}
+
+    def keep(
+        kind: str, seed: int, actions: tuple[int, ...], hit: tuple[int | None, int, int, dict[str, object]]
+    ) -> None:
+        viewer, first, last, facts = hit
+        found[kind] = Example(kind, players, seed, actions, viewer, first, last, tuple(facts.items()))
+
     for seed in range(1, SEEDS + 1):
-        state, actions = play(ruleset, players, seed)
-        for kind, finder in FINDERS.items():
-            if kind in found and not (kind == "final-tie" and found[kind].fact("deciding") == 0):
-                continue
-            hit = finder(state)
-            if hit is not None:
-                viewer, first, last, facts = hit
-                if kind in found and facts["deciding"] == 0:
-                    continue  # a tie settled beyond the first step shows more of the chain
-                found[kind] = Example(kind, players, seed, actions, viewer, first, last, tuple(facts.items()))
-        if len(found) == len(FINDERS) and (found["final-tie"].fact("deciding") != 0 or seed >= DEEPER_SEEDS):
+        wanted = [kind for kind in FINDERS if kind not in found]
+        if not wanted:
             break
+        state, actions = play(ruleset, players, seed)
+        for kind in wanted:
+            hit = FINDERS[kind](state)
+            if hit is not None:
+                keep(kind, seed, actions, hit)
+    tie = found.get("final-tie")
+    if len(ruleset.scoring.final_tiebreak) > 1 and (tie is None or tie.fact("deciding") == 0):
+        # a tie past the first step (Gold) shows more of the chain: eager bidders make one sooner
+        for seed in range(1, DEEPER_SEEDS + 1):
+            state, actions = play(ruleset, players, seed, eager=True)
+            hit = _find_final_tie(state)
+            if hit is not None and (hit[3]["deciding"] != 0 or "final-tie" not in found):
+                keep("final-tie", seed, actions, hit)
+                if hit[3]["deciding"] != 0:
+                    break
     return tuple(found[kind] for kind in KINDS if kind in found)
 
 

@@ -19,8 +19,14 @@ placeholder               English              French                     Spanis
 
 A translation may use any form of a term its English message names (``{the_hand}`` in
 English, ``{of_the_hand}`` in Spanish): the catalog check treats them as one placeholder.
-Agreement that is not an article (a participle, "all", "none") is chosen with
-:func:`agree` or a ``pgettext`` context per gender.
+
+Words that agree with a term without being its article (a participle, an adjective, a
+pronoun, a verb, "aucun"/"toutes") are data too: ``{agree_<key>:<words>}`` prints the one of
+``<words>`` that agrees with the term, listed ``masculine|feminine`` or
+``masculine|feminine|masculine plural|feminine plural`` (one word alone never changes).
+``{the_auction_pile} {agree_auction_pile:est mélangé|est mélangée|sont mélangés|sont
+mélangées}`` gives "la pile d'Enchères est mélangée" in Biblios and "le paquet à enchérir
+est mélangé" in Scripts & Scribes. :func:`agree` does the same in code.
 """
 
 from __future__ import annotations
@@ -32,6 +38,9 @@ from biblios_kit.rules.model import TERM_KEYS, Gender, GrammaticalNumber, Rulese
 
 FORMS: tuple[str, ...] = ("the", "of_the", "to_the", "a", "of", "their", "no")
 """The article forms every term offers as ``{<form>_<key>}`` (the bare ``{<key>}`` too)."""
+
+AGREE = "agree"
+"""The prefix of the agreement placeholder ``{agree_<key>:masculine|feminine[|masc. plural|fem. plural]}``."""
 
 
 def fold(text: str) -> str:
@@ -126,10 +135,11 @@ def with_article(term: str | TermForm, lang: str) -> str:
 
 
 def term_forms(key: str, form: TermForm, lang: str) -> dict[str, str]:
-    """Every placeholder of one term: ``{key}`` and ``{<form>_<key>}`` for each of :data:`FORMS`."""
+    """Every placeholder of one term: ``{key}``, ``{<form>_<key>}`` for each of :data:`FORMS`, and ``{agree_<key>:…}``."""
     values = {key: form.text}
     for kind in FORMS:
         values[f"{kind}_{key}"] = form_of(form, kind, lang)
+    values[f"{AGREE}_{key}"] = Agreement(form)
     return values
 
 
@@ -141,8 +151,9 @@ def term_values(ruleset: Ruleset, lang: str) -> dict[str, str]:
     return values
 
 
-NAME_KEYS: tuple[str, ...] = ("player", "penalized", "ruleset")
-"""Placeholders holding a name (a person's, a game's); ``{of_player}`` gives "d'Ana" / "de Bob" / "de Ana"."""
+NAME_KEYS: tuple[str, ...] = ("player", "penalized", "ruleset", "game")
+"""Placeholders holding a name (a person's, a game's); ``{of_player}`` gives "d'Ana" / "de Bob" / "de Ana",
+``{of_game}`` "d'Écrivains & Scribes"."""
 
 
 def name_forms(key: str, name: str, lang: str) -> dict[str, str]:
@@ -157,21 +168,62 @@ def name_forms(key: str, name: str, lang: str) -> dict[str, str]:
 
 
 def placeholder_family(name: str, keys: Iterable[str] = TERM_KEYS + NAME_KEYS) -> str:
-    """The term or name a placeholder places (``of_the_hand`` -> ``hand``), or ``name`` itself for others."""
+    """The term or name a placeholder places (``of_the_hand``, ``agree_hand`` -> ``hand``), or ``name`` itself for others."""
     known = set(keys)
     if name in known:
         return name
-    for kind in sorted(FORMS, key=len, reverse=True):
+    for kind in sorted((*FORMS, AGREE), key=len, reverse=True):
         prefix = f"{kind}_"
         if name.startswith(prefix) and name[len(prefix) :] in known:
             return name[len(prefix) :]
     return name
 
 
+def agreement_words(spec: str) -> list[str]:
+    """The words of an agreement spec (``"mélangé|mélangée"``); ``ValueError`` unless there are 1, 2 or 4."""
+    words = spec.split("|")
+    if len(words) not in (1, 2, 4) or not all(word.strip() for word in words):
+        raise ValueError(
+            f"an agreement needs 1, 2 (masculine|feminine) or 4 (…|masculine plural|feminine plural) words, got {spec!r}"
+        )
+    return words
+
+
+def agree_words(form: TermForm, spec: str) -> str:
+    """The word of ``spec`` (see :func:`agreement_words`) that agrees with ``form``: gender, then number."""
+    words = agreement_words(spec)
+    if len(words) == 1:
+        return words[0]
+    index = (1 if form.gender is Gender.FEMININE else 0) + (2 if len(words) == 4 and form.plural else 0)
+    return words[index]
+
+
+class Agreement(str):
+    """The value of ``{agree_<key>:…}``: formatting it with a spec picks the word agreeing with the term.
+
+    It is the term's text as a string (so it fits where term values go), but formatting it
+    without a spec is an error: the words to choose from are the point.
+    """
+
+    form: TermForm
+
+    def __new__(cls, form: TermForm) -> Agreement:
+        """An agreement with ``form``."""
+        made = super().__new__(cls, form.text)
+        made.form = form
+        return made
+
+    def __format__(self, spec: str) -> str:
+        if not spec:
+            raise ValueError("an agreement placeholder needs its words: {agree_<term>:masculine|feminine}")
+        return agree_words(self.form, spec)
+
+
 def agree(form: TermForm, choices: Mapping[str, str]) -> str:
     """Pick the text agreeing with ``form`` from ``choices`` keyed ``m``, ``f``, ``mp``, ``fp`` (``m`` is the fallback).
 
-    For a word that agrees with a term and is not an article ("mélangée", "todas").
+    For a word that agrees with a term and is not an article ("mélangée", "todas"), chosen
+    in code; in a catalog message use ``{agree_<key>:…}`` instead.
     """
     key = ("f" if form.gender is Gender.FEMININE else "m") + ("p" if form.number is GrammaticalNumber.PLURAL else "")
     return choices.get(key) or choices.get(key[0]) or choices["m"]

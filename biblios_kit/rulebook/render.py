@@ -13,7 +13,7 @@ from collections.abc import Callable
 from biblios_kit.i18n import N_, _, format_list, format_number, in_language, ngettext, pgettext
 from biblios_kit.rulebook.examples import NAMES as EXAMPLE_NAMES
 from biblios_kit.rulebook.examples import Example
-from biblios_kit.rulebook.grammar import capitalize, term_values
+from biblios_kit.rulebook.grammar import capitalize, name_forms, term_values
 from biblios_kit.rulebook.model import Block, BulletList, Paragraph, Rulebook, Section, Subheading, Table
 from biblios_kit.rules.model import (
     TERM_KEYS,
@@ -307,11 +307,11 @@ class _Renderer:
                 ngettext("The deck has {total} card in all:", "The deck has {total} cards in all:", len(self.deck)),
                 total=len(self.deck),
             ),
-            Table(
-                (_("Cards"), _("Number")),
+            Table(  # one kind per row, named in the singular: the terms have no plural form
+                (_("Kind of card"), _("Number")),
                 (
-                    (_("Category cards"), str(kinds[CardKind.CATEGORY])),
-                    (self.f(_("{gold} cards")), str(kinds[CardKind.GOLD])),
+                    (_("Category card"), str(kinds[CardKind.CATEGORY])),
+                    (self.f(_("{gold} card")), str(kinds[CardKind.GOLD])),
                     (capitalize(self.t["church"]), str(kinds[CardKind.CHURCH])),
                 ),
             ),
@@ -384,7 +384,7 @@ class _Renderer:
                         "project's own.",
                         len(coined),
                     ),
-                    game=r.title.get(lang),
+                    **name_forms("game", r.title.get(lang), lang),
                     terms=format_list(quoted),
                 )
             )
@@ -1075,7 +1075,11 @@ class _Renderer:
                 self.p(_("An auction from a game of these rules:")),
                 BulletList(tuple(lines)),
                 self.p(
-                    _("{player} paid {paid} for a bid of {bid}: no change is given, so {lost} is lost."),
+                    ngettext(
+                        "{player} paid {paid} for a bid of {bid}: no change is given, so {lost} is lost.",
+                        "{player} paid {paid} for a bid of {bid}: no change is given, so {lost} are lost.",
+                        int(str(fact("lost"))),
+                    ),
                     player=fact("player"),
                     paid=_("{amount} {gold}").format(amount=fact("paid"), **self.t),
                     bid=_("{amount} {gold}").format(amount=fact("bid"), **self.t),
@@ -1137,7 +1141,9 @@ class _Renderer:
             ),
             BulletList(tuple(steps)),
             self.p(
-                _("The first difference decides: {winner} ranks ahead of {other}."),
+                _("Step {number} of the chain ({step}) settles the tie: {winner} ranks ahead of {other}."),
+                number=int(str(fact("deciding"))) + 1,
+                step=self.short_tiebreak(chain[int(str(fact("deciding")))]),
                 winner=fact("winner"),
                 other=fact("other"),
             ),

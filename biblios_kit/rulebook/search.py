@@ -148,7 +148,10 @@ class _Unit:
 
 @cache
 def edition_synonyms(lang: str) -> dict[str, tuple[str, ...]]:
-    """Folded phrases of every shipped edition (terms and option titles, any language) -> their words in ``lang``."""
+    """Folded phrases of every shipped edition (terms and option titles, any language) -> their words in ``lang``.
+
+    A long word that belongs to one term only ("bishop" of "Bishop card") stands for that term too.
+    """
     from biblios_kit.rules import load_ruleset
     from biblios_kit.rules.model import LANGUAGES, TERM_KEYS
 
@@ -164,10 +167,21 @@ def edition_synonyms(lang: str) -> dict[str, tuple[str, ...]]:
             key = f"option:{option_id}"
             by_key.setdefault(key, set()).update(fold(option.title.get(code)) for code in LANGUAGES)
             targets.setdefault(key, set()).add(fold(option.title.get(lang)))
+    # a word of five letters or more that names one thing only ("bishop", "iglesia") stands for the
+    # term too: players type "bishop", not "bishop card"
+    owners: dict[str, set[str]] = {}
+    for key, names in by_key.items():
+        for name in names:
+            for word in name.split():
+                if len(word) >= 5:
+                    owners.setdefault(word, set()).add(key)
     mapping: dict[str, set[str]] = {}
     for key, names in by_key.items():
         for name in names:
             mapping.setdefault(name, set()).update(targets[key] - {name})
+            for word in name.split():
+                if owners.get(word) == {key} and word != name:
+                    mapping.setdefault(word, set()).update(targets[key] - {word})
     return {name: tuple(sorted(values)) for name, values in mapping.items() if values}
 
 
@@ -215,10 +229,15 @@ def query_words(query: str) -> list[str]:
 
 
 def _match_line(tokens: Sequence[_Token], unit: _Unit) -> tuple[int, list[tuple[int, int]]]:
-    """The best quality of ``unit`` in a line and the spans of its matches."""
+    """The best quality of ``unit`` in a line and the spans of its matches.
+
+    What the player typed (the first alternative) is marked as typed: a synonym's match that
+    overlaps it ("carte évêque" around a typed "évêque") is not marked.
+    """
     best = 0
     spans: list[tuple[int, int]] = []
-    for alternative in unit.alternatives:
+    typed: list[tuple[int, int]] = []
+    for index, alternative in enumerate(unit.alternatives):
         size = len(alternative)
         for start in range(len(tokens) - size + 1):
             quality = EXACT
@@ -231,8 +250,13 @@ def _match_line(tokens: Sequence[_Token], unit: _Unit) -> tuple[int, list[tuple[
                 if not quality:
                     break
             if quality:
+                span = (tokens[start].start, tokens[start + size - 1].end)
+                if index and any(span[0] < end and begin < span[1] for begin, end in typed):
+                    continue
                 best = max(best, quality)
-                spans.append((tokens[start].start, tokens[start + size - 1].end))
+                spans.append(span)
+                if not index:
+                    typed.append(span)
     return best, spans
 
 

@@ -103,7 +103,7 @@ def _removals(raw: Iterable[Mapping[str, Any]]) -> tuple[Removal, ...]:
     return tuple(
         Removal(
             kind=CardKind(r["kind"]),
-            count=r["count"],
+            count=r.get("count", 1),  # required in removals; a starting card item defaults to one
             value=r.get("value"),
             category=r.get("category"),
             effect=r.get("effect"),

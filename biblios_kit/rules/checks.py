@@ -304,7 +304,8 @@ def _check_setups(document: Mapping[str, Any], cards: list[_Card], issues: list[
             if not _check_removal_fields(document, item, (*path, "starting_cards", index), issues):
                 fits = False
                 continue
-            need = item["count"] * players
+            each = item.get("count", 1)
+            need = each * players
             matching = [i for i, card in enumerate(pool) if _removal_matches(item, card)]
             if need > len(matching):
                 fits = False
@@ -312,7 +313,7 @@ def _check_setups(document: Mapping[str, Any], cards: list[_Card], issues: list[
                     Issue(
                         (*path, "starting_cards", index, "count"),
                         "starting-cards-exceed",
-                        {"count": item["count"], "players": players, "need": need, "left": len(matching)},
+                        {"count": each, "players": players, "need": need, "left": len(matching)},
                         related=_deck_paths(item),
                     )
                 )

@@ -12,6 +12,7 @@ from textual.screen import Screen
 
 from biblios_kit.errors import BibliosError
 from biblios_kit.i18n import SUPPORTED, _, current_language, set_language
+from biblios_kit.linebreak import keep_no_break_spaces
 from biblios_kit.resources import saved_game_path
 from biblios_kit.tui.config import GameConfig
 from biblios_kit.tui.localize import LANGUAGE_NAMES, set_bindings
@@ -37,6 +38,7 @@ class BibliosApp(App[None]):
     def __init__(self, config: GameConfig, *, resume: bool = False, bot_delay: float = 0.6,
                  save_file: Path | None = None, autosave: bool = True) -> None:  # fmt: skip
         super().__init__()
+        keep_no_break_spaces()  # French « : ; ! ? » stay with their words when lines wrap
         self.config = config
         self.resume = resume
         self.bot_delay = bot_delay
@@ -180,7 +182,7 @@ class BibliosApp(App[None]):
         from biblios_kit.tui.screens.end import EndScreen
 
         self.session = session
-        self._replace_screens(EndScreen(session.ruleset, session.state.result(), session.names))
+        self._replace_screens(EndScreen(session.ruleset, session.state.result(), session.names, session.state))
 
     # ------------------------------------------------------------------ everywhere
 

@@ -136,7 +136,7 @@ def hand_table(ruleset: Ruleset, hand: Sequence[int]) -> Table:
 def public_text(ruleset: Ruleset, public: Sequence[int], numbered: dict[int, int] | None = None) -> Text:
     """The public space; cards that can be taken now carry their key number ``[1]``."""
     if not public:
-        return Text(_("(empty)"), style=MUTED)
+        return Text(_("({agree_public_space:empty})").format(**term_args(ruleset)), style=MUTED)
     text = Text()
     for index, card in enumerate(public):
         if index:
@@ -242,7 +242,8 @@ def focus_text(ruleset: Ruleset, obs: Observation, names: Sequence[str], viewer:
             text.append(_("No bid yet."), style=MUTED)
         passed = [names[p] for p, amount in auction.bids if amount == 0]
         if passed:
-            text.append("\n" + _("Passed: {players}").format(players=format_list(passed)), style=MUTED)
+            passers = ngettext("Passed: {players}", "Passed: {players}", len(passed))  # "A passé" / "Ont passé"
+            text.append("\n" + passers.format(players=format_list(passed)), style=MUTED)
         if phase is Phase.BIDDING:
             text.append("\n")
             if me:

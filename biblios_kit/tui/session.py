@@ -3,16 +3,23 @@
 The screens render a :class:`GameSession` and send it actions; it owns the
 :class:`~biblios_kit.engine.GameState`, checks every action against the engine, and
 saves the game record after each one. Widgets never touch the state directly.
+
+A continued game gets fresh chance: what nobody has seen yet is dealt again from a new
+seed (:func:`~biblios_kit.engine.reseed.reseed`, recorded in the save so it still
+replays exactly) and the bots get new seeds, so continuing the same save twice does not
+show the draws or bot moves to come.
 """
 
 from __future__ import annotations
 
 import random
-from collections.abc import Sequence
+import secrets
+from collections.abc import Callable, Sequence
 from pathlib import Path
 
 from biblios_kit.bots.base import Bot
 from biblios_kit.engine.observation import Observation
+from biblios_kit.engine.reseed import reseed
 from biblios_kit.engine.state import GameState, Phase, new_game
 from biblios_kit.rules.model import Ruleset
 from biblios_kit.saves import HUMAN, SavedGame, save_game
@@ -22,6 +29,11 @@ from biblios_kit.tui.config import GameConfig
 def bot_seed(seed: int, seat: int) -> int:
     """The seed of the bot in ``seat`` for a game seeded ``seed`` (distinct per seat, reproducible)."""
     return (seed * 1_000_003 + 7_919 * (seat + 1)) % (1 << 62)
+
+
+def fresh_seed() -> int:
+    """A seed from the operating system's entropy (63 bits), for a continued game's new chance."""
+    return secrets.randbits(63)
 
 
 class GameSession:
@@ -36,7 +48,9 @@ class GameSession:
         lang: str | None = None,
         save_to: Path | None = None,
         autosave: bool = True,
+        bot_seeds: int | None = None,
     ) -> None:
+        """``bot_seeds`` is what the bots' seeds derive from (default: the game seed)."""
         from biblios_kit.bots.registry import make_bot
 
         if len(seats) != state.players or len(names) != state.players:
@@ -48,8 +62,9 @@ class GameSession:
         self.lang = lang
         self.save_to = save_to
         self.autosave = autosave
+        base = state.seed if bot_seeds is None else bot_seeds
         self.bots: dict[int, Bot] = {
-            seat: make_bot(spec, bot_seed(state.seed, seat)) for seat, spec in enumerate(self.seats) if spec != HUMAN
+            seat: make_bot(spec, bot_seed(base, seat)) for seat, spec in enumerate(self.seats) if spec != HUMAN
         }
         self.save_error: str | None = None
 
@@ -67,9 +82,22 @@ class GameSession:
         return session
 
     @classmethod
-    def from_saved(cls, saved: SavedGame, save_to: Path | None = None, autosave: bool = True) -> GameSession:
-        """Continue a saved game."""
-        return cls(saved.state.ruleset, saved.state, saved.seats, saved.names, saved.lang, save_to, autosave)
+    def from_saved(cls, saved: SavedGame, save_to: Path | None = None, autosave: bool = True,
+                   entropy: Callable[[], int] = fresh_seed) -> GameSession:  # fmt: skip
+        """Continue a saved game with fresh chance, and save the reseed point at once.
+
+        An unfinished game is reseeded from ``entropy()`` (the operating system's by
+        default; tests pass their own) and its bots are seeded from the same value, so two
+        continuations of one save differ in what nobody has seen yet.
+        """
+        state = saved.state
+        fresh = entropy()
+        if not state.is_terminal():
+            reseed(state, fresh)
+        session = cls(state.ruleset, state, saved.seats, saved.names, saved.lang, save_to, autosave, bot_seeds=fresh)
+        if not state.is_terminal():
+            session.save()
+        return session
 
     # -------------------------------------------------------------- questions
 

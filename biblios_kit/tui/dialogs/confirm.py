@@ -8,6 +8,8 @@ from textual.containers import Horizontal, Vertical
 from textual.screen import ModalScreen
 from textual.widgets import Button, Static
 
+from biblios_kit.tui.dialogs.base import see_through
+
 
 class ConfirmDialog(ModalScreen[bool]):
     """Ask a question; dismisses with ``True`` (confirm) or ``False`` (cancel, also Escape)."""
@@ -30,6 +32,7 @@ class ConfirmDialog(ModalScreen[bool]):
                 yield Button(self.cancel_label, id="cancel", variant="primary", compact=True)
 
     def on_mount(self) -> None:
+        see_through(self, 0.5)  # the question stands out; what it is about stays readable behind it
         self.query_one("#cancel", Button).focus()
 
     async def relocalize(self) -> None:

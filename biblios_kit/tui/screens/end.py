@@ -1,4 +1,10 @@
-"""The end of the game: every category's totals and winner (and why), each die, the ranking and its tie-breaks."""
+"""The end of the game, to learn from: the result and how each die and place was won, the final hands,
+the whole log and a move-by-move replay.
+
+The game is over, so every card may be shown: the hands, the log and the replay come from
+the finished :class:`~biblios_kit.engine.GameState` (every card named). A game followed
+from another machine (``biblios-kit join``) has only its own view: it shows the result.
+"""
 
 from __future__ import annotations
 
@@ -11,15 +17,22 @@ from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, VerticalScroll
 from textual.screen import Screen
-from textual.widgets import Button, Footer, Static
+from textual.widgets import Button, Footer, Label, RichLog, Static, TabbedContent, TabPane
 
-from biblios_kit.describe import award_reason, placing_text, result_summary, term, tiebreak_text
+from biblios_kit.describe import EventDescriber, award_reason, placing_text, result_summary, term, tiebreak_text
+from biblios_kit.engine.events import EventKind
 from biblios_kit.engine.scoring import GameResult
+from biblios_kit.engine.state import GameState
 from biblios_kit.i18n import _, current_language, format_number, ngettext
 from biblios_kit.rulebook.grammar import capitalize
 from biblios_kit.rules.model import Ruleset
+from biblios_kit.tui.dialogs.base import dice_preview
 from biblios_kit.tui.localize import set_bindings
-from biblios_kit.tui.render import ACCENT, MUTED
+from biblios_kit.tui.render import ACCENT, MUTED, fill, hand_table
+from biblios_kit.tui.replay_view import GameReplay, ReplayView
+
+TABS = ("end-result", "end-hands", "end-log", "end-replay")
+"""The panes, in order (keys 1 to 4)."""
 
 
 def result_renderable(ruleset: Ruleset, result: GameResult, names: Sequence[str]) -> Group:
@@ -59,6 +72,22 @@ def result_renderable(ruleset: Ruleset, result: GameResult, names: Sequence[str]
     table.add_row(
         Text(vp_term, style="bold"), "", *(Text(format_number(v), style="bold") for v in result.victory_points), ""
     )
+    return Group(
+        headline,
+        Text(""),
+        table,
+        Text(""),
+        Text(_("Final ranking"), style=ACCENT),
+        ranking_table(ruleset, result, names),
+    )
+
+
+def ranking_table(ruleset: Ruleset, result: GameResult, names: Sequence[str]) -> Table:
+    """One line per place: the place and players, their victory points, and the tie-break that decided it, if any.
+
+    A place decided by victory points alone says nothing more (the points are on the line).
+    """
+    vp_term = capitalize(term(ruleset, "victory_points"))
     ranking = Table.grid(padding=(0, 2))
     ranking.add_column(no_wrap=True)
     ranking.add_column(justify="right", no_wrap=True)
@@ -70,24 +99,73 @@ def result_renderable(ruleset: Ruleset, result: GameResult, names: Sequence[str]
             ngettext("{points} {victory_points}", "{points} {victory_points}", points).format(
                 points=format_number(points), victory_points=vp_term
             ),
-            tiebreak_text(ruleset, placing.by) if placing.place > 1 or placing.by is not None else "",
+            tiebreak_text(ruleset, placing.by) if placing.by is not None else "",
         )
-    return Group(headline, Text(""), table, Text(""), Text(_("Final ranking"), style=ACCENT), ranking)
+    return ranking
+
+
+def hands_renderable(ruleset: Ruleset, state: GameState, result: GameResult, names: Sequence[str]) -> Group:
+    """Every player's final hand (by category, with letters and totals), then the final dice."""
+    parts: list[Text | Table] = []
+    vp_term = capitalize(term(ruleset, "victory_points"))
+    for player, name in enumerate(names):
+        head = Text(name, style=ACCENT)
+        head.append(f" · {result.victory_points[player]} {vp_term}", style=MUTED)
+        parts.extend([head, hand_table(ruleset, state.hand(player)), Text("")])
+    parts.append(fill(_("Dice: {dice}"), MUTED, dice=dice_preview(ruleset, state.dice_values(), (), 0)))
+    return Group(*parts)
 
 
 class EndScreen(Screen[None]):
-    """Shows the result; "New game" goes back to the setup screen, "Quit" leaves."""
+    """The result, the hands, the log and the replay; "New game" goes back to the setup screen, "Quit" leaves."""
 
-    def __init__(self, ruleset: Ruleset, result: GameResult, names: Sequence[str]) -> None:
+    DEFAULT_CSS = """
+    EndScreen #end-tabs {
+        height: 1fr;
+    }
+    EndScreen TabPane {
+        padding: 0 1;
+    }
+    EndScreen #end-log-body {
+        height: 1fr;
+        scrollbar-size-vertical: 1;
+    }
+    EndScreen #end-replay-hint {
+        color: $text-muted;
+        width: 100%;
+    }
+    """
+
+    def __init__(self, ruleset: Ruleset, result: GameResult, names: Sequence[str], state: object = None) -> None:
         super().__init__(id="end")
         self.ruleset = ruleset
         self.result = result
         self.names = list(names)
+        self.state = state if isinstance(state, GameState) and state.has_events and state.is_terminal() else None
+        """The finished game with every card (``None`` when only the result is known)."""
+        self.replay: GameReplay | None = None
+        """The game move by move (``None`` when its moves do not replay from its seed: a scripted position)."""
+        if self.state is not None:
+            try:
+                self.replay = GameReplay(self.state)
+            except ValueError:  # an illegal move: the state was not dealt from its seed
+                self.replay = None
 
     def compose(self) -> ComposeResult:
         yield Static(id="end-title")
-        with VerticalScroll(id="end-body"):
-            yield Static(id="end-result")
+        with TabbedContent(id="end-tabs", initial="end-result"):
+            with TabPane(_("Result"), id="end-result"), VerticalScroll(id="end-body"):
+                yield Static(id="end-result-body")
+            if self.state is not None:
+                with TabPane(_("Everyone's cards"), id="end-hands"), VerticalScroll():
+                    yield Static(id="end-hands-body")
+                with TabPane(_("Log"), id="end-log"):
+                    yield RichLog(id="end-log-body", wrap=True, markup=False, min_width=10)
+            if self.replay is not None:
+                with TabPane(_("Replay"), id="end-replay"):
+                    yield Label(id="end-replay-hint")
+                    with VerticalScroll():
+                        yield ReplayView(self.replay, self.names, id="end-replay-body")
         with Horizontal(classes="buttons", id="end-buttons"):
             yield Button(id="end-new", variant="primary", compact=True)
             yield Button(id="end-quit", compact=True)
@@ -102,10 +180,64 @@ class EndScreen(Screen[None]):
         self.query_one("#end-title", Static).update(
             Text(_("{game}: the game is over").format(game=self.ruleset.title.get(current_language())), style="bold")
         )
-        self.query_one("#end-result", Static).update(result_renderable(self.ruleset, self.result, self.names))
+        self.query_one("#end-result-body", Static).update(result_renderable(self.ruleset, self.result, self.names))
         self.query_one("#end-new", Button).label = _("New game")
         self.query_one("#end-quit", Button).label = _("Quit")
-        set_bindings(self, [Binding("n", "new", _("New game")), Binding("q", "quit_game", _("Quit"))])
+        tabs = self.query_one(TabbedContent)
+        titles = {
+            "end-result": _("Result"),
+            "end-hands": _("Everyone's cards"),
+            "end-log": _("Log"),
+            "end-replay": _("Replay"),
+        }
+        keys = []
+        for number, pane in enumerate(TABS, start=1):
+            shown = {"end-result": True, "end-replay": self.replay is not None}.get(pane, self.state is not None)
+            if shown:
+                tabs.get_tab(pane).label = f"{number} {titles[pane]}"
+                keys.append(Binding(str(number), f"show_tab('{pane}')", titles[pane], show=False))
+        set_bindings(self, [Binding("n", "new", _("New game")), Binding("q", "quit_game", _("Quit")), *keys])
+        if self.state is not None:
+            self.query_one("#end-hands-body", Static).update(
+                hands_renderable(self.ruleset, self.state, self.result, self.names)
+            )
+            self._write_log(self.state)
+        if self.replay is not None:
+            self.query_one("#end-replay-hint", Label).update(
+                _("←/→ one move · PgUp/PgDn ten · Home/End the deal, the end")
+            )
+            self.query_one(ReplayView).redraw()
+
+    def _write_log(self, state: GameState) -> None:
+        """The whole game, every card named."""
+        log = self.query_one("#end-log-body", RichLog)
+        log.clear()
+        describer = EventDescriber(self.ruleset, self.names)
+        for event in state.events:
+            line = describer.describe(event)
+            if line is None:
+                continue
+            if event.kind in _HEADINGS:
+                log.write(Text("▸ " + line, style=ACCENT))
+            elif event.kind in _MAJOR:
+                log.write(Text(line, style="bold"))
+            else:
+                log.write(Text(line))
+
+    def log_lines(self) -> list[str]:
+        """The log as shown (plain text), for tests."""
+        return [strip.text for strip in self.query_one("#end-log-body", RichLog).lines]
+
+    def on_tabbed_content_tab_activated(self, event: TabbedContent.TabActivated) -> None:
+        """The replay takes the keys (←/→ ...) when its pane is shown."""
+        if event.pane.id == "end-replay":
+            self.query_one(ReplayView).focus()
+
+    def action_show_tab(self, pane: str) -> None:
+        """Show the pane ``pane`` (keys 1 to 4)."""
+        self.query_one(TabbedContent).active = pane
+        if pane == "end-replay":
+            self.query_one(ReplayView).focus()
 
     def on_button_pressed(self, event: Button.Pressed) -> None:
         """New game or quit."""
@@ -126,3 +258,7 @@ class EndScreen(Screen[None]):
     def help_section(self) -> str:
         """The rulebook section F1 opens here."""
         return "scoring"
+
+
+_HEADINGS = frozenset({EventKind.GIFT_TURN, EventKind.AUCTION_PHASE, EventKind.REVEALED, EventKind.GAME_OVER})
+_MAJOR = frozenset({EventKind.WON, EventKind.CANNOT_PAY, EventKind.REFUSED, EventKind.DIE_MOVED, EventKind.TOOK})

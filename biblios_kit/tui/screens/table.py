@@ -576,6 +576,7 @@ class TableScreen(Screen[None]):
                 obs.payment.currency,
                 obs.auction.card,
                 self.session.payment_options,
+                observation=obs,
             ),
             paid,
         )
