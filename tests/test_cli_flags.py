@@ -3,6 +3,7 @@
 
 from __future__ import annotations
 
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -43,3 +44,27 @@ def test_play_takes_every_spelling_of_players(flag: str) -> None:
     params = command(("play",)).params
     players = next(p for p in params if p.name == "players")
     assert flag in players.opts
+
+
+def test_an_internal_error_gives_a_sentence_and_a_crash_report_not_a_traceback(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str], data_dir: Path
+) -> None:
+    from biblios_kit.cli import app as cli_app
+
+    def broken(command: str | None = None) -> object:
+        raise RuntimeError("a bug")
+
+    monkeypatch.delenv(cli_app.DEBUG_VARIABLE, raising=False)
+    monkeypatch.setattr(cli_app, "build_app", broken)
+    with pytest.raises(SystemExit) as stop:
+        cli_app.main(["rules", "list", "--lang", "fr"])
+    assert stop.value.code == cli_app.INTERNAL_ERROR_STATUS
+    err = capsys.readouterr().err
+    assert "Traceback" not in err and "erreur interne" in err
+    (report,) = (data_dir / "crash-reports").iterdir()
+    assert str(report) in err
+    assert "RuntimeError: a bug" in report.read_text(encoding="utf-8")
+    # With the debug variable the traceback is the developer's.
+    monkeypatch.setenv(cli_app.DEBUG_VARIABLE, "1")
+    with pytest.raises(RuntimeError):
+        cli_app.main(["rules", "list"])

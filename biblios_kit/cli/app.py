@@ -7,7 +7,9 @@ each command module, come out in the user's language.
 
 from __future__ import annotations
 
+import os
 import sys
+import traceback
 from collections.abc import Sequence
 from typing import Annotated
 
@@ -16,6 +18,11 @@ import typer
 from biblios_kit.errors import BibliosError
 from biblios_kit.i18n import N_, _, use_language
 from biblios_kit.linebreak import keep_no_break_spaces
+
+INTERNAL_ERROR_STATUS = 70
+"""Exit status of an unexpected error (sysexits' EX_SOFTWARE); bad input exits with 2."""
+DEBUG_VARIABLE = "BIBLIOS_KIT_DEBUG"
+"""Set to show the traceback of an unexpected error instead of writing a crash report."""
 
 COMMANDS: tuple[str, ...] = ("rules", "variant", "replay", "simulate", "lab", "play", "host", "join")
 """The top-level commands and groups, in the order help lists them."""
@@ -145,3 +152,37 @@ def main(argv: Sequence[str] | None = None) -> None:
         sys.exit(2)
     except KeyboardInterrupt:
         sys.exit(130)
+    except Exception:  # a bug of ours: the user gets a sentence and a file to report, not a traceback
+        if os.environ.get(DEBUG_VARIABLE):
+            raise
+        report = write_crash_report(traceback.format_exc())
+        print(
+            f"{_('error:')} "
+            + _("internal error, this is a bug in biblios-kit. Please report it with the details in {path}.").format(
+                path=report
+            ),
+            file=sys.stderr,
+        )
+        sys.exit(INTERNAL_ERROR_STATUS)
+
+
+def write_crash_report(details: str) -> str:
+    """Keep ``details`` (a traceback) in a new file of the user's data folder and return its name.
+
+    When the file cannot be written the details are written to standard error instead, so
+    nothing is lost; the returned name then says so.
+    """
+    import time
+
+    from biblios_kit.atomic import write_text_atomic
+    from biblios_kit.resources import user_data_dir
+
+    stamp = time.strftime("%Y%m%d-%H%M%S")
+    path = user_data_dir() / "crash-reports" / f"crash-{stamp}-{os.getpid()}.txt"
+    header = f"biblios-kit {sys.argv[1:]!r}\n"
+    try:
+        write_text_atomic(path, header + details)
+    except OSError:
+        print(details, file=sys.stderr)
+        return "<stderr>"
+    return str(path)
