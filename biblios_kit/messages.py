@@ -30,6 +30,9 @@ TEMPLATES: dict[str, str | Plural] = {
     # game set-up (engine.state.new_game)
     "unsupported-players": N_("ruleset {ruleset!r} has no setup for {players} players (supported: {supported})"),
     "setup-short-kind": N_("setup for {players} players removes {count} cards of a kind the deck has {available} of"),
+    "setup-short-deal": N_(
+        "setup for {players} players deals {count} cards of a kind the deck has {available} of to the players"
+    ),
     "setup-short-deck": N_("setup for {players} players needs {need} cards, the deck has {left} left"),
     "bad-players": N_("expected a number of players, got {value!r}"),
     "bad-seed": N_("expected an integer seed, got {value!r}"),
@@ -197,12 +200,25 @@ TEMPLATES: dict[str, str | Plural] = {
         "the card moves {count} different dice but only {movable} dice can be targeted",
         "movable",
     ),
+    "targets-count": Plural(
+        "names {count} die but the card moves {dice}; expected one target per die",
+        "names {count} dice but the card moves {dice}; expected one target per die",
+        "count",
+    ),
+    "no-die-of-place": N_("no category has an award die of this place"),
+    "too-few-dice-of-place": N_(
+        "the card needs {count} different dice of this place but the board has only {available}"
+    ),
     "removal-field": N_("{field!r} does not apply to {kind!r} cards; expected only: {allowed}"),
     "players-unsupported": N_("{players} players is not supported; expected {low} to {high}"),
     "removal-exceeds": Plural(
         "removes {count} card but the deck has only {left} of that kind",
         "removes {count} cards but the deck has only {left} of that kind",
         "count",
+    ),
+    "starting-cards-exceed": N_(
+        "deals {count} such cards to each of {players} players, {need} in all, but only {left} are left after the "
+        "named removals"
     ),
     "random-removal-exceeds": N_("removes {count} random cards but only {left} are left after the named removals"),
     "hands-exceed": N_("{players} hands of {hand} cards need {need} cards but only {left} are left after the removals"),
@@ -214,6 +230,9 @@ TEMPLATES: dict[str, str | Plural] = {
     ),
     "deck-ceiling-too-high": N_(
         "'deck' gives a ceiling of {ceiling}, above the highest allowed, {limit}; give a number"
+    ),
+    "hand-ceiling-too-high": N_(
+        "'hand' allows bids up to {ceiling}, all of the deck, above the highest allowed, {limit}; give a number"
     ),
     "deck-ceiling-below-bid": N_(
         "'deck' gives a ceiling of {ceiling}, below the opening bid {bid}: no bid would be legal"

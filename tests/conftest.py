@@ -187,6 +187,9 @@ SHIPPED_CHOICES: list[tuple[str, tuple[str, ...]]] = [
     ("second-place-dice", ()),
     ("five-six-players", ()),
     ("five-six-players", ("refuse-to-pay",)),
+    ("five-players-italian", ()),
+    ("bid-within-means", ()),
+    ("bid-within-means", ("refuse-to-pay",)),
 ]
 """Every shipped ruleset, and each of its options alone and together: (ruleset, options)."""
 

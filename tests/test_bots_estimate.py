@@ -18,6 +18,8 @@ CASES = [
     ("biblios", ["medieval-bluff"], 3),
     ("scripts-and-scribes", [], 3),
     ("second-place-dice", [], 3),
+    ("five-players-italian", [], 5),
+    ("bid-within-means", [], 3),
 ]
 
 

@@ -107,6 +107,8 @@ def test_variant_new_writes_a_valid_commented_file(_config: Path) -> None:
     examples.write_text(uncommented.replace("id: quiet-auction", "id: examples"), encoding="utf-8")
     ruleset = load_ruleset(examples)
     assert ruleset.auction.overpay.value == "forbidden" and ruleset.penalty.kind.value == "none"
+    assert ruleset.auction.gold_ceiling_hand and not ruleset.auction.cards_ceiling_hand  # ceiling: {gold: hand}
+    assert [(item.kind.value, item.value, item.count) for item in ruleset.setups[5].starting_cards] == [("gold", 1, 1)]
 
 
 def test_variant_new_refuses_overwrite_bad_names_and_taken_ids(_config: Path, tmp_path: Path) -> None:

@@ -24,7 +24,21 @@ RULESETS = [
     ("scripts-and-scribes", ()),
     ("biblios", ("medieval-bluff", "refuse-to-pay")),
     ("second-place-dice", ()),
+    ("five-players-italian", ()),
+    ("bid-within-means", ()),
 ]
+
+
+def open_deal(state: GameState) -> set[int]:
+    """The named starting cards: each player's first DEALT cards, as many as the setup names."""
+    named = sum(item.count for item in state.ruleset.setups[state.players].starting_cards)
+    first: dict[int, list[int]] = {}
+    for kind, who, card, _args, _vis in state.log:  # the deal opens the log
+        if kind == E.DEALT:
+            first.setdefault(who, []).append(card)
+        elif kind != E.SETUP_REMOVED:
+            break
+    return {c for cards in first.values() for c in cards[:named]}
 
 
 def sees(state: GameState, event, player: int) -> bool:
@@ -32,6 +46,8 @@ def sees(state: GameState, event, player: int) -> bool:
     kind = event.kind
     if kind in _PUBLIC:
         return True
+    if kind is E.DEALT and event.card in open_deal(state):
+        return True  # named starting cards are dealt face up
     if kind in _OWN:
         return event.player == player
     if kind is E.KEPT:

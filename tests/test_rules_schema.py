@@ -63,6 +63,8 @@ def test_enums_equal_the_registered_behaviours() -> None:
     }
     for where, enum in expected.items():
         assert enums.pop(where) == values(enum), where
+    starting = enums.pop(f"$defs.setup.{p}.starting_cards.items.{p}.kind")
+    assert starting == [kind.value for kind in model.STARTING_CARD_KINDS]
     assert enums == {f"{p}.church.{p}.cards.additionalProperties.{p}.signs.items": [1, -1]}
     schema = ruleset_schema()
     assert list(schema[p]["auction"][p]["currency"][p]) == values(model.CardKind)

@@ -101,7 +101,7 @@ def _advantage(ev: Sequence[float], p: int) -> float:
 _CHURCH_MOVES: dict[
     int, tuple[CompiledRules, dict[tuple[int, tuple[int, ...]], list[tuple[int, tuple[int, ...]]]]]
 ] = {}
-"""Per compiled rules (by identity): church effect (dice, signs) -> its moves as (sign, dice chosen)."""
+"""Per compiled rules (by identity): church effect (move group, signs) -> its moves as (sign, dice chosen)."""
 
 
 def _church_moves(rules: CompiledRules, card: int) -> list[tuple[int, tuple[int, ...]]]:
@@ -109,7 +109,7 @@ def _church_moves(rules: CompiledRules, card: int) -> list[tuple[int, tuple[int,
     entry = _CHURCH_MOVES.get(id(rules))
     if entry is None or entry[0] is not rules:
         entry = _CHURCH_MOVES[id(rules)] = (rules, {})
-    effect = (rules.church_ndice[card], rules.church_signs[card])
+    effect = (rules.church_group[card], rules.church_signs[card])
     moves = entry[1].get(effect)
     if moves is None:
         moves = []
@@ -392,7 +392,7 @@ class Estimate:
 
     def _church_evs(self, card: int, dice: Sequence[int] | None) -> list[tuple[list[float], tuple[int, ...], int]]:
         """Expected scores after each legal use of church ``card`` (whoever uses it), with its dice and sign."""
-        key: object = (self.rules.church_ndice[card], self.rules.church_signs[card])
+        key: object = (self.rules.church_group[card], self.rules.church_signs[card])
         if dice is None:
             cached = self._church_cache.get(key)
             if cached is not None:
@@ -431,7 +431,7 @@ class Estimate:
 
     def church_value(self, card: int) -> tuple[float, float]:
         """(value to us, value of it going to the rival it helps most) of acquiring church ``card``."""
-        key = (-1, (self.rules.church_ndice[card], self.rules.church_signs[card]))
+        key = (-1, (self.rules.church_group[card], self.rules.church_signs[card]))
         cached = self._card_cache.get(key)
         if cached is not None:
             return cached

@@ -385,11 +385,11 @@ def new_variant(
 ) -> None:
     """Write ``NAME.yaml`` extending ``--from`` and check that it validates as written."""
     start(lang)
+    from biblios_kit.atomic import write_text_atomic
     from biblios_kit.errors import RulesetError, UnknownRulesetError
+    from biblios_kit.messages import unknown_name_message
     from biblios_kit.resources import user_rulesets_dir
     from biblios_kit.rules.loader import available_rulesets, check_file, compose, resolve_ruleset
-    from biblios_kit.atomic import write_text_atomic
-    from biblios_kit.messages import unknown_name_message
     from biblios_kit.rules.schema import VARIANT_SCHEMA_PATH
 
     if not _ID.match(name):

@@ -16,6 +16,7 @@ from biblios_kit.rules.model import (
     Currency,
     Overpay,
     PenaltyKind,
+    Removal,
     Ruleset,
     ShortDraw,
     TieBreakBy,
@@ -60,9 +61,17 @@ class CompiledSetup:
     """Named removals: (count, ids of the cards that match), in ruleset order."""
     remove_random: int
     starting_hand: int
+    """Random cards dealt to each player, after the named ones."""
     gift_cards: int
     short_discard: bool
     """True when a short draw pile is discarded (``short_draw: discard``)."""
+    deal: tuple[tuple[int, tuple[int, ...]], ...] = ()
+    """Named starting cards: (count per player, ids of the cards that match), in ruleset order."""
+
+    @property
+    def dealt_named(self) -> int:
+        """How many named starting cards each player receives."""
+        return sum(count for count, _matches in self.deal)
 
 
 @dataclass(frozen=True, slots=True)
@@ -86,6 +95,9 @@ class CompiledRules:
     """Whether another card of the deck is interchangeable with each card (same identity class)."""
     church_signs: tuple[tuple[int, ...], ...]
     church_ndice: tuple[int, ...]
+    church_group: tuple[int, ...]
+    """Move group of each church card: cards of one group move the same sets of dice
+    (the key of :attr:`church_choices` with a sign; -1 for other cards)."""
     currency: tuple[int, ...]
     """Auction currency of each card (:data:`CUR_GOLD` or :data:`CUR_CARDS`)."""
     n_cats: int
@@ -104,7 +116,10 @@ class CompiledRules:
     """Dice that church cards may move."""
     church_optional: bool
     ceiling: tuple[int, ...]
-    """Highest bid per currency."""
+    """Highest bid per currency (with :attr:`ceiling_hand`, the most anyone could pay)."""
+    ceiling_hand: tuple[bool, ...]
+    """Per currency: whether each bidder's ceiling is what they can pay from their own hand
+    (the Gold value in it, or the number of cards in it)."""
     opening_bid: int
     bid_from_left: bool
     overpay_forbidden: bool
@@ -121,11 +136,11 @@ class CompiledRules:
     gold_value: tuple[int, ...]
     """Gold value of each card (0 for every card that is not Gold)."""
     church_choices: dict[tuple[int, int], tuple[tuple[int, int], ...]]
-    """(number of dice, sign) -> every (die mask, sign) over the targets, before bound checks."""
+    """(move group, sign) -> every (die mask, sign) the group's cards may make, before bound checks."""
     church_moves: dict[tuple[int, int], tuple[tuple[int, tuple[int, ...], int], ...]] = field(
         default_factory=dict, compare=False, repr=False
     )
-    """(number of dice, sign) -> every (action, die indices, sign), before bound checks."""
+    """(move group, sign) -> every (action, die indices, sign), before bound checks."""
     events_memo: dict[int, EventTables] = field(default_factory=dict, compare=False, repr=False)
     """Prebuilt frequent events per player count (see :meth:`event_tables`)."""
     church_memo: dict[tuple[int, tuple[int, ...]], list[int]] = field(default_factory=dict, compare=False, repr=False)
@@ -179,10 +194,10 @@ class EventTables:
         """``kept[p][c]``: player ``p`` kept card ``c`` face down (a church card kept is shown to all instead)."""
 
 
-def _setup(ruleset: Ruleset, players: int) -> CompiledSetup:
-    setup = ruleset.setups[players]
+def _matching(ruleset: Ruleset, removals: tuple[Removal, ...]) -> tuple[tuple[int, tuple[int, ...]], ...]:
+    """Each named item as (count, ids of the cards that match it)."""
     named = []
-    for removal in setup.remove:
+    for removal in removals:
         matches = tuple(
             card.id
             for card in ruleset.deck
@@ -192,14 +207,48 @@ def _setup(ruleset: Ruleset, players: int) -> CompiledSetup:
             and (removal.effect is None or (card.effect is not None and card.effect.id == removal.effect))
         )
         named.append((removal.count, matches))
+    return tuple(named)
+
+
+def _setup(ruleset: Ruleset, players: int) -> CompiledSetup:
+    setup = ruleset.setups[players]
     return CompiledSetup(
         players=players,
-        named=tuple(named),
+        named=_matching(ruleset, setup.remove),
         remove_random=setup.remove_random,
         starting_hand=setup.starting_hand,
         gift_cards=setup.gift_cards,
         short_discard=setup.short_draw is ShortDraw.DISCARD,
+        deal=_matching(ruleset, setup.starting_cards),
     )
+
+
+def _slot_masks(slots: tuple[tuple[int, bool], ...], die_place: list[int]) -> list[int]:
+    """Every set of different dice (as a mask) a card naming its dice one by one may move.
+
+    ``slots`` are (place, optional) per die, place 0 for any die of the board (the card's
+    own targets replace the ruleset-wide ``church.targets``). An optional slot may stay
+    empty; at least one die moves. Masks come in a fixed order (first found first), without
+    repeats.
+    """
+    found: dict[int, None] = {}
+
+    def fill(i: int, mask: int) -> None:
+        if i == len(slots):
+            if mask:
+                found.setdefault(mask)
+            return
+        place, optional = slots[i]
+        if optional:
+            fill(i + 1, mask)
+        for d in range(len(die_place)):
+            if mask >> d & 1:
+                continue
+            if place == 0 or die_place[d] == place:
+                fill(i + 1, mask | 1 << d)
+
+    fill(0, 0)
+    return list(found)
 
 
 _BY_HASH: dict[str, CompiledRules] = {}
@@ -263,15 +312,27 @@ def _compile(ruleset: Ruleset) -> CompiledRules:
     else:
         targets = tuple(range(len(die_cat)))
     church_choices: dict[tuple[int, int], tuple[tuple[int, int], ...]] = {}
+    groups: dict[tuple[int, tuple[tuple[int, bool], ...]], int] = {}
+    church_group: list[int] = []
     for card in deck:
-        if card.effect is None:
+        effect = card.effect
+        if effect is None:
+            church_group.append(-1)
             continue
-        for sign in card.effect.signs:
-            key2 = (card.effect.dice, sign)
-            if key2 not in church_choices:
-                church_choices[key2] = tuple(
-                    (sum(1 << d for d in combo), sign) for combo in combinations(targets, card.effect.dice)
-                )
+        slots = tuple((t.place or 0, t.optional) for t in effect.targets)
+        group = groups.get((effect.dice, slots))
+        if group is None:
+            group = groups[(effect.dice, slots)] = len(groups)
+        church_group.append(group)
+        for sign in effect.signs:
+            key2 = (group, sign)
+            if key2 in church_choices:
+                continue
+            if slots:
+                masks = _slot_masks(slots, die_place)
+            else:
+                masks = [sum(1 << d for d in combo) for combo in combinations(targets, effect.dice)]
+            church_choices[key2] = tuple((mask, sign) for mask in masks)
     church_base = 1_000_000  # actions.CHURCH (not imported: the actions module imports this one)
     church_moves = {
         key: tuple(
@@ -297,6 +358,7 @@ def _compile(ruleset: Ruleset) -> CompiledRules:
         twin=tuple(cls.count(k) > 1 for k in cls),
         church_signs=tuple(card.effect.signs if card.effect else () for card in deck),
         church_ndice=tuple(card.effect.dice if card.effect else 0 for card in deck),
+        church_group=tuple(church_group),
         currency=tuple(currency_of[card.kind] for card in deck),
         n_cats=len(ruleset.categories),
         cat_ids=tuple(category.id for category in ruleset.categories),
@@ -311,6 +373,7 @@ def _compile(ruleset: Ruleset) -> CompiledRules:
         targets=targets,
         church_optional=ruleset.church.optional,
         ceiling=(ruleset.auction.gold_ceiling, ruleset.auction.cards_ceiling),
+        ceiling_hand=(ruleset.auction.gold_ceiling_hand, ruleset.auction.cards_ceiling_hand),
         opening_bid=max(1, ruleset.auction.opening_bid),
         bid_from_left=ruleset.auction.bidding_starts is BiddingStart.LEFT_OF_ACTIVE,
         overpay_forbidden=ruleset.auction.overpay is Overpay.FORBIDDEN,

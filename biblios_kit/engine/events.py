@@ -22,7 +22,7 @@ class EventKind(enum.IntEnum):
     SETUP_REMOVED = 1
     """Cards removed face down at setup; args = (count,)."""
     DEALT = 2
-    """``player`` was dealt ``card`` face down before play."""
+    """``player`` was dealt ``card`` before play: face down, or openly (seen by all) for a named starting card."""
     GIFT_TURN = 3
     """``player`` starts a gift turn; args = (cards to draw,)."""
     DREW = 4

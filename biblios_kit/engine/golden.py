@@ -21,6 +21,8 @@ CASES: tuple[tuple[str, tuple[str, ...], int, int], ...] = (
     ("biblios", ("medieval-bluff", "refuse-to-pay"), 3, 2),
     ("scripts-and-scribes", (), 3, 3),
     ("scripts-and-scribes", (), 4, 4),
+    ("five-players-italian", (), 5, 5),
+    ("bid-within-means", (), 3, 6),
 )
 """(ruleset, options, players, seed) of each golden game."""
 

@@ -57,7 +57,8 @@ class AuctionView:
     min_bid: int
     """The lowest legal bid now."""
     max_bid: int
-    """The ruleset's ceiling for this currency."""
+    """The highest bid this player may make on the card: the ruleset's ceiling for this currency,
+    or, when the ruleset bounds each bid by what the bidder can pay, what this player can pay."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -255,8 +256,8 @@ class _Scan:
             elif kind == _PENALTY_REMOVED:
                 if visible(raw, p):
                     my_buried.append(card)
-            elif kind == _DEALT and who == p and not is_church[card]:
-                acquired.append((p, card))
+            elif kind == _DEALT and visible(raw, p) and not is_church[card]:
+                acquired.append((who, card))  # own cards, and named starting cards dealt openly
         self.pos = stop
         self.tuples = None
 
@@ -326,7 +327,8 @@ def _build(state: GameState, p: int, parts: _Parts) -> Observation:
     rules = state.rules
     auction = None
     if state.auc_card >= 0 and ph in (PH_BIDDING, PH_PAYMENT):
-        lo, hi = state.bid_range()
+        lo = state.bid_range()[0]
+        hi = state.bid_ceiling(p)  # the viewer's own ceiling: another bidder's may depend on their hidden hand
         out = state.out
         excluded = state.excluded
         auction = AuctionView(

@@ -258,6 +258,18 @@ class GameState:
             group = pool[:count]
             taken.update(group)
             self.removed.append(group)
+        # Named starting cards: each item's matching cards are shuffled once and dealt in seat
+        # order. A ruleset without them draws nothing here (its games stay as they were).
+        named_hands: list[list[int]] = [[] for _ in range(players)]
+        for count, matches in setup.deal:
+            pool = [c for c in matches if c not in taken]
+            if len(pool) < count * players:
+                raise EngineError("setup-short-deal", players=players, count=count * players, available=len(pool))
+            shuffle(pool, rng)
+            for p in range(players):
+                group = pool[p * count : (p + 1) * count]
+                taken.update(group)
+                named_hands[p].extend(group)
         rest = [c for c in range(rules.n_cards) if c not in taken] if taken else list(range(rules.n_cards))
         shuffle(rest, rng)
         need = setup.remove_random + setup.starting_hand * players
@@ -269,6 +281,10 @@ class GameState:
             self.log.append((EV_SETUP_REMOVED, -1, -1, removed_count, ALL))
         is_church = rules.is_church
         for p in range(players):
+            for c in named_hands[p]:  # dealt openly: every player knows them
+                if events:
+                    self.log.append((EV_DEALT, p, c, (), ALL))
+                self._add(p, c)
             for _ in range(setup.starting_hand):
                 c = rest.pop()
                 if events:
@@ -374,7 +390,20 @@ class GameState:
         opening = self.rules.opening_bid
         if lo < opening:
             lo = opening
-        return lo, self.rules.ceiling[self.auc_cur]
+        return lo, self.bid_ceiling(self.cur)
+
+    def bid_ceiling(self, player: int) -> int:
+        """The highest bid ``player`` may make on the card under auction, in its currency.
+
+        The ruleset's ceiling, or, when the ruleset sets it to what the bidder can pay
+        (``ceiling: hand``), the total value of the Gold in ``player``'s hand (Gold bids)
+        or the number of cards in it (card bids).
+        """
+        cur = self.auc_cur
+        rules = self.rules
+        if rules.ceiling_hand[cur]:
+            return self.gold[player] if cur == CUR_GOLD else len(self.hands[player])
+        return rules.ceiling[cur]
 
     def is_legal(self, action: object) -> bool:
         """Whether ``action`` is legal now."""
@@ -612,7 +641,7 @@ class GameState:
             dice, lo, hi = self.dice, rules.die_min, rules.die_max
             legal = []
             for sign in rules.church_signs[card]:
-                for action, moved, step in rules.church_moves[(rules.church_ndice[card], sign)]:
+                for action, moved, step in rules.church_moves[(rules.church_group[card], sign)]:
                     fits = True
                     for d in moved:
                         if not lo[d] <= dice[d] + step <= hi[d]:

@@ -131,7 +131,10 @@ class ObservedWorld:
         s.resume = R_GIFT
         if church is not None:
             initial_draw = (
-                rules.n_cards - sum(c for c, _ in setup.named) - setup.remove_random - setup.starting_hand * n
+                rules.n_cards
+                - sum(c for c, _ in setup.named)
+                - setup.remove_random
+                - (setup.dealt_named + setup.starting_hand) * n
             )
             if obs.revealed:
                 s.resume = R_AUCTION
@@ -177,11 +180,15 @@ class ObservedWorld:
         """
         obs = self.obs
         private = set(obs.my_kept)  # each entered our hand face down once (it may come back openly later)
-        dealt = self.rules.setups[obs.players].starting_hand
+        setup = self.rules.setups[obs.players]
+        named = setup.dealt_named  # our named starting cards were dealt openly, before the random ones
+        dealt = setup.starting_hand
         log: list[RawEvent] = []
         for who, card in obs.acquired:
             if who == obs.player:
-                if dealt > 0:
+                if named > 0:
+                    named -= 1
+                elif dealt > 0:
                     dealt -= 1
                     continue
                 if card in private:

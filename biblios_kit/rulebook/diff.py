@@ -22,6 +22,7 @@ from biblios_kit.rules.model import (
     CategoryTie,
     ChurchTargets,
     Currency,
+    DieTarget,
     Overpay,
     Ruleset,
     ShortDraw,
@@ -76,17 +77,22 @@ def _gold(ruleset: Ruleset) -> str:
     return format_list(parts) if parts else pgettext("no cards", "none")
 
 
-def _church_cards(ruleset: Ruleset) -> Counter[tuple[tuple[int, ...], int]]:
+_EffectKey = tuple[tuple[int, ...], int, tuple[DieTarget, ...]]
+
+
+def _church_cards(ruleset: Ruleset) -> Counter[_EffectKey]:
     return Counter(
-        (card.effect.signs, card.effect.dice) for card in ruleset.deck if card.kind is CardKind.CHURCH and card.effect
+        (card.effect.signs, card.effect.dice, card.effect.targets)
+        for card in ruleset.deck
+        if card.kind is CardKind.CHURCH and card.effect
     )
 
 
 def _church_text(ruleset: Ruleset) -> str:
-    effects: dict[tuple[tuple[int, ...], int], tuple[str, int]] = {}
+    effects: dict[_EffectKey, tuple[str, int]] = {}
     for card in ruleset.deck:
         if card.kind is CardKind.CHURCH and card.effect is not None:
-            key = (card.effect.signs, card.effect.dice)
+            key = (card.effect.signs, card.effect.dice, card.effect.targets)
             text, count = effects.get(key, (describe_effect(card.effect), 0))
             effects[key] = (text, count + 1)
     parts = [_("{count} × {cards}").format(count=count, cards=text) for text, count in effects.values()]
@@ -175,7 +181,11 @@ class _Differ:
             "removed first: {named}; then at random: {random}; dealt to each player: {dealt}; cards per turn: "
             "{cards}; uneven end: {short}"
         ).format(
-            named=named, random=setup.remove_random, dealt=setup.starting_hand, cards=setup.gift_cards, short=short
+            named=named,
+            random=setup.remove_random,
+            dealt=renderer.dealt_text(setup),
+            cards=setup.gift_cards,
+            short=short,
         )
 
     def compare_setup(self, players: int) -> None:
@@ -235,14 +245,22 @@ class _Differ:
         self.compare(
             "auction:gold-ceiling",
             _("Highest bid in {gold}").format(**term_values(self.a, lang)),
-            lambda r: r.auction.gold_ceiling,
-            lambda r: str(r.auction.gold_ceiling),
+            lambda r: (r.auction.gold_ceiling_hand, r.auction.gold_ceiling),
+            lambda r: (
+                _("what the bidder can pay: the {gold} in their {hand}").format(**term_values(r, lang))
+                if r.auction.gold_ceiling_hand
+                else str(r.auction.gold_ceiling)
+            ),
         )
         self.compare(
             "auction:cards-ceiling",
             _("Highest bid in cards"),
-            lambda r: r.auction.cards_ceiling,
-            lambda r: str(r.auction.cards_ceiling),
+            lambda r: (r.auction.cards_ceiling_hand, r.auction.cards_ceiling),
+            lambda r: (
+                _("what the bidder can pay: the cards in their {hand}").format(**term_values(r, lang))
+                if r.auction.cards_ceiling_hand
+                else str(r.auction.cards_ceiling)
+            ),
         )
         overpay = {
             Overpay.LOST: _("allowed, the surplus is lost"),

@@ -30,6 +30,7 @@ from biblios_kit.rules.model import (
     PenaltyKind,
     Removal,
     Ruleset,
+    Setup,
     ShortDraw,
     TieBreak,
     TieBreakBy,
@@ -67,9 +68,50 @@ def place_name(place: int) -> str:
     return _("place {number}").format(number=place)
 
 
+def _target_dice(effect: ChurchEffect) -> str:
+    """The dice of an effect that names them one by one ("1 die for first place and, if its owner wishes, ...")."""
+    groups: Counter[tuple[int | None, bool]] = Counter((target.place, target.optional) for target in effect.targets)
+
+    def dice(count: int, place: int | None) -> str:
+        if place is None:
+            return ngettext("{count} die of any place", "{count} different dice of any place", count).format(
+                count=count
+            )
+        return ngettext("{count} die for {place}", "{count} different dice for {place}", count).format(
+            count=count, place=place_name(place)
+        )
+
+    def up_to(count: int, place: int | None) -> str:
+        if count == 1:
+            return dice(count, place)
+        if place is None:
+            return _("up to {count} different dice of any place").format(count=count)
+        return _("up to {count} different dice for {place}").format(count=count, place=place_name(place))
+
+    required = [dice(count, place) for (place, optional), count in groups.items() if not optional]
+    optional = [up_to(count, place) for (place, optional), count in groups.items() if optional]
+    if required and optional:
+        return _("{required} and, if its owner wishes, {optional}").format(
+            required=format_list(required), optional=format_list(optional)
+        )
+    if required:
+        return format_list(required)
+    return _("{optional}, each as its owner wishes (at least one die)").format(optional=format_list(optional))
+
+
 def describe_effect(effect: ChurchEffect) -> str:
     """What a church/bishop effect does, in words ("raise 2 different dice by 1 each")."""
     signs = set(effect.signs)
+    if effect.targets:
+        dice = _target_dice(effect)
+        if signs == {1}:
+            return _("raise by 1: {dice}").format(dice=dice)
+        if signs == {-1}:
+            return _("lower by 1: {dice}").format(dice=dice)
+        if signs == {1, -1}:
+            return _("raise or lower by 1, all in the same direction: {dice}").format(dice=dice)
+        steps = format_list([f"{step:+d}" for step in effect.signs], style="or")
+        return _("move by {steps}, all by the same step: {dice}").format(steps=steps, dice=dice)
     count = effect.dice
     if signs == {1}:
         text = ngettext("raise {count} die by 1", "raise {count} different dice by 1 each", count)
@@ -149,10 +191,28 @@ class _Renderer:
     def max_dice(self) -> int:
         return max((len(category.dice) for category in self.r.categories), default=1)
 
+    def bids_always_payable(self) -> bool:
+        """Whether every bid is capped by what the bidder can pay and any covering payment is accepted."""
+        a = self.r.auction
+        used = set(a.currency.values())
+        capped = {Currency.GOLD: a.gold_ceiling_hand, Currency.CARDS: a.cards_ceiling_hand}
+        exact = Currency.GOLD in used and a.overpay is Overpay.FORBIDDEN
+        return bool(used) and all(capped[currency] for currency in used) and not exact
+
     def cards_in_play(self, players: int) -> int:
         setup = self.r.setups[players]
         removed = sum(removal.count for removal in setup.remove) + setup.remove_random
-        return len(self.deck) - removed - setup.starting_hand * players
+        dealt = sum(item.count for item in setup.starting_cards) + setup.starting_hand
+        return len(self.deck) - removed - dealt * players
+
+    def dealt_text(self, setup: Setup) -> str:
+        """What each player is dealt before play: the named cards, then how many at random ("2 × Gold 1, then 3 at random")."""
+        if not setup.starting_cards:
+            return str(setup.starting_hand)
+        named = format_list([self.describe_removal(item) for item in setup.starting_cards])
+        if not setup.starting_hand:
+            return named
+        return _("{named}, then {count} at random").format(named=named, count=setup.starting_hand)
 
     def describe_removal(self, removal: Removal) -> str:
         count = removal.count
@@ -410,7 +470,8 @@ class _Renderer:
                 )
             )
         ]
-        with_hand = any(setup.starting_hand for setup in r.setups.values())
+        with_hand = any(setup.starting_hand or setup.starting_cards for setup in r.setups.values())
+        with_named = any(setup.starting_cards for setup in r.setups.values())
         headers = [_("Players"), _("Removed first"), _("Then at random")]
         if with_hand:
             headers.append(_("Dealt to each player"))
@@ -425,11 +486,20 @@ class _Renderer:
                 turns_text = str(turns)
             row = [str(players), named, str(setup.remove_random)]
             if with_hand:
-                row.append(str(setup.starting_hand))
+                row.append(self.dealt_text(setup))
             row += [str(in_play), str(setup.gift_cards), turns_text]
             rows.append(tuple(row))
         blocks.append(Table(tuple(headers), tuple(rows)))
-        if with_hand:
+        if with_named:
+            blocks.append(
+                self.p(
+                    _(
+                        "Then deal each player the cards shown: the named cards face up, so that everyone knows "
+                        "them, and any cards dealt at random face down. They all start in their {hand}."
+                    )
+                )
+            )
+        elif with_hand:
             blocks.append(
                 self.p(_("Then deal the number of cards shown to each player, face down: they start in their {hand}."))
             )
@@ -602,7 +672,8 @@ class _Renderer:
                     )
                 )
             )
-        if any(card.effect is not None and card.effect.dice > 1 for card in self.church_cards()):
+        effects = [card.effect for card in self.church_cards() if card.effect is not None]
+        if any(effect.dice > 1 and not effect.targets for effect in effects):
             blocks.append(
                 self.p(
                     _(
@@ -623,12 +694,23 @@ class _Renderer:
         else:
             bounds += " " + _("When no legal move is left, the card is discarded without effect.")
         blocks.append(Paragraph(bounds))
-        if r.church.targets is ChurchTargets.FIRST_PLACE:
-            blocks.append(self.p(_("It may move only the dice for first place.")))
-        elif self.max_dice() > 1:
-            blocks.append(self.p(_("It may move any award die of any category.")))
-        else:
-            blocks.append(self.p(_("It may move the die of any category.")))
+        if any(effect.targets for effect in effects):
+            blocks.append(
+                self.p(
+                    _(
+                        "A card that names the place of each die it moves (see the table of cards) moves different "
+                        "dice, one for each die it names, all by the same step: every die it requires, and those of "
+                        "the others its owner chooses. The dice may belong to the same category or to different ones."
+                    )
+                )
+            )
+        if not all(effect.targets for effect in effects):  # the ruleset-wide targets apply to the other cards
+            if r.church.targets is ChurchTargets.FIRST_PLACE:
+                blocks.append(self.p(_("It may move only the dice for first place.")))
+            elif self.max_dice() > 1:
+                blocks.append(self.p(_("It may move any award die of any category.")))
+            else:
+                blocks.append(self.p(_("It may move the die of any category.")))
         return Section("church", self.title("church"), tuple(blocks))
 
     def kinds_phrase(self, kinds: list[CardKind]) -> str:
@@ -698,8 +780,36 @@ class _Renderer:
                         "{gold} cards from their {hand} whose values add up to exactly the bid; a winner who cannot "
                         "make the exact amount cannot pay."
                     )
+                if a.gold_ceiling_hand:
+                    text = _(
+                        "For {cards}, bids are amounts of {gold}, from {opening} up to what the bidder can pay: no "
+                        "one may bid more than the total value of the {gold} cards in their own {hand}. The winner "
+                        "pays with {gold} cards from their {hand} whose values add up to at least the bid. No change "
+                        "is given: anything paid above the bid is lost, but a payment may not include a card that "
+                        "could be left out while still covering the bid."
+                    )
+                    if a.overpay is Overpay.FORBIDDEN:
+                        text = _(
+                            "For {cards}, bids are amounts of {gold}, from {opening} up to the total value of the "
+                            "{gold} cards in the bidder's own {hand}. The winner pays with {gold} cards from their "
+                            "{hand} whose values add up to exactly the bid; a winner who cannot make the exact amount "
+                            "cannot pay."
+                        )
                 blocks.append(self.p(text, cards=what, opening=a.opening_bid, ceiling=a.gold_ceiling))
                 blocks.append(self.p(_("The {gold} cards paid are shown to everyone, then discarded.")))
+            elif a.cards_ceiling_hand:
+                blocks.append(
+                    self.p(
+                        _(
+                            "For {cards}, bids are numbers of cards, from {opening} up to what the bidder can pay: "
+                            "no one may bid more cards than their own {hand} holds. The winner discards that many "
+                            "cards of any kind from their {hand}, face down: the others only learn how many. The card "
+                            "being auctioned cannot pay for itself."
+                        ),
+                        cards=what,
+                        opening=a.opening_bid,
+                    )
+                )
             else:
                 blocks.append(
                     self.p(
@@ -769,7 +879,27 @@ class _Renderer:
             )
         else:
             intro = _("A player who wins an auction but cannot pay is penalized.")
-        blocks: list[Block] = [self.p(intro), Subheading(penalty_name(kind))]
+        blocks: list[Block] = [self.p(intro)]
+        if self.bids_always_payable():
+            if r.auction.refuse_to_pay:
+                blocks.append(
+                    self.p(
+                        _(
+                            "Since nobody may bid more than they can pay, a winner can always pay: only a winner who "
+                            "refuses to pay is penalized."
+                        )
+                    )
+                )
+            else:
+                blocks.append(
+                    self.p(
+                        _(
+                            "Since nobody may bid more than they can pay, a winner can always pay, so this penalty "
+                            "never arises."
+                        )
+                    )
+                )
+        blocks.append(Subheading(penalty_name(kind)))
         if kind is PenaltyKind.STANDARD:
             blocks.append(
                 self.p(

@@ -23,6 +23,7 @@ from biblios_kit.rules.model import (
     ChurchRules,
     ChurchTargets,
     Currency,
+    DieTarget,
     Option,
     Overpay,
     PenaltyKind,
@@ -72,7 +73,11 @@ def expand_deck(document: Mapping[str, Any]) -> tuple[Card, ...]:
         key=lambda item: (-item[1]["dice"], len(item[1]["signs"]), -max(item[1]["signs"], default=0), item[0]),
     )
     for effect_id, body in church_cards:
-        effect = ChurchEffect(effect_id, tuple(body["signs"]), body["dice"])
+        targets = tuple(
+            DieTarget(None if t["place"] == "any" else t["place"], t.get("optional", False))
+            for t in body.get("targets", ())
+        )
+        effect = ChurchEffect(effect_id, tuple(body["signs"]), body["dice"], targets)
         for _ in range(body["count"]):
             cards.append(Card(len(cards), CardKind.CHURCH, 0, effect=effect))
     return tuple(cards)
@@ -94,9 +99,25 @@ def _tiebreaks(raw: Iterable[Mapping[str, Any]], category_ids: list[str]) -> tup
     return tuple(chain)
 
 
+def _removals(raw: Iterable[Mapping[str, Any]]) -> tuple[Removal, ...]:
+    return tuple(
+        Removal(
+            kind=CardKind(r["kind"]),
+            count=r.get("count", 1),  # required in removals; a starting card item defaults to one
+            value=r.get("value"),
+            category=r.get("category"),
+            effect=r.get("effect"),
+        )
+        for r in raw
+    )
+
+
 def ceiling(value: int | str, deck: tuple[Card, ...], currency: Currency) -> int:
-    """Resolve a bid ceiling: a number, or ``"deck"`` for all the Gold / all the cards of the deck."""
-    if value != "deck":
+    """Resolve a bid ceiling: a number, or ``"deck"`` for all the Gold / all the cards of the deck.
+
+    ``"hand"`` (each bidder's own means) resolves like ``"deck"``: the most anyone could pay.
+    """
+    if value not in ("deck", "hand"):
         return int(value)
     if currency is Currency.GOLD:
         return sum(card.value for card in deck if card.kind is CardKind.GOLD)
@@ -128,20 +149,12 @@ def build_ruleset(
     setups = {
         int(count): Setup(
             players=int(count),
-            remove=tuple(
-                Removal(
-                    kind=CardKind(r["kind"]),
-                    count=r["count"],
-                    value=r.get("value"),
-                    category=r.get("category"),
-                    effect=r.get("effect"),
-                )
-                for r in body.get("remove", ())
-            ),
+            remove=_removals(body.get("remove", ())),
             remove_random=body.get("remove_random", 0),
             starting_hand=body.get("starting_hand", 0),
             gift_cards=body.get("gift_cards", int(count) + 1),
             short_draw=ShortDraw(body.get("short_draw", "play-out")),
+            starting_cards=_removals(body.get("starting_cards", ())),
         )
         for count, body in document["setup"].items()
     }
@@ -183,6 +196,8 @@ def build_ruleset(
             overpay=Overpay(auction["overpay"]),
             all_pass=AllPass(auction["all_pass"]),
             refuse_to_pay=auction["refuse_to_pay"],
+            gold_ceiling_hand=auction["ceiling"]["gold"] == "hand",
+            cards_ceiling_hand=auction["ceiling"]["cards"] == "hand",
         ),
         penalty=PenaltyRules(
             kind=PenaltyKind(penalty["kind"]), exclude_from_reauction=penalty["exclude_from_reauction"]

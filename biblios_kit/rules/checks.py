@@ -177,13 +177,47 @@ def _movable_dice(document: Mapping[str, Any]) -> int:
     return sum(len(body.get("dice", document["dice"])) for body in document["categories"].values())
 
 
+def _check_die_targets(
+    document: Mapping[str, Any], body: Mapping[str, Any], path: FieldPath, issues: list[Issue]
+) -> None:
+    """A card naming its dice one by one: one target per die, each place held by enough dice."""
+    targets = body["targets"]
+    if len(targets) != body["dice"]:
+        issues.append(Issue((*path, "targets"), "targets-count", {"count": len(targets), "dice": body["dice"]}))
+        return
+    places = Counter(
+        die["place"] for category in document["categories"].values() for die in category.get("dice", document["dice"])
+    )
+    wanted = Counter(target["place"] for target in targets)
+    for index, target in enumerate(targets):
+        place = target["place"]
+        available = sum(places.values()) if place == "any" else places[place]
+        wanted_here = len(targets) if place == "any" else wanted[place]
+        if wanted_here > available:
+            where: FieldPath = (*path, "targets", index, "place")
+            if available == 0:
+                issues.append(Issue(where, "no-die-of-place", related=(("dice",), ("categories",))))
+            else:
+                issues.append(
+                    Issue(
+                        where,
+                        "too-few-dice-of-place",
+                        {"count": wanted_here, "available": available},
+                        related=(("dice",), ("categories",)),
+                    )
+                )
+            return
+
+
 def _check_church(document: Mapping[str, Any], issues: list[Issue]) -> None:
     movable = _movable_dice(document)
     for effect_id, body in document["church"]["cards"].items():
         path: FieldPath = ("church", "cards", effect_id)
         if not body["signs"]:
             issues.append(Issue((*path, "signs"), "no-signs"))
-        if body["dice"] > movable:
+        if "targets" in body:
+            _check_die_targets(document, body, path, issues)
+        elif body["dice"] > movable:
             issues.append(Issue((*path, "dice"), "too-many-dice", {"count": body["dice"], "movable": movable}))
 
 
@@ -266,6 +300,25 @@ def _check_setups(document: Mapping[str, Any], cards: list[_Card], issues: list[
                 )
             for i in reversed(matching[: removal["count"]]):
                 del pool[i]
+        for index, item in enumerate(body.get("starting_cards", ())):
+            if not _check_removal_fields(document, item, (*path, "starting_cards", index), issues):
+                fits = False
+                continue
+            each = item.get("count", 1)
+            need = each * players
+            matching = [i for i, card in enumerate(pool) if _removal_matches(item, card)]
+            if need > len(matching):
+                fits = False
+                issues.append(
+                    Issue(
+                        (*path, "starting_cards", index, "count"),
+                        "starting-cards-exceed",
+                        {"count": each, "players": players, "need": need, "left": len(matching)},
+                        related=_deck_paths(item),
+                    )
+                )
+            for i in reversed(matching[:need]):
+                del pool[i]
         if not fits:
             continue
         left = len(pool)
@@ -323,7 +376,18 @@ def _check_auction(document: Mapping[str, Any], cards: list[_Card], issues: list
     totals = {"gold": sum(value for kind, value, _c, _e in cards if kind == "gold"), "cards": len(cards)}
     for currency in sorted(set(auction["currency"].values())):
         ceiling = auction["ceiling"][currency]
-        resolved = totals[currency] if ceiling == "deck" else ceiling
+        resolved = totals[currency] if ceiling in ("deck", "hand") else ceiling
+        if ceiling == "hand":
+            if resolved > MAX_CEILING:
+                issues.append(
+                    Issue(
+                        ("auction", "ceiling", currency),
+                        "hand-ceiling-too-high",
+                        {"ceiling": resolved, "limit": MAX_CEILING},
+                        related=_DECK,
+                    )
+                )
+            continue
         if resolved > MAX_CEILING:
             issues.append(
                 Issue(

@@ -38,6 +38,10 @@ class CardKind(str, enum.Enum):
     CHURCH = "church"
 
 
+STARTING_CARD_KINDS: tuple[CardKind, ...] = (CardKind.CATEGORY, CardKind.GOLD)
+"""Kinds of card a setup may deal by name (``starting_cards``): a church card is never held in a hand."""
+
+
 class Currency(str, enum.Enum):
     """What bids count in an auction."""
 
@@ -149,6 +153,16 @@ class Category:
 
 
 @dataclass(frozen=True, slots=True)
+class DieTarget:
+    """One die a church/bishop card moves, when the card names its dice one by one."""
+
+    place: int | None
+    """The award place of the die (1 for a first-place die); ``None`` for any die."""
+    optional: bool = False
+    """Whether the owner may leave this die unmoved while moving the card's other dice."""
+
+
+@dataclass(frozen=True, slots=True)
 class ChurchEffect:
     """What a church/bishop card does when acquired."""
 
@@ -157,6 +171,9 @@ class ChurchEffect:
     """The steps the owner may choose from (``(1,)``, ``(-1,)`` or ``(1, -1)``)."""
     dice: int
     """How many different dice move by the chosen step (all by the same step)."""
+    targets: tuple[DieTarget, ...] = ()
+    """One target per die when the card names the place of each die it moves (``dice`` of them);
+    empty when any ``dice`` different dice allowed by :attr:`ChurchRules.targets` may move."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -177,7 +194,8 @@ class Card:
 
 @dataclass(frozen=True, slots=True)
 class Removal:
-    """Cards taken out face down at setup before the random removals."""
+    """Named cards at setup: cards taken out face down before the random removals, or
+    (in :attr:`Setup.starting_cards`) cards dealt to each player."""
 
     kind: CardKind
     count: int
@@ -194,10 +212,13 @@ class Setup:
     remove: tuple[Removal, ...]
     remove_random: int
     starting_hand: int
-    """Cards dealt face down to each player before the gift phase."""
+    """Random cards dealt face down to each player before the gift phase (after :attr:`starting_cards`)."""
     gift_cards: int
     """Cards the active player draws on a gift turn (at least ``players + 1``)."""
     short_draw: ShortDraw
+    starting_cards: tuple[Removal, ...] = ()
+    """Named cards dealt openly to every player before the random :attr:`starting_hand`: each
+    player receives ``count`` cards of each item (Gold or category cards)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -218,13 +239,18 @@ class AuctionRules:
     """The lowest legal first bid."""
     currency: Mapping[CardKind, Currency]
     gold_ceiling: int
-    """Highest legal bid in Gold (a finite bound so legal bids can be listed)."""
+    """Highest legal bid in Gold (a finite bound so legal bids can be listed); with
+    :attr:`gold_ceiling_hand`, the bound of the whole deck."""
     cards_ceiling: int
-    """Highest legal bid in number of cards."""
+    """Highest legal bid in number of cards; with :attr:`cards_ceiling_hand`, the bound of the whole deck."""
     overpay: Overpay
     all_pass: AllPass
     refuse_to_pay: bool
     """Whether a winner who could pay may decline and take the penalty instead."""
+    gold_ceiling_hand: bool = False
+    """Whether each bidder's ceiling in Gold is what they can pay: the total value of the Gold in their hand."""
+    cards_ceiling_hand: bool = False
+    """Whether each bidder's ceiling in cards is what they can pay: the number of cards in their hand."""
 
 
 @dataclass(frozen=True, slots=True)
