@@ -191,3 +191,23 @@ def test_problem_messages_follow_the_language(tmp_path: Path) -> None:
         == shown_later
         == f"{path}:6:3: penalty.knd: champ 'knd' introuvable\u202f; vouliez-vous dire 'kind'\u202f?"
     )
+
+
+def test_content_hash_ignores_names_terms_and_descriptions(tmp_path: Path) -> None:
+    """A translation fix is not a rule change: records keep replaying (docs/game-records.md)."""
+    plain = load_ruleset("biblios").content_hash
+    data = yaml.safe_load(BIBLIOS.read_text(encoding="utf-8"))
+    data["title"]["fr"] = "Biblios (nouvelle traduction)"
+    data["terms"]["victory_points"]["fr"] = {"text": "Points", "number": "plural", "one": "Point"}
+    data["description"]["es"] = "Otra descripción."
+    first = next(iter(data["categories"]))
+    data["categories"][first]["name"]["en"] = "Renamed"
+    data["categories"][first]["colour"] = "#123456"
+    data["options"]["refuse-to-pay"]["title"]["en"] = "Another title"
+    reworded = tmp_path / "reworded.yaml"
+    reworded.write_text(yaml.safe_dump(data, allow_unicode=True, sort_keys=False), encoding="utf-8")
+    assert canonical_hash(reworded) == plain
+    data["categories"][first]["order"] = 99
+    reordered = tmp_path / "reordered.yaml"
+    reordered.write_text(yaml.safe_dump(data, allow_unicode=True, sort_keys=False), encoding="utf-8")
+    assert canonical_hash(reordered) != plain

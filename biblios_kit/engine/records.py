@@ -17,6 +17,8 @@ File names, versions, hashes and action texts stay as they are.
 
 from __future__ import annotations
 
+import dataclasses
+import hashlib
 import json
 import os
 import re
@@ -31,7 +33,7 @@ from biblios_kit.bounded import MAX_INT_DIGITS, InputError, read_json
 from biblios_kit.engine.actions import format_action, parse_action
 from biblios_kit.engine.reseed import reseed
 from biblios_kit.engine.state import GameState, new_game
-from biblios_kit.errors import BibliosError, Problem, RecordError
+from biblios_kit.errors import BibliosError, RecordError
 from biblios_kit.rules.model import Ruleset
 
 _ID = re.compile(r"[a-z0-9][a-z0-9-]*")
@@ -413,13 +415,15 @@ def embedded_ruleset(record: GameRecord, where: str | None = None) -> Ruleset:
     active = rules.pop("active_options", None)
     if rules.get("id") != record.ruleset or active != list(record.options):
         _fail(where, "record-embedded-mismatch", ruleset=repr(record.ruleset))
-    built = _embedded.get(digest)
+    # Keyed by the whole document: two documents with the same rules may differ in what the checks refuse.
+    document_key = hashlib.sha256(canonical.encode("utf-8")).hexdigest()
+    built = _embedded.get(document_key)
     if built is not None:
         return built
     field_name = "ruleset.document"
     # No line numbers: the document has none of its own; each problem names its field.
     problems = [
-        Problem(field_name, 0, 0, p.path, p.message)
+        dataclasses.replace(p, file=field_name, line=0, column=0, via=None)
         for p in check_document(rules, [Layer(LocatedDocument(field_name, rules))])
     ]
     if problems:
@@ -431,5 +435,5 @@ def embedded_ruleset(record: GameRecord, where: str | None = None) -> Ruleset:
         _fail(where, "record-embedded-invalid", ruleset=repr(record.ruleset), problems=str(error))
     if len(_embedded) >= 64:
         _embedded.clear()
-    _embedded[digest] = built
+    _embedded[document_key] = built
     return built

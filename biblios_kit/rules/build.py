@@ -39,10 +39,48 @@ from biblios_kit.rules.model import (
     build_term,
 )
 
+PRESENTATION_KEYS: frozenset[str] = frozenset(
+    {"format", "aliases", "version", "title", "description", "provenance", "terms"}
+)
+"""Top-level fields that name and describe a ruleset without changing how a game plays."""
+CATEGORY_PRESENTATION_KEYS: frozenset[str] = frozenset({"name", "colour", "colour_name", "glyph"})
+"""Fields of a category that only say how it is named and drawn."""
+OPTION_PRESENTATION_KEYS: frozenset[str] = frozenset({"title", "description"})
+"""Fields of an option that only describe it."""
+
+
+def rules_content(document: Mapping[str, Any]) -> dict[str, Any]:
+    """The part of a merged document that decides how a game plays: the document without its
+    names, titles, descriptions, terms and colours (see :data:`PRESENTATION_KEYS`)."""
+    content = {key: value for key, value in document.items() if key not in PRESENTATION_KEYS}
+    categories = content.get("categories")
+    if isinstance(categories, Mapping):
+        content["categories"] = {
+            cid: {k: v for k, v in body.items() if k not in CATEGORY_PRESENTATION_KEYS}
+            if isinstance(body, Mapping)
+            else body
+            for cid, body in categories.items()
+        }
+    options = content.get("options")
+    if isinstance(options, Mapping):
+        content["options"] = {
+            oid: {k: v for k, v in body.items() if k not in OPTION_PRESENTATION_KEYS}
+            if isinstance(body, Mapping)
+            else body
+            for oid, body in options.items()
+        }
+    return content
+
 
 def content_hash(document: Mapping[str, Any]) -> str:
-    """SHA-256 of a document in canonical JSON (sorted keys): stable across runs and key order."""
-    canonical = json.dumps(document, sort_keys=True, ensure_ascii=False, separators=(",", ":"), default=str)
+    """SHA-256 of a document's rules (:func:`rules_content`) in canonical JSON (sorted keys).
+
+    Stable across runs and key order; a changed rule changes it, while a reworded title,
+    term or description does not, so records of a game still replay after a translation fix.
+    """
+    canonical = json.dumps(
+        rules_content(document), sort_keys=True, ensure_ascii=False, separators=(",", ":"), default=str
+    )
     return hashlib.sha256(canonical.encode("utf-8")).hexdigest()
 
 
