@@ -29,7 +29,7 @@ from biblios_kit.engine.actions import (
 from biblios_kit.engine.events import Event, EventKind
 from biblios_kit.engine.scoring import DieAward, GameResult, Placing, WonBy
 from biblios_kit.i18n import _, current_language, format_list, format_number, in_language, ngettext
-from biblios_kit.rulebook.grammar import capitalize, name_forms, term_values, with_article
+from biblios_kit.rulebook.grammar import capitalize, counted_term, name_forms, term_values, with_article
 from biblios_kit.rules.model import CardKind, Currency, Ruleset, TieBreak, TieBreakBy
 
 E = EventKind
@@ -365,7 +365,7 @@ def result_summary(ruleset: Ruleset, result: GameResult, names: Sequence[str], l
     with _language(lang) as code:
         winners = result.winners
         vp = result.victory_points[winners[0]]
-        points = capitalize(ruleset.term("victory_points", code))
+        points = capitalize(counted_term(ruleset, "victory_points", vp, code))
         if len(winners) > 1:
             return _("{players} share the win with {points} {vp}.").format(
                 players=format_list([_name(names, p) for p in winners]), points=vp, vp=points

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import random
+from dataclasses import replace
 
 import pytest
 
@@ -169,3 +170,22 @@ def test_describe_events_in_french_uses_french_terms() -> None:
     text = "\n".join(describe_events(ruleset, state.events_for(0), NAMES, "fr"))
     assert "Moines" in text or "Pigments" in text or "Or" in text
     assert "Monks" not in text
+
+
+@pytest.mark.parametrize(
+    ("lang", "zero", "one", "two"),
+    [
+        ("en", "0 Victory Points", "1 Victory Point", "2 Victory Points"),
+        ("fr", "0 Point de Victoire", "1 Point de Victoire", "2 Points de Victoire"),
+        ("es", "0 Puntos de Victoria", "1 Punto de Victoria", "2 Puntos de Victoria"),
+    ],
+)
+def test_a_count_of_one_takes_the_terms_singular(lang: str, zero: str, one: str, two: str) -> None:
+    """A plural term states its form for one (``one``); the language's CLDR rule says which counts take it."""
+    ruleset = load_ruleset("biblios")
+    result = next(iter(finished_games("biblios", count=1))).result()
+    winner = result.winners[0]
+    for points, expected in ((0, zero), (1, one), (2, two)):
+        vp = tuple(points if p == winner else 0 for p in range(result.players))
+        shared = replace(result, victory_points=vp, ranking=(replace(result.ranking[0], players=(winner,)),))
+        assert expected in result_summary(ruleset, shared, NAMES, lang)

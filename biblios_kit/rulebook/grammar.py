@@ -34,6 +34,8 @@ from __future__ import annotations
 import unicodedata
 from collections.abc import Iterable, Mapping
 
+from babel import Locale
+
 from biblios_kit.rules.model import TERM_KEYS, Gender, GrammaticalNumber, Ruleset, TermForm, default_elision
 
 FORMS: tuple[str, ...] = ("the", "of_the", "to_the", "a", "of", "their", "no")
@@ -132,6 +134,19 @@ def with_article(term: str | TermForm, lang: str) -> str:
     """
     form = term if isinstance(term, TermForm) else plain_form(term, lang)
     return form_of(form, "the", lang)
+
+
+def counted_text(form: TermForm, count: int, lang: str) -> str:
+    """The term's text after the number ``count``: its ``one`` form ("1 Victory Point", in French
+    also "0 Point de Victoire") where ``lang``'s CLDR plural rule puts ``count`` in the category one."""
+    if form.one is not None and Locale.parse(lang).plural_form(count) == "one":
+        return form.one
+    return form.text
+
+
+def counted_term(ruleset: Ruleset, key: str, count: int, lang: str) -> str:
+    """:func:`counted_text` of the ruleset's term ``key`` in ``lang``."""
+    return counted_text(ruleset.term_form(key, lang), count, lang)
 
 
 def term_forms(key: str, form: TermForm, lang: str) -> dict[str, str]:

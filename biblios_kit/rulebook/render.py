@@ -13,7 +13,7 @@ from collections.abc import Callable
 from biblios_kit.i18n import N_, _, format_list, format_number, in_language, ngettext, pgettext
 from biblios_kit.rulebook.examples import NAMES as EXAMPLE_NAMES
 from biblios_kit.rulebook.examples import Example
-from biblios_kit.rulebook.grammar import capitalize, name_forms, term_values
+from biblios_kit.rulebook.grammar import capitalize, counted_term, name_forms, term_values
 from biblios_kit.rulebook.model import Block, BulletList, Paragraph, Rulebook, Section, Subheading, Table
 from biblios_kit.rules.model import (
     TERM_KEYS,
@@ -168,11 +168,11 @@ class _Renderer:
 
     def p(self, template: str, **values: object) -> Paragraph:
         """A paragraph from a translated template filled with the terms and ``values``."""
-        return Paragraph(capitalize(template.format(**self.t, **values)))
+        return Paragraph(capitalize(template.format(**{**self.t, **values})))
 
     def f(self, template: str, **values: object) -> str:
         """A translated template filled with the terms and ``values`` (first letter capitalized)."""
-        return capitalize(template.format(**self.t, **values))
+        return capitalize(template.format(**{**self.t, **values}))
 
     def title(self, section_id: str) -> str:
         return section_title(section_id, self.r, self.lang)
@@ -1113,6 +1113,7 @@ class _Renderer:
                     winner_letter=fact("winner_letter"),
                     other_letter=fact("other_letter"),
                     value=value,
+                    victory_points=counted_term(self.r, "victory_points", value, self.lang),
                 )
             ]
         chain = self.r.scoring.final_tiebreak
@@ -1138,6 +1139,7 @@ class _Renderer:
                 winner=fact("winner"),
                 other=fact("other"),
                 vp=fact("vp"),
+                victory_points=counted_term(self.r, "victory_points", int(str(fact("vp"))), self.lang),
             ),
             BulletList(tuple(steps)),
             self.p(

@@ -324,7 +324,7 @@ class TermForm:
     """A term in one language with the grammar sentences need to place it.
 
     A ruleset writes a term as a plain string (masculine, singular, elision by the first
-    letter) or as ``{text, gender, number, elision, coined}``.
+    letter) or as ``{text, gender, number, elision, coined, one}``.
     """
 
     text: str
@@ -335,6 +335,9 @@ class TermForm:
     noun taking *el* ("el agua")."""
     coined: bool = False
     """The term is this project's own word: no published rulebook in this language gives it."""
+    one: str | None = None
+    """For a plural term, its text after a count the language treats as one ("1 Victory
+    Point"; in French 0 and 1: "1 Point de Victoire"). ``None``: the text serves every count."""
 
     @property
     def feminine(self) -> bool:
@@ -365,7 +368,7 @@ class Term:
 
 
 def term_form(raw: str | Mapping[str, object], lang: str) -> TermForm:
-    """Build a :class:`TermForm` from a ruleset value: a string, or ``{text, gender, number, elision, coined}``."""
+    """Build a :class:`TermForm` from a ruleset value: a string, or ``{text, gender, number, elision, coined, one}``."""
     if isinstance(raw, str):
         return TermForm(raw, elision=default_elision(raw, lang))
     text = str(raw["text"])
@@ -376,6 +379,7 @@ def term_form(raw: str | Mapping[str, object], lang: str) -> TermForm:
         number=GrammaticalNumber(raw.get("number", GrammaticalNumber.SINGULAR.value)),
         elision=default_elision(text, lang) if elision is None else bool(elision),
         coined=bool(raw.get("coined", False)),
+        one=str(raw["one"]) if raw.get("one") is not None else None,
     )
 
 

@@ -24,7 +24,7 @@ from biblios_kit.engine.events import EventKind
 from biblios_kit.engine.scoring import GameResult
 from biblios_kit.engine.state import GameState
 from biblios_kit.i18n import _, current_language, format_number, ngettext
-from biblios_kit.rulebook.grammar import capitalize
+from biblios_kit.rulebook.grammar import capitalize, counted_term
 from biblios_kit.rules.model import Ruleset
 from biblios_kit.tui.dialogs.base import dice_preview
 from biblios_kit.tui.localize import set_bindings
@@ -87,7 +87,7 @@ def ranking_table(ruleset: Ruleset, result: GameResult, names: Sequence[str]) ->
 
     A place decided by victory points alone says nothing more (the points are on the line).
     """
-    vp_term = capitalize(term(ruleset, "victory_points"))
+    lang = current_language()
     ranking = Table.grid(padding=(0, 2))
     ranking.add_column(no_wrap=True)
     ranking.add_column(justify="right", no_wrap=True)
@@ -97,7 +97,8 @@ def ranking_table(ruleset: Ruleset, result: GameResult, names: Sequence[str]) ->
         ranking.add_row(
             Text(placing_text(ruleset, placing, names), style="bold" if placing.place == 1 else ""),
             ngettext("{points} {victory_points}", "{points} {victory_points}", points).format(
-                points=format_number(points), victory_points=vp_term
+                points=format_number(points),
+                victory_points=capitalize(counted_term(ruleset, "victory_points", points, lang)),
             ),
             tiebreak_text(ruleset, placing.by) if placing.by is not None else "",
         )
@@ -107,10 +108,12 @@ def ranking_table(ruleset: Ruleset, result: GameResult, names: Sequence[str]) ->
 def hands_renderable(ruleset: Ruleset, state: GameState, result: GameResult, names: Sequence[str]) -> Group:
     """Every player's final hand (by category, with letters and totals), then the final dice."""
     parts: list[Text | Table] = []
-    vp_term = capitalize(term(ruleset, "victory_points"))
+    lang = current_language()
     for player, name in enumerate(names):
+        points = result.victory_points[player]
+        vp_term = capitalize(counted_term(ruleset, "victory_points", points, lang))
         head = Text(name, style=ACCENT)
-        head.append(f" · {result.victory_points[player]} {vp_term}", style=MUTED)
+        head.append(f" · {format_number(points)} {vp_term}", style=MUTED)
         parts.extend([head, hand_table(ruleset, state.hand(player)), Text("")])
     parts.append(fill(_("Dice: {dice}"), MUTED, dice=dice_preview(ruleset, state.dice_values(), (), 0)))
     return Group(*parts)
