@@ -116,21 +116,18 @@ def _schema() -> dict[str, object]:
 
 
 def test_examples_of_newer_fields_appear_when_the_schema_has_them() -> None:
-    """Named starting cards, church targets per award place and a payable bid ceiling: written from the
-    format another change adds; they appear only once the installed schema knows the field."""
+    """Named starting cards, church cards naming the place of each die and a payable bid ceiling
+    appear when the installed schema knows them (an older schema gets the older examples)."""
     base = compose(resolve_ruleset("biblios")).document
-    plain = "\n".join(line for _k, _e, code in template_examples(base, _schema()) for line in code)
     schema = _schema()
-    defs = schema["$defs"]
-    assert isinstance(defs, dict)
-    has_starting = "starting_cards" in defs["setup"]["properties"]
-    assert ("starting_cards:" in plain) == has_starting
-    newer = json.loads(json.dumps(schema))
-    newer["$defs"]["setup"]["properties"]["starting_cards"] = {"type": "array"}
-    newer["properties"]["church"]["properties"]["targets"] = {"anyOf": [{"enum": ["any"]}, {"type": "array"}]}
-    text = "\n".join(line for _k, _e, code in template_examples(base, newer) for line in code)
-    assert "    starting_cards: [{kind: gold, value: 1}]" in text
-    assert "  targets: [1]" in text
+    plain = "\n".join(line for _k, _e, code in template_examples(base, schema) for line in code)
+    assert "    starting_cards: [{kind: gold, value: 1}]" in plain
+    assert "      targets: [{place: 1}, {place: 1, optional: true}]}" in plain
+    older = json.loads(json.dumps(schema))
+    del older["$defs"]["setup"]["properties"]["starting_cards"]
+    del older["properties"]["church"]["properties"]["cards"]["additionalProperties"]["properties"]["targets"]
+    text = "\n".join(line for _k, _e, code in template_examples(base, older) for line in code)
+    assert "starting_cards" not in text and "targets: [" not in text
     # the installed schema knows the payable ceiling ('hand'); an older one writes a number instead
     assert "  ceiling: {gold: hand}" in plain
     older = json.loads(json.dumps(schema))

@@ -112,7 +112,7 @@ def _schema_features(schema: dict[str, Any]) -> dict[str, Any]:
     ]
     return {
         "starting_cards": "starting_cards" in setup,
-        "targets_by_place": '"array"' in json.dumps(church.get("targets", {})),
+        "targets_by_place": "targets" in church.get("cards", {}).get("additionalProperties", {}).get("properties", {}),
         "payable_ceiling": ceilings[0] if ceilings else None,
     }
 
@@ -177,11 +177,8 @@ def template_examples(base: dict[str, Any], schema: dict[str, Any]) -> list[tupl
                 _("may the owner decline to use the card"),
             ),
         ]
-        if features["targets_by_place"]:
-            lines.append(("  targets: [1]", _("only the dice of these award places move")))
-        else:
-            target = _other(str(church.get("targets")), ("first-place", "any"))
-            lines.append((f"  targets: {target}", "any | first-place: " + _("which dice the cards may move")))
+        target = _other(str(church.get("targets")), ("first-place", "any"))
+        lines.append((f"  targets: {target}", "any | first-place: " + _("which dice the cards may move")))
         lines.append(("  cards:", ""))
         names = base.get("terms", {}).get("church_cards", {}) if isinstance(base.get("terms"), dict) else {}
         removed = effects[0][0] if len(effects) > 1 else None
@@ -196,6 +193,13 @@ def template_examples(base: dict[str, Any], schema: dict[str, Any]) -> list[tupl
                 _("{count} cards instead of {before}").format(count=changed["count"], before=body["count"]),
             )
         )
+        if features["targets_by_place"] and len(effects) > 2:
+            named, named_body = effects[-2]
+            flow = f"{{count: {named_body['count']}, signs: {json.dumps(named_body['signs'])}, dice: 2,"
+            lines += [
+                (f"    {named}: {flow}", _("the award place of each die: one first-place die,")),
+                ("      targets: [{place: 1}, {place: 1, optional: true}]}", _("and a second if its owner wishes")),
+            ]
         if removed is not None and isinstance(names, dict) and removed in names:
             lines += [("terms:", ""), (f"  church_cards: {{{removed}: null}}", _("its name goes with it"))]
         examples.append(
