@@ -169,7 +169,7 @@ def short_card(ruleset: Ruleset, card: int) -> str:
 
 
 def collection_text(ruleset: Ruleset, collection: Collection, fresh: frozenset[int] = frozenset()) -> Text:
-    """A public collection by category: glyph, then values with letters (``† 2A 3E  ◆ 3F  Gold 1 2``).
+    """A public collection by category: glyph, then values with letters (``†2A 3E ◆3F Gold 1 2``).
 
     Cards in ``fresh`` just joined it: they show :data:`FRESH_MARK` and :data:`FRESH`. When cards
     left the hand unseen since, a note says how many (any card shown may be gone).
@@ -184,8 +184,9 @@ def collection_text(ruleset: Ruleset, collection: Collection, fresh: frozenset[i
             by_category[c.category].append(card)
     text = Text()
 
-    def item(card: int, label: str, style: str) -> None:
-        text.append(" ")
+    def item(card: int, label: str, style: str, first: bool) -> None:
+        if not first:
+            text.append(" ")
         if card in fresh:
             text.append(FRESH_MARK + label, style=f"{style} {FRESH}")
         else:
@@ -196,17 +197,17 @@ def collection_text(ruleset: Ruleset, collection: Collection, fresh: frozenset[i
         if not cards:
             continue
         if text:
-            text.append("  ")
+            text.append(" ")
         text.append(category.glyph, style=f"bold {category.colour}")
-        for card in cards:
+        for index, card in enumerate(cards):
             c = ruleset.deck[card]
-            item(card, f"{c.value}{c.letter or ''}", category.colour)
+            item(card, f"{c.value}{c.letter or ''}", category.colour, index == 0)
     if gold:
         if text:
-            text.append("  ")
-        text.append(term(ruleset, "gold"), style="bold #f1c40f")
-        for card in sorted(gold, key=lambda k: (ruleset.deck[k].value, k)):
-            item(card, str(ruleset.deck[card].value), "#f1c40f")
+            text.append(" ")
+        text.append(term(ruleset, "gold") + " ", style="bold #f1c40f")
+        for index, card in enumerate(sorted(gold, key=lambda k: (ruleset.deck[k].value, k))):
+            item(card, str(ruleset.deck[card].value), "#f1c40f", index == 0)
     if not text:
         text.append(_("no card seen"), style=MUTED)
     if collection.unseen_losses:
@@ -236,24 +237,25 @@ def public_text(ruleset: Ruleset, public: Sequence[int], numbered: dict[int, int
 def players_table(names: Sequence[str], seats: Sequence[str], hand_sizes: Sequence[int], current: int | None,
                   active: int, viewer: int | None, ruleset: Ruleset | None = None,
                   known: Sequence[Collection] = (), fresh: Sequence[frozenset[int]] = ()) -> Table:  # fmt: skip
-    """Every seat: a marker for whose decision it is, the name, person or bot, and the hand size; then,
-    with ``known``, the seat's public collection (:func:`collection_text`) on the line below."""
+    """Every seat: a marker for whose decision it is, the name, person or bot, and the hand size; with
+    ``known``, the seat's public collection (:func:`collection_text`) follows the name, wrapped under it."""
     table = Table.grid(padding=(0, 1), expand=True)
     table.add_column(width=1)
     table.add_column(ratio=1, overflow="fold")
     table.add_column(justify="right", no_wrap=True)
     for seat, name in enumerate(names):
         marker = Text("▶", style=ACCENT) if seat == current else Text("•" if seat == active else " ", style=MUTED)
-        label = Text(name, style="bold" if seat == viewer else "", no_wrap=True, overflow="ellipsis")
+        label = Text(name, style="bold" if seat == viewer else "")
         if seats[seat] != "human":
             label.append(f" ({seat_kind_label(seats[seat])})", style=MUTED)
         elif seat == viewer:
             label.append(" " + _("(you)"), style=MUTED)
-        size = hand_sizes[seat]
-        table.add_row(marker, label, Text(ngettext("{count} card", "{count} cards", size).format(count=size)))
         if ruleset is not None and seat < len(known):
             seat_fresh = fresh[seat] if seat < len(fresh) else frozenset()
-            table.add_row(Text(""), collection_text(ruleset, known[seat], seat_fresh), Text(""))
+            label.append(" ")
+            label.append_text(collection_text(ruleset, known[seat], seat_fresh))
+        size = hand_sizes[seat]
+        table.add_row(marker, label, Text(ngettext("{count} card", "{count} cards", size).format(count=size)))
     return table
 
 
@@ -342,7 +344,7 @@ def focus_text(ruleset: Ruleset, obs: Observation, names: Sequence[str], viewer:
                 shown = Text(bid_text(ruleset, amount, auction.currency), style=ACCENT)
                 text.append_text(fill(_("Your bid: {amount}"), MUTED, amount=shown))
                 text.append("  (+/−)", style=MUTED)
-                text.append("\n")
+                text.append(" · ", style=MUTED)
                 can = Text(bid_text(ruleset, capacity, auction.currency), style="bold")
                 text.append_text(fill(_("You can pay: {amount}"), MUTED, amount=can))
                 if amount > capacity:
@@ -415,7 +417,7 @@ def bluff_text(ruleset: Ruleset, obs: Observation, names: Sequence[str], amount:
         ).format(count=lose, **name_forms("player", left, lang), **term_args(ruleset))
     else:
         cost = _("If you win, no card changes hands.")
-    text = Text("! ", style=WARNING)
+    text = Text("⚠ ", style=WARNING)
     text.append(head + " " + cost, style=WARNING)
     if ruleset.penalty.exclude_from_reauction:
         text.append(" " + _("The card is then auctioned again without you."), style=WARNING)

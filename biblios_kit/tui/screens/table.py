@@ -20,7 +20,7 @@ from rich.text import Text
 from textual import work
 from textual.app import ComposeResult
 from textual.binding import Binding
-from textual.containers import Horizontal, Vertical
+from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.css.query import NoMatches
 from textual.screen import Screen
 from textual.timer import Timer
@@ -174,7 +174,9 @@ class TableScreen(Screen[None]):
                 hand.styles.min_height = len(self.session.ruleset.categories) + 3  # never squeezed (Gold row)
                 yield hand
                 yield Static(id="public", classes="panel")
-                yield Static(id="focus", classes="panel")
+                with VerticalScroll(id="focus-box", classes="panel") as focus_box:  # scrolls when the terminal is short
+                    focus_box.can_focus = False  # scrolls with the mouse; its keys (PgUp/PgDn) belong to the game
+                    yield Static(id="focus")
             with Vertical(id="right"):
                 yield Static(id="players", classes="panel")
                 log = RichLog(id="log", classes="panel", wrap=True, markup=False, auto_scroll=True, min_width=10)
@@ -359,7 +361,7 @@ class TableScreen(Screen[None]):
             hand.border_title = hand_title
             hand.border_subtitle = _("° seen by all") if viewer is not None else ""
             self.query_one("#public").border_title = capitalize(term(ruleset, "public_space"))
-            self.query_one("#focus").border_title = _("Now")
+            self.query_one("#focus-box").border_title = _("Now")
             self.query_one("#players").border_title = _("Players · cards seen")
             self.query_one("#log").border_title = _("Log")
             self.query_one("#notice").border_title = _("Penalty")
@@ -378,6 +380,10 @@ class TableScreen(Screen[None]):
         legal = self.my_legal()
         picks = [a for a in legal if PICK <= a < PAY]
         numbered = {a - PICK: index + 1 for index, a in enumerate(picks)}
+        public_panel = self.query_one("#public")
+        in_auction = obs.auction is not None and not obs.public  # the public space is empty all the auction phase
+        if public_panel.display == in_auction:
+            public_panel.display = not in_auction  # its room goes to the "Now" panel
         public_lines = max(1, len(obs.public))
         self._put("public", (lang, obs.public, tuple(numbered.items())), lambda: public_text(ruleset, obs.public, numbered),
                   layout=self._shown.get("public-lines") != public_lines)  # fmt: skip
@@ -562,7 +568,7 @@ class TableScreen(Screen[None]):
         for number, event in enumerate(group):
             line = describer.describe(event)
             if line:
-                text.append(("\n" if number else "") + ("! " if number == 0 else "  ") + line,
+                text.append(("\n" if number else "") + ("⚠ " if number == 0 else "  ") + line,
                             style=WARNING if number == 0 else "")  # fmt: skip
         text.append("\n" + _("Esc closes this notice."), style=MUTED)
         notice.update(text)
@@ -619,11 +625,12 @@ class TableScreen(Screen[None]):
                 button.command = name
                 button.variant = variant
                 button.display = True
+                # A new label does not resize a button by itself (its width is cached): a longer
+                # label (another language, another card) would be cut off.
+                button.clear_cached_dimensions()
+                button.refresh(layout=True)
             else:
                 button.display = False
-        # A new label does not resize a button by itself: without a layout pass a longer label
-        # (another language, another card) would be cut off.
-        self.query_one("#actions").refresh(layout=True)
         note = self.query_one("#waiting", Static)
         note.display = waiting is not None
         if waiting is not None:
