@@ -178,7 +178,7 @@ def test_a_collection_reads_without_colour_and_says_when_cards_left_unseen() -> 
     text = collection_text(ruleset, Collection(cards, 2), frozenset({cards[1]})).plain
     assert text.startswith("†2A +4H ◆2B")
     assert "2 cards gone unseen" in text
-    assert collection_text(ruleset, Collection((), 0)).plain == "no card seen"
+    assert collection_text(ruleset, Collection((), 0)).plain == ""
 
 
 def test_a_die_that_moved_shows_its_direction() -> None:

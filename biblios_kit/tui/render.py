@@ -172,7 +172,8 @@ def collection_text(ruleset: Ruleset, collection: Collection, fresh: frozenset[i
     """A public collection by category: glyph, then values with letters (``†2A 3E ◆3F Gold 1 2``).
 
     Cards in ``fresh`` just joined it: they show :data:`FRESH_MARK` and :data:`FRESH`. When cards
-    left the hand unseen since, a note says how many (any card shown may be gone).
+    left the hand unseen since, a note says how many (any card shown may be gone). Empty when no card
+    was seen going into the hand.
     """
     by_category: dict[str, list[int]] = defaultdict(list)
     gold: list[int] = []
@@ -208,8 +209,6 @@ def collection_text(ruleset: Ruleset, collection: Collection, fresh: frozenset[i
         text.append(term(ruleset, "gold") + " ", style="bold #f1c40f")
         for index, card in enumerate(sorted(gold, key=lambda k: (ruleset.deck[k].value, k))):
             item(card, str(ruleset.deck[card].value), "#f1c40f", index == 0)
-    if not text:
-        text.append(_("no card seen"), style=MUTED)
     if collection.unseen_losses:
         count = collection.unseen_losses
         text.append(" · ", style=MUTED)
@@ -252,8 +251,10 @@ def players_table(names: Sequence[str], seats: Sequence[str], hand_sizes: Sequen
             label.append(" " + _("(you)"), style=MUTED)
         if ruleset is not None and seat < len(known):
             seat_fresh = fresh[seat] if seat < len(fresh) else frozenset()
-            label.append(" ")
-            label.append_text(collection_text(ruleset, known[seat], seat_fresh))
+            collection = collection_text(ruleset, known[seat], seat_fresh)
+            if collection:
+                label.append(" ")
+                label.append_text(collection)
         size = hand_sizes[seat]
         table.add_row(marker, label, Text(ngettext("{count} card", "{count} cards", size).format(count=size)))
     return table
