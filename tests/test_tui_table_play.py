@@ -426,6 +426,16 @@ def test_hot_seat_curtain_only_before_decisions_that_need_private_cards() -> Non
                     for seat in range(3):  # nobody's cards are on screen
                         for card in session.state.hands[seat]:
                             assert card_label(ruleset, card) not in hand
+                    if public_decisions == 1:  # "h": the curtain first, then the actor's own cards
+                        actor = screen.actor
+                        press(app, "h")
+                        await run_until(pilot, lambda: isinstance(app.screen, CurtainScreen))
+                        press(app, "enter")
+                        await run_until(pilot, lambda screen=screen, actor=actor: screen.viewer == actor)
+                        await pilot.pause()
+                        assert screen.actor is None and screen.my_legal()
+                        hand = panel(screen, "hand")
+                        assert ruleset.term_form("gold", "en").text in hand
                 if current != last_person and current is not None and session.is_human(current):
                     handovers += 1
                     last_person = current
