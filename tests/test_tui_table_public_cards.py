@@ -117,3 +117,19 @@ def test_a_scripted_penalty_reads_as_the_player_saw_it() -> None:
     assert everybody[1] == Collection((), 1) and everybody[0] == Collection((), 0)
     ((_index, group),) = penalties(state.events_for(0))
     assert [e.kind for e in group] == [E.CANNOT_PAY, E.PENALTY_TAKEN] and group[1].card == monks_a
+
+
+def test_the_public_reading_of_a_player_s_events_is_what_everybody_knows() -> None:
+    """``public=True`` on one reader's events gives the collections of the log's public projection
+    (checked against the engine's own visibility, on random games of both penalties)."""
+    for options in ((), ("medieval-bluff",)):
+        ruleset = load_ruleset("biblios", options)
+        is_church = [card.kind is CardKind.CHURCH for card in ruleset.deck]
+        for seed in range(4):
+            state = new_game(ruleset, 3, seed=seed)
+            rng = random.Random(seed)
+            while not state.is_terminal():
+                state.apply(state.random_action(rng))
+            everybody = collections(public_events(state.log), 3, is_church)
+            for reader in range(3):
+                assert collections(state.events_for(reader), 3, is_church, public=True) == everybody

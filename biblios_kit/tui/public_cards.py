@@ -39,17 +39,26 @@ def public_events(log: Iterable[RawEvent]) -> list[Event]:
     return events
 
 
-def collections(events: Sequence[Event], players: int, is_church: Sequence[bool]) -> tuple[Collection, ...]:
+PRIVATE_MOVES = frozenset({E.PAID_CARD, E.PENALTY_TAKEN, E.PENALTY_REMOVED})
+"""The ways a card leaves a hand that only some players see (the payer; the players in the penalty)."""
+
+
+def collections(events: Sequence[Event], players: int, is_church: Sequence[bool],
+                public: bool = False) -> tuple[Collection, ...]:  # fmt: skip
     """Per player, the cards seen going into their hand in public and still known to be there.
 
     ``events`` are redacted for the reader: a card they may not see is ``None``. A card the
     reader sees moving (a penalty they took part in) moves between collections; one they do
-    not see counts as an unseen loss of the player who lost it.
+    not see counts as an unseen loss of the player who lost it. With ``public``, what the
+    reader alone saw of :data:`PRIVATE_MOVES` is set aside: the collections as everybody
+    knows them (what the others know of the reader's hand).
     """
     held: list[list[int]] = [[] for _ in range(players)]
     unseen = [0] * players
     for event in events:
         kind, who, card = event.kind, event.player, event.card
+        if public and kind in PRIVATE_MOVES:
+            card = None
         if kind in (E.PICKED, E.TOOK):
             if card is not None and not is_church[card]:
                 _drop(held, card)
