@@ -61,10 +61,14 @@ class BibliosApp(App[None]):
         set_bindings(
             self,
             [
-                # priority: they also work while a dialog (a modal screen) is open
-                Binding("f1", "rules", _("Rules"), priority=True),
-                Binding("f2", "next_language", _("Language"), priority=True),
+                # priority: they also work while a dialog (a modal screen) is open. A browser keeps
+                # F1 and Ctrl+Q for itself: "?" and F10 do the same there (not priority, so that "?"
+                # can still be typed in a text field).
+                Binding("f1", "rules", _("Rules"), key_display="F1/?", priority=True),
+                Binding("question_mark", "rules", _("Rules"), show=False),
+                Binding("f2", "next_language", _("Language"), key_display="F2", priority=True),
                 Binding("ctrl+q", "quit", _("Quit"), show=False, priority=True),
+                Binding("f10", "quit", _("Quit"), key_display="F10", show=False, priority=True),
             ],
         )
 

@@ -14,6 +14,9 @@ BOT_LEVELS: tuple[str, ...] = ("random", "easy", "medium", "hard")
 DEFAULT_BOT = "hard"
 """The bot a new seat gets: the strongest (it thinks in a worker thread, about 0.25 s a move)."""
 
+AUTOPLAY_MODES: tuple[str, ...] = ("picks-payments", "all", "off")
+"""The *forced moves* setting: which moves with a single legal choice are played for a person."""
+
 
 @dataclass
 class GameConfig:
@@ -27,6 +30,9 @@ class GameConfig:
     names: tuple[str, ...] = ()
     seed: int | None = None
     lang: str | None = None
+    autoplay: str = "picks-payments"
+    """Moves with a single legal choice played automatically: ``picks-payments`` (a pick from the public
+    space, a payment step), ``all`` (also a forced placement or church card) or ``off``."""
     explicit: frozenset[str] = field(default_factory=frozenset)
     """Which fields the user gave explicitly (CLI flags), e.g. ``{"ruleset", "players"}``."""
 

@@ -31,7 +31,7 @@ def set_bindings(node: DOMNode, bindings: Iterable[Binding]) -> None:
     bindings_map = merged.copy() if merged is not None else node._bindings.copy()
     for binding in bindings:
         for key in binding.key.split(","):
-            bindings_map.key_to_bindings[key.strip()] = [binding.with_key(key.strip())]
+            bindings_map.key_to_bindings[key.strip()] = [binding.with_key(key.strip(), binding.key_display)]
     node._bindings = bindings_map
     if node.is_attached:  # before mounting there is no footer to update yet
         node.refresh_bindings()

@@ -14,16 +14,24 @@ from collections.abc import Sequence
 from rich.table import Table
 from rich.text import Text
 
-from biblios_kit.describe import bid_text, card_name, die_category, term, term_args
+from biblios_kit.describe import bid_text, card_name, die_category, effect_symbol, term, term_args
 from biblios_kit.engine.observation import Observation
 from biblios_kit.engine.state import Phase
 from biblios_kit.i18n import _, current_language, format_list, format_number, ngettext
-from biblios_kit.rulebook.grammar import capitalize
-from biblios_kit.rules.model import CardKind, Ruleset
+from biblios_kit.rulebook.grammar import capitalize, name_forms
+from biblios_kit.rules.model import CardKind, PenaltyKind, Ruleset
 from biblios_kit.tui.localize import contrast, seat_kind_label
+from biblios_kit.tui.public_cards import Collection
 
 MUTED = "grey62"
 ACCENT = "bold #e0b050"
+FRESH = "bold reverse"
+"""What just changed (a card, a die, a log line), for a few seconds; always with a sign besides the style."""
+WARNING = "bold #e74c3c"
+PUBLIC_MARK = "°"
+"""After a card of your hand that everybody saw going into it."""
+FRESH_MARK = "+"
+"""Before a card that just joined a collection."""
 
 
 def fill(template: str, style: str = "", **values: str | Text) -> Text:
@@ -80,8 +88,11 @@ def phase_name(ruleset: Ruleset, phase: Phase) -> str:
     return _("Game over")
 
 
-def die_chip(ruleset: Ruleset, die: int, value: int, width: int = 16) -> Text:
-    """One award die in ``width`` cells: category colour as background, glyph and name, then the face."""
+def die_chip(ruleset: Ruleset, die: int, value: int, width: int = 16, previous: int | None = None) -> Text:
+    """One award die in ``width`` cells: category colour as background, glyph and name, then the face.
+
+    ``previous`` (the face before a move that just happened) adds an arrow ▲ or ▼ after the face.
+    """
     category = ruleset.category(die_category(ruleset, die))
     style = f"bold {contrast(category.colour)} on {category.colour}"
     suffix = ""
@@ -91,12 +102,19 @@ def die_chip(ruleset: Ruleset, die: int, value: int, width: int = 16) -> Text:
     name = Text(f"{category.glyph} {category.name.get(current_language())}", style=style, justify="center")
     name.truncate(max(1, width - len(suffix)), overflow="ellipsis")
     name.append(suffix, style=style)
-    face = Text(f"{'■' * value}{'□' * max(0, 6 - value)} {value}", style=style, justify="center")
+    arrow = "" if previous is None or previous == value else (" ▲" if value > previous else " ▼")
+    face = Text(f"{'■' * value}{'□' * max(0, 6 - value)} {value}{arrow}", style=style, justify="center")
+    if arrow:
+        face.stylize("reverse", len(face) - 1)
     return Text("\n", justify="center").join([name, face])
 
 
-def hand_table(ruleset: Ruleset, hand: Sequence[int]) -> Table:
-    """The hand grouped by category (values with letters, total), then the Gold cards and their total."""
+def hand_table(ruleset: Ruleset, hand: Sequence[int], public: Collection | None = None) -> Table:
+    """The hand grouped by category (values with letters, total), then the Gold cards and their total.
+
+    Cards of ``public`` (what everybody saw going into this hand) carry :data:`PUBLIC_MARK`.
+    """
+    seen = frozenset(public.cards) if public is not None else frozenset()
     table = Table.grid(padding=(0, 1), expand=True)
     table.add_column(no_wrap=True, overflow="ellipsis")
     table.add_column(ratio=1, overflow="fold")
@@ -106,7 +124,7 @@ def hand_table(ruleset: Ruleset, hand: Sequence[int]) -> Table:
     for card in hand:
         c = ruleset.deck[card]
         if c.kind is CardKind.GOLD:
-            gold.append(c.value)
+            gold.append(card)
         elif c.category is not None:
             by_category[c.category].append(card)
     lang = current_language()
@@ -125,12 +143,80 @@ def hand_table(ruleset: Ruleset, hand: Sequence[int]) -> Table:
             if index:
                 items.append(" ")
             items.append(f"{c.value}{c.letter or ''}", style=colour)
+            if card in seen:
+                items.append(PUBLIC_MARK, style=MUTED)
         total = sum(ruleset.deck[card].value for card in cards)
         table.add_row(label, items, Text(str(total), style="bold"))
     gold_label = Text(term(ruleset, "gold"), style="bold #f1c40f")
-    gold_items = Text(" ".join(str(v) for v in sorted(gold)) or "·", style="#f1c40f" if gold else MUTED)
-    table.add_row(gold_label, gold_items, Text(str(sum(gold)), style="bold #f1c40f"))
+    gold_items = Text("" if gold else "·", style="#f1c40f" if gold else MUTED)
+    for index, card in enumerate(sorted(gold, key=lambda k: (ruleset.deck[k].value, k))):
+        gold_items.append((" " if index else "") + str(ruleset.deck[card].value))
+        if card in seen:
+            gold_items.append(PUBLIC_MARK, style=MUTED)
+    total = sum(ruleset.deck[card].value for card in gold)
+    table.add_row(gold_label, gold_items, Text(str(total), style="bold #f1c40f"))
     return table
+
+
+def short_card(ruleset: Ruleset, card: int) -> str:
+    """A card in a few cells for a narrow button: ``†4I``, ``Gold 2``, ``+1 ×2``."""
+    c = ruleset.deck[card]
+    if c.kind is CardKind.CATEGORY and c.category is not None:
+        return f"{ruleset.category(c.category).glyph}{c.value}{c.letter or ''}"
+    if c.kind is CardKind.CHURCH and c.effect is not None:
+        return effect_symbol(c.effect.signs, c.effect.dice)
+    return card_name(ruleset, card)
+
+
+def collection_text(ruleset: Ruleset, collection: Collection, fresh: frozenset[int] = frozenset()) -> Text:
+    """A public collection by category: glyph, then values with letters (``†2A 3E ◆3F Gold 1 2``).
+
+    Cards in ``fresh`` just joined it: they show :data:`FRESH_MARK` and :data:`FRESH`. When cards
+    left the hand unseen since, a note says how many (any card shown may be gone). Empty when no card
+    was seen going into the hand.
+    """
+    by_category: dict[str, list[int]] = defaultdict(list)
+    gold: list[int] = []
+    for card in collection.cards:
+        c = ruleset.deck[card]
+        if c.kind is CardKind.GOLD:
+            gold.append(card)
+        elif c.category is not None:
+            by_category[c.category].append(card)
+    text = Text()
+
+    def item(card: int, label: str, style: str, first: bool) -> None:
+        if not first:
+            text.append(" ")
+        if card in fresh:
+            text.append(FRESH_MARK + label, style=f"{style} {FRESH}")
+        else:
+            text.append(label, style=style)
+
+    for category in ruleset.categories:
+        cards = sorted(by_category.get(category.id, ()), key=lambda k: (ruleset.deck[k].value, ruleset.deck[k].letter))
+        if not cards:
+            continue
+        if text:
+            text.append(" ")
+        text.append(category.glyph, style=f"bold {category.colour}")
+        for index, card in enumerate(cards):
+            c = ruleset.deck[card]
+            item(card, f"{c.value}{c.letter or ''}", category.colour, index == 0)
+    if gold:
+        if text:
+            text.append(" ")
+        text.append(term(ruleset, "gold") + " ", style="bold #f1c40f")
+        for index, card in enumerate(sorted(gold, key=lambda k: (ruleset.deck[k].value, k))):
+            item(card, str(ruleset.deck[card].value), "#f1c40f", index == 0)
+    if collection.unseen_losses:
+        count = collection.unseen_losses
+        text.append(" · ", style=MUTED)
+        text.append(
+            ngettext("{count} card gone unseen", "{count} cards gone unseen", count).format(count=count),
+            style=f"italic {MUTED}",
+        )
+    return text
 
 
 def public_text(ruleset: Ruleset, public: Sequence[int], numbered: dict[int, int] | None = None) -> Text:
@@ -148,11 +234,13 @@ def public_text(ruleset: Ruleset, public: Sequence[int], numbered: dict[int, int
 
 
 def players_table(names: Sequence[str], seats: Sequence[str], hand_sizes: Sequence[int], current: int | None,
-                  active: int, viewer: int | None) -> Table:  # fmt: skip
-    """Every seat: a marker for whose decision it is, the name, person or bot, and the hand size."""
+                  active: int, viewer: int | None, ruleset: Ruleset | None = None,
+                  known: Sequence[Collection] = (), fresh: Sequence[frozenset[int]] = ()) -> Table:  # fmt: skip
+    """Every seat: a marker for whose decision it is, the name, person or bot, and the hand size; with
+    ``known``, the seat's public collection (:func:`collection_text`) follows the name, wrapped under it."""
     table = Table.grid(padding=(0, 1), expand=True)
     table.add_column(width=1)
-    table.add_column(ratio=1, no_wrap=True, overflow="ellipsis")
+    table.add_column(ratio=1, overflow="fold")
     table.add_column(justify="right", no_wrap=True)
     for seat, name in enumerate(names):
         marker = Text("▶", style=ACCENT) if seat == current else Text("•" if seat == active else " ", style=MUTED)
@@ -161,6 +249,12 @@ def players_table(names: Sequence[str], seats: Sequence[str], hand_sizes: Sequen
             label.append(f" ({seat_kind_label(seats[seat])})", style=MUTED)
         elif seat == viewer:
             label.append(" " + _("(you)"), style=MUTED)
+        if ruleset is not None and seat < len(known):
+            seat_fresh = fresh[seat] if seat < len(fresh) else frozenset()
+            collection = collection_text(ruleset, known[seat], seat_fresh)
+            if collection:
+                label.append(" ")
+                label.append_text(collection)
         size = hand_sizes[seat]
         table.add_row(marker, label, Text(ngettext("{count} card", "{count} cards", size).format(count=size)))
     return table
@@ -247,9 +341,17 @@ def focus_text(ruleset: Ruleset, obs: Observation, names: Sequence[str], viewer:
         if phase is Phase.BIDDING:
             text.append("\n")
             if me:
-                amount = bid_text(ruleset, bid_choice or auction.min_bid, auction.currency)
-                text.append_text(fill(_("Your bid: {amount}"), MUTED, amount=Text(amount, style=ACCENT)))
+                amount = bid_choice or auction.min_bid
+                capacity = bid_capacity(ruleset, obs.hand, auction.currency)
+                shown = Text(bid_text(ruleset, amount, auction.currency), style=ACCENT)
+                text.append_text(fill(_("Your bid: {amount}"), MUTED, amount=shown))
                 text.append("  (+/−)", style=MUTED)
+                text.append(" · ", style=MUTED)
+                can = Text(bid_text(ruleset, capacity, auction.currency), style="bold")
+                text.append_text(fill(_("You can pay: {amount}"), MUTED, amount=can))
+                if amount > capacity:
+                    text.append("\n")
+                    text.append_text(bluff_text(ruleset, obs, names, amount))
             else:
                 text.append(_("{player} to bid.").format(player=who))
     if obs.auction is not None and viewer is not None and obs.my_auction_cards:
@@ -283,4 +385,42 @@ def focus_text(ruleset: Ruleset, obs: Observation, names: Sequence[str], viewer:
                 ),
                 style=MUTED,
             )
+    return text
+
+
+def bid_capacity(ruleset: Ruleset, hand: Sequence[int], currency: str) -> int:
+    """The most a hand can pay: the total of its Gold (a Gold auction), or its number of cards."""
+    if currency == "cards":
+        return len(hand)
+    return sum(ruleset.deck[card].value for card in hand if ruleset.deck[card].kind is CardKind.GOLD)
+
+
+def bluff_text(ruleset: Ruleset, obs: Observation, names: Sequence[str], amount: int) -> Text:
+    """Bidding ``amount`` is beyond the viewer's hand: say it is a bluff and what the penalty in force costs."""
+    assert obs.auction is not None
+    lang = current_language()
+    head = _("Bluff: you cannot pay {amount}.").format(amount=bid_text(ruleset, amount, obs.auction.currency))
+    kind = ruleset.penalty.kind
+    hand = len(obs.hand)
+    if kind is PenaltyKind.STANDARD:
+        lose = min(obs.players - 1, hand)
+        cost = ngettext(
+            "If you win, each other player takes a card at random from your {hand}: you lose {count} card.",
+            "If you win, each other player takes a card at random from your {hand}: you lose {count} cards.",
+            lose,
+        ).format(count=lose, **term_args(ruleset))
+    elif kind is PenaltyKind.MEDIEVAL_BLUFF:
+        left = names[(obs.player + 1) % obs.players]
+        lose = min(1, hand)
+        cost = ngettext(
+            "If you win, {player} draws a card at random from your {hand} and it leaves the game: you lose {count} card.",
+            "If you win, {player} draws a card at random from your {hand} and it leaves the game: you lose {count} cards.",
+            lose,
+        ).format(count=lose, **name_forms("player", left, lang), **term_args(ruleset))
+    else:
+        cost = _("If you win, no card changes hands.")
+    text = Text("⚠ ", style=WARNING)
+    text.append(head + " " + cost, style=WARNING)
+    if ruleset.penalty.exclude_from_reauction:
+        text.append(" " + _("The card is then auctioned again without you."), style=WARNING)
     return text

@@ -35,7 +35,9 @@ class CurtainScreen(Screen[None]):
                              variant="primary", compact=True)  # fmt: skip
 
     def on_mount(self) -> None:
-        self.query_one(Button).focus()
+        button = self.query(Button).first() if self.query(Button) else None
+        if button is not None:  # none when the app closes while the curtain is coming down
+            button.focus()
 
     async def relocalize(self) -> None:
         """Rebuild the curtain in the active language."""

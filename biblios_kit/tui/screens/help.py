@@ -30,10 +30,10 @@ class HelpScreen(ModalScreen[None]):
     def compose(self) -> ComposeResult:
         with Vertical(classes="dialog", id="help-dialog") as box:
             box.border_title = self.book.title
-            box.border_subtitle = _("Esc: close")
+            box.border_subtitle = _("Esc: close · Tab: the sections")
             yield Input(placeholder=_("Search the rules…"), id="help-search", compact=True)
             with Horizontal(id="help-body"):
-                yield OptionList(*(Option(s.title, id=s.id) for s in self.book.sections), id="help-sections")
+                yield OptionList(*(Option("  " + s.title, id=s.id) for s in self.book.sections), id="help-sections")
                 with VerticalScroll(id="help-scroll"):
                     yield Static(id="help-text")
 
@@ -41,7 +41,8 @@ class HelpScreen(ModalScreen[None]):
         sections = self.query_one(OptionList)
         sections.highlighted = self.book.section_ids.index(self.section)
         self._show_section(self.section)
-        sections.focus()
+        self._mark_selected()
+        self.query_one("#help-search", Input).focus()  # type at once; Tab reaches the sections
 
     async def relocalize(self) -> None:
         """Render the rulebook again in the active language, at the same section."""
@@ -67,6 +68,14 @@ class HelpScreen(ModalScreen[None]):
         """Show the highlighted section."""
         if event.option.id is not None:
             self._show_section(event.option.id)
+            self._mark_selected()
+
+    def _mark_selected(self) -> None:
+        """A ``▸`` before the section shown, so the selection reads without colour."""
+        sections = self.query_one(OptionList)
+        for section in self.book.sections:
+            mark = "▸ " if section.id == self.section else "  "
+            sections.replace_option_prompt(section.id, mark + section.title)
 
     def on_input_changed(self, event: Input.Changed) -> None:
         """Show the lines matching the query, matches highlighted (the section text when empty)."""

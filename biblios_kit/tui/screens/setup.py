@@ -18,13 +18,24 @@ from textual.screen import Screen
 from textual.widgets import Button, Checkbox, Footer, Input, Label, Static
 
 from biblios_kit.i18n import SUPPORTED, _, current_language
-from biblios_kit.tui.config import BOT_LEVELS, DEFAULT_BOT, HUMAN, GameConfig
+from biblios_kit.tui.config import AUTOPLAY_MODES, BOT_LEVELS, DEFAULT_BOT, HUMAN, GameConfig
 from biblios_kit.tui.localize import LANGUAGE_NAMES, seat_kind_label, set_bindings
+from biblios_kit.tui.widgets.checkbox import SignedCheckbox
 from biblios_kit.tui.widgets.choice import Choice
 from biblios_kit.tui.widgets.form_button import FormButton
 
 if TYPE_CHECKING:
     from biblios_kit.rules.model import Ruleset
+
+
+def autoplay_choices() -> list[tuple[str, str]]:
+    """The values of the *forced moves* setting, in the active language."""
+    labels = {
+        "picks-payments": _("played for me: picks and payments"),
+        "all": _("played for me: all of them"),
+        "off": _("I play them myself"),
+    }
+    return [(labels[mode], mode) for mode in AUTOPLAY_MODES]
 
 
 def available_levels() -> tuple[str, ...]:
@@ -42,6 +53,7 @@ class SetupForm:
     seats: list[str] = field(default_factory=list)
     names: list[str] = field(default_factory=list)
     seed: str = ""
+    autoplay: str = "picks-payments"
 
     @classmethod
     def from_config(cls, config: GameConfig) -> SetupForm:
@@ -53,6 +65,7 @@ class SetupForm:
             seats=list(config.seat_specs()),
             names=list(config.names[: config.players]),
             seed="" if config.seed is None else str(config.seed),
+            autoplay=config.autoplay,
         )
 
     def fit(self, players: int) -> None:
@@ -89,6 +102,7 @@ class SetupForm:
             names=names,
             seed=seed,
             lang=lang,
+            autoplay=self.autoplay,
         )
 
 
@@ -197,6 +211,9 @@ class SetupScreen(Screen[None]):
                     name = self.form.names[seat] if seat < len(self.form.names) else ""
                     yield Input(name, placeholder=self.form.default_name(seat), id=f"name-{seat}", compact=True,
                                 max_length=20)  # fmt: skip
+            with Horizontal(classes="row"):
+                yield Label(_("Forced moves"), classes="field")
+                yield Choice(autoplay_choices(), self.form.autoplay, id="autoplay")
             if self.save_message:
                 yield Static(Text(self.save_message, style="bold #e74c3c"), id="save-message")
         with Horizontal(classes="buttons", id="setup-buttons"):
@@ -231,8 +248,8 @@ class SetupScreen(Screen[None]):
         lang = current_language()
         boxes = []
         for option in ruleset.options.values():
-            box = Checkbox(option.title.get(lang), option.id in self.form.options, id=f"option-{option.id}",
-                           compact=True)  # fmt: skip
+            box = SignedCheckbox(option.title.get(lang), option.id in self.form.options, id=f"option-{option.id}",
+                                 compact=True)  # fmt: skip
             box.tooltip = option.description.get(lang)
             boxes.append(box)
         return Horizontal(Label(_("Options"), classes="field"), *boxes, classes="row options")
@@ -282,9 +299,15 @@ class SetupScreen(Screen[None]):
             self.query_one("#start", Button).focus()
 
     def _localize_bindings(self) -> None:
-        bindings = [Binding("ctrl+s", "start", _("Start")), Binding("escape", "quit_game", _("Quit"))]
+        # A browser keeps Ctrl+S and Ctrl+R for itself: F9 and F8 do the same everywhere.
+        bindings = [
+            Binding("f9", "start", _("Start"), key_display="F9"),
+            Binding("ctrl+s", "start", _("Start"), show=False),
+            Binding("escape", "quit_game", _("Quit")),
+        ]
         if self.save_state == "ok":
-            bindings.append(Binding("ctrl+r", "continue_game", _("Continue")))
+            bindings.append(Binding("f8", "continue_game", _("Continue"), key_display="F8"))
+            bindings.append(Binding("ctrl+r", "continue_game", _("Continue"), show=False))
         set_bindings(self, bindings)
 
     async def relocalize(self) -> None:
@@ -310,6 +333,8 @@ class SetupScreen(Screen[None]):
             self._refocus("players")
         elif select_id == "language" and value != current_language():
             await self.app.switch_language(str(value))  # type: ignore[attr-defined]
+        elif select_id == "autoplay":
+            self.form.autoplay = str(value)
         elif select_id.startswith("kind-"):
             seat = int(select_id[5:])
             if self.form.seats[seat] != value:

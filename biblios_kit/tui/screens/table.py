@@ -2,8 +2,11 @@
 
 The screen drives the game loop: after every action it redraws from the viewer's
 observation, then either waits for a person (offering exactly the legal actions as
-buttons and keys, opening the church and payment dialogs), or lets a bot think in a
-worker thread, or draws the hot-seat curtain when the keyboard changes hands.
+buttons and keys, opening the church and payment dialogs), or plays a move that has a
+single legal choice for them (the *automatic moves* setting), or lets a bot think in a
+worker thread, or draws the hot-seat curtain when the next decision needs another
+person's private cards. What just changed (a die, a collection, new log lines) is
+highlighted for :data:`HIGHLIGHT_SECONDS`, always with a sign besides the colour.
 """
 
 from __future__ import annotations
@@ -17,9 +20,10 @@ from rich.text import Text
 from textual import work
 from textual.app import ComposeResult
 from textual.binding import Binding
-from textual.containers import Horizontal, Vertical
+from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.css.query import NoMatches
 from textual.screen import Screen
+from textual.timer import Timer
 from textual.widgets import Button, Footer, RichLog, Static
 from textual.widgets.button import ButtonVariant
 
@@ -31,16 +35,21 @@ from biblios_kit.engine.state import Phase
 from biblios_kit.errors import BibliosError
 from biblios_kit.i18n import _, current_language
 from biblios_kit.rulebook.grammar import capitalize, name_forms
+from biblios_kit.rules.model import CardKind
 from biblios_kit.tui.localize import LANGUAGE_NAMES, set_bindings
+from biblios_kit.tui.public_cards import Collection, collections, penalties, public_events
 from biblios_kit.tui.render import (
     ACCENT,
     MUTED,
+    WARNING,
+    bid_capacity,
     focus_text,
     hand_table,
     phase_name,
     piles_text,
     players_table,
     public_text,
+    short_card,
 )
 from biblios_kit.tui.session import GameSession
 from biblios_kit.tui.widgets.dice import DieChip
@@ -63,6 +72,23 @@ PHASE_SECTIONS: dict[Phase, str] = {
 
 GIFT_KEYS: dict[int, str] = {KEEP: "k", TO_AUCTION: "a", TO_PUBLIC: "p"}
 
+HIGHLIGHT_SECONDS = 2.5
+"""How long what just changed stays highlighted."""
+
+MIN_SIZE = (80, 24)
+"""The smallest terminal the table fits in without losing information (columns, rows)."""
+
+PRIVATE_PHASES = frozenset({Phase.GIFT, Phase.BIDDING, Phase.PAYMENT})
+"""Decisions that need the decider's private cards (the drawn card, what their hand can pay): in
+hot-seat play, only these bring the curtain down. A pick or a church card is decided in public."""
+
+AUTOPLAY_PHASES: dict[str, frozenset[Phase]] = {
+    "off": frozenset(),
+    "picks-payments": frozenset({Phase.PICK, Phase.PAYMENT}),
+    "all": frozenset({Phase.PICK, Phase.PAYMENT, Phase.GIFT, Phase.CHURCH}),
+}
+"""The *automatic moves* setting: in which phases a person's only legal move is played for them."""
+
 
 class ActionButton(Button):
     """A button of the action bar; :attr:`command` says what it does (``act-<action>``, ``bid-go`` ...)."""
@@ -73,6 +99,16 @@ class ActionButton(Button):
 class TableScreen(Screen[None]):
     """The game in progress (one per game)."""
 
+    DEFAULT_CSS = """
+    TableScreen #body { height: 1fr; }
+    TableScreen #too-small { height: 1fr; content-align: center middle; text-align: center; padding: 1 2; }
+    TableScreen #notice {
+        height: auto; max-height: 8; border: round $error; padding: 0 1; display: none;
+        border-title-color: $text-error; border-title-style: bold;
+    }
+    TableScreen .die.fresh { text-style: bold; }
+    """
+
     AUTO_FOCUS = None
     """Nothing takes the focus: every key is the screen's (the buttons are for the mouse and Tab)."""
 
@@ -81,7 +117,9 @@ class TableScreen(Screen[None]):
         self.session = session
         self.bot_delay = bot_delay
         self.viewer: int | None = None
-        """The person whose private information is shown (``None`` behind the curtain)."""
+        """The person whose private information is shown (``None``: only what everybody sees)."""
+        self.actor: int | None = None
+        """A person deciding without their private cards on screen (hot-seat: a pick, a church card)."""
         self.log_viewer: int | None = None
         self.log_count = 0
         self.describer: EventDescriber | None = None
@@ -93,13 +131,43 @@ class TableScreen(Screen[None]):
         """Incremented at every change, so a late bot answer for an old position is ignored."""
         self.action_signature: tuple[Any, ...] = ()
         self._shown: dict[str, object] = {}
+        """What each panel shows now (a key per panel), to skip redrawing unchanged panels."""
         self._live = False
         """Mounted and not yet removed: only then are there panels to draw."""
-        """What each panel shows now (a key per panel), to skip redrawing unchanged panels."""
+        self._known: tuple[Collection, ...] | None = None
+        """The collections drawn last (to see which cards just joined one)."""
+        self._known_for: object = None
+        self._fresh_cards: list[frozenset[int]] = [frozenset()] * session.players
+        self._dice_before: tuple[int, ...] | None = None
+        self._fresh_dice: dict[int, int] = {}
+        """Die -> its face before the move that just happened."""
+        self._log_texts: list[Text] = []
+        self._fresh_lines = 0
+        """How many of the newest log lines are highlighted."""
+        self._fade: Timer | None = None
+        self._dismissed: set[int] = set()
+        """Penalty notices dismissed (by the index of their first event)."""
+        self.notice_index: int | None = None
+        """The penalty notice on screen (index of its first event), if any."""
+        self._is_church = [card.kind is CardKind.CHURCH for card in session.ruleset.deck]
+        self._derived_key: tuple[object, ...] = ()
+        self._derived_value: (
+            tuple[list[Event], tuple[Collection, ...], Collection | None, list[tuple[int, list[Event]]]] | None
+        ) = None
+        self.too_small = False
+        """The terminal is below :data:`MIN_SIZE`: a message replaces the table."""
+        self.autoplayed = 0
+        """Moves played for a person because they were their only legal move."""
 
     # ------------------------------------------------------------------ layout
 
     def compose(self) -> ComposeResult:
+        yield Static(id="too-small")
+        with Vertical(id="body"):
+            yield from self._compose_body()
+        yield Footer()
+
+    def _compose_body(self) -> ComposeResult:
         yield Static(id="status")
         with Horizontal(id="dice"):
             for die in range(len(self.session.state.dice_values())):
@@ -108,21 +176,22 @@ class TableScreen(Screen[None]):
             with Vertical(id="left"):
                 hand = Static(id="hand", classes="panel")
                 hand.styles.height = len(self.session.ruleset.categories) + 3  # a fixed height: no relayout
+                hand.styles.min_height = len(self.session.ruleset.categories) + 3  # never squeezed (Gold row)
                 yield hand
                 yield Static(id="public", classes="panel")
-                yield Static(id="focus", classes="panel")
+                with VerticalScroll(id="focus-box", classes="panel") as focus_box:  # scrolls when the terminal is short
+                    focus_box.can_focus = False  # scrolls with the mouse; its keys (PgUp/PgDn) belong to the game
+                    yield Static(id="focus")
             with Vertical(id="right"):
-                players = Static(id="players", classes="panel")
-                players.styles.height = self.session.players + 4
-                yield players
+                yield Static(id="players", classes="panel")
                 log = RichLog(id="log", classes="panel", wrap=True, markup=False, auto_scroll=True, min_width=10)
                 log.can_focus = False  # scrolls with the mouse; its keys (arrows, PgUp/PgDn) belong to the game
                 yield log
+        yield Static(id="notice")
         with Horizontal(id="actions"):
             for _index in range(ACTION_BUTTONS):
                 yield ActionButton("", classes="action", compact=True)
             yield Static(id="waiting")
-        yield Footer()
 
     def on_unmount(self) -> None:
         """Stop drawing; an answer from a bot still thinking is now stale."""
@@ -130,41 +199,70 @@ class TableScreen(Screen[None]):
         self._live = False
 
     def on_resize(self) -> None:
-        """The status line is laid out for the width: draw it again."""
+        """The status line and the action bar are laid out for the width: draw them again; below
+        :data:`MIN_SIZE` say so instead of showing a table with parts missing."""
         self._shown.pop("status", None)
+        self.action_signature = ()
+        self._check_size()
         self.update_view()
+
+    def _check_size(self) -> None:
+        width, height = self.app.size
+        small = width < MIN_SIZE[0] or height < MIN_SIZE[1]
+        self.too_small = small
+        note = self.query_one("#too-small", Static)
+        note.display = small
+        self.query_one("#body").display = not small
+        if small:
+            note.update(
+                Text(
+                    _(
+                        "The terminal is too small for the table: {width}×{height}. It needs at least "
+                        "{min_width}×{min_height}. Enlarge the window or make the font smaller."
+                    ).format(width=width, height=height, min_width=MIN_SIZE[0], min_height=MIN_SIZE[1]),
+                    style=WARNING,
+                )
+            )
 
     def on_mount(self) -> None:
         self._live = True
+        self._check_size()
         self.relocalize()
         self.advance()
 
     def relocalize(self) -> None:
-        """Re-render every text in the active language (after a language switch)."""
+        """Re-render every text in the active language (after a language switch); F2 redraws everything."""
         self.session.lang = current_language()
         self._localize_bindings()
         self.log_viewer = -2  # force a rebuild of the log in the new language
         self.action_signature = ()
         self._shown.clear()
+        for chip in self.query(DieChip):
+            chip.refresh()  # a chip redraws by itself only when its value changes
+        if self._live:
+            self._check_size()
         self.update_view()
 
     def _localize_bindings(self) -> None:
         set_bindings(
             self,
             [
-                Binding("k", "place(0)", _("Keep")),
-                Binding("a", "place(1)", capitalize(term(self.session.ruleset, "auction_pile"))),
-                Binding("p", "place(2)", capitalize(term(self.session.ruleset, "public_space"))),
-                Binding("1", "pick(1)", _("Take"), key_display="1-9"),
-                *(Binding(str(n), f"pick({n})", _("Take"), show=False) for n in range(2, 10)),
-                Binding("x", "pass_bid", _("Pass")),
-                Binding("b", "bid", _("Bid")),
-                Binding("plus,equals_sign,right", "bid_step(1)", _("Raise"), key_display="+"),
-                Binding("minus,left", "bid_step(-1)", _("Lower"), key_display="−"),
+                # The game's own keys are shown on the action bar's buttons, not in the footer,
+                # which keeps room for the keys that work everywhere.
+                Binding("k", "place(0)", _("Keep"), show=False),
+                Binding("a", "place(1)", capitalize(term(self.session.ruleset, "auction_pile")), show=False),
+                Binding("p", "place(2)", capitalize(term(self.session.ruleset, "public_space")), show=False),
+                *(Binding(str(n), f"pick({n})", _("Take"), show=False) for n in range(1, 10)),
+                Binding("x", "pass_bid", _("Pass"), show=False),
+                Binding("b", "bid", _("Bid"), show=False),
+                Binding("plus,equals_sign,right", "bid_step(1)", _("Raise"), key_display="+", show=False),
+                Binding("minus,left", "bid_step(-1)", _("Lower"), key_display="−", show=False),
                 Binding("pageup", "bid_step(5)", _("Raise by 5"), show=False),
                 Binding("pagedown", "bid_step(-5)", _("Lower by 5"), show=False),
-                Binding("c", "open_church", _("Use the card")),
-                Binding("y", "open_payment", _("Pay")),
+                Binding("c", "open_church", _("Use the card"), show=False),
+                Binding("y", "open_payment", _("Pay"), show=False),
+                Binding("h", "show_hand", _("Show my cards")),
+                Binding("escape", "dismiss_notice", _("Close the notice")),
                 Binding("q", "quit_game", _("Save & quit")),
             ],
         )
@@ -175,7 +273,7 @@ class TableScreen(Screen[None]):
         """The legal actions of the person at the keyboard now (empty when it is not their decision)."""
         session = self.session
         current = session.current
-        if self.busy or current is None or current != self.viewer or not session.is_human(current):
+        if self.busy or current is None or current not in (self.viewer, self.actor) or not session.is_human(current):
             return ()
         return tuple(session.state.legal_actions())
 
@@ -183,6 +281,10 @@ class TableScreen(Screen[None]):
         """Offer a key only when it does something legal now."""
         if action in ("quit_game",):
             return True
+        if action == "dismiss_notice":
+            return self.notice_index is not None
+        if action == "show_hand":
+            return not self.busy and self.actor is not None and self.viewer != self.actor
         legal = self.my_legal()
         if not legal:
             return action not in _TABLE_ACTIONS
@@ -202,20 +304,35 @@ class TableScreen(Screen[None]):
     # ------------------------------------------------------------------ drawing
 
     def _observation(self) -> Observation:
-        seat = self.viewer if self.viewer is not None else (self.session.humans or (0,))[0]
+        """The viewer's observation; with no viewer, a person's or the actor's, used for public fields only."""
+        seat = self.viewer if self.viewer is not None else self.actor
+        if seat is None:
+            seat = (self.session.humans or (0,))[0]
         return self.session.observation(seat)
 
-    def _put(self, widget_id: str, key: object, build: Callable[[], RenderableType], layout: bool = False) -> None:
+    def _put(self, widget_id: str, key: object, build: Callable[[], RenderableType], layout: bool = False,
+             measure: bool = False) -> None:  # fmt: skip
         """Update a panel only when what it shows changed.
 
-        Panels have fixed sizes, so an update repaints just that panel; a layout pass over
+        Most panels have fixed sizes, so an update repaints just that panel; a layout pass over
         the whole screen (``layout=True``) is asked for only when a panel's height may change.
-        Measured on a full game at 100x32: 140 ms per decision with a layout on every update.
+        With ``measure``, the panel's height follows its text (the players and their collections,
+        the "Now" panel): its lines are counted at its width and a layout pass happens only when
+        their number changes. Measured on a full game at 100x32: 140 ms per decision with a layout
+        on every update.
         """
         if self._shown.get(widget_id) == key:
             return
         self._shown[widget_id] = key
-        self.query_one(f"#{widget_id}", Static).update(build(), layout=layout)
+        widget = self.query_one(f"#{widget_id}", Static)
+        renderable = build()
+        if measure:  # a panel whose height follows its text: a layout pass only when its line count changes
+            width = widget.content_region.width or max(10, (self.size.width or 80) // 2 - 4)
+            console = self.app.console
+            lines = (width, len(console.render_lines(renderable, console.options.update_width(width), pad=False)))
+            layout = layout or self._shown.get(f"{widget_id}-lines") != lines
+            self._shown[f"{widget_id}-lines"] = lines
+        widget.update(renderable, layout=layout)
 
     def update_view(self) -> None:
         """Redraw every panel from the viewer's observation (panels whose content is unchanged are skipped)."""
@@ -235,6 +352,7 @@ class TableScreen(Screen[None]):
         lang = current_language()
         names = session.names
         width = self.size.width or 80
+        events = self._events()
 
         def status() -> Text:
             text = Text()
@@ -250,49 +368,157 @@ class TableScreen(Screen[None]):
             return text
 
         self._put("status", (lang, obs.phase, obs.current_player, width), status)
-        for die, value in enumerate(obs.dice):
-            self.query_one(f"#die-{die}", DieChip).value = value
+        self._draw_dice(obs.dice)
         if self._shown.get("titles") != (lang, viewer):
             self._shown["titles"] = (lang, viewer)
             hand_title = capitalize(term(ruleset, "hand"))
             if viewer is not None:
                 hand_title = f"{hand_title} — {names[viewer]}"
-            self.query_one("#hand").border_title = hand_title
+            hand = self.query_one("#hand")
+            hand.border_title = hand_title
+            hand.border_subtitle = _("° seen by all") if viewer is not None else ""
             self.query_one("#public").border_title = capitalize(term(ruleset, "public_space"))
-            self.query_one("#focus").border_title = _("Now")
-            self.query_one("#players").border_title = _("Players")
+            self.query_one("#focus-box").border_title = _("Now")
+            self.query_one("#players").border_title = _("Players · cards seen")
             self.query_one("#log").border_title = _("Log")
+            self.query_one("#notice").border_title = _("Penalty")
+        known, mine_public = self._collections(events)
         if hidden:
-            self._put("hand", (lang, None), lambda: Text(_("Hidden until the next player is ready."), style=MUTED))
+            actor = self.actor
+            if actor is not None and session.current == actor:
+                note = _("{player} decides in view of everyone: h shows their cards (after the curtain).").format(
+                    player=names[actor]
+                )
+            else:
+                note = _("Hidden until the next player is ready.")
+            self._put("hand", (lang, None, note), lambda: Text(note, style=MUTED))
         else:
-            self._put("hand", (lang, viewer, obs.hand), lambda: hand_table(ruleset, obs.hand))
+            self._put("hand", (lang, viewer, obs.hand, mine_public), lambda: hand_table(ruleset, obs.hand, mine_public))
         legal = self.my_legal()
         picks = [a for a in legal if PICK <= a < PAY]
         numbered = {a - PICK: index + 1 for index, a in enumerate(picks)}
+        public_panel = self.query_one("#public")
+        in_auction = obs.auction is not None and not obs.public  # the public space is empty all the auction phase
+        if public_panel.display == in_auction:
+            public_panel.display = not in_auction  # its room goes to the "Now" panel
         public_lines = max(1, len(obs.public))
         self._put("public", (lang, obs.public, tuple(numbered.items())), lambda: public_text(ruleset, obs.public, numbered),
                   layout=self._shown.get("public-lines") != public_lines)  # fmt: skip
         self._shown["public-lines"] = public_lines
         self._sync_bid(obs)
         focus_key = (lang, viewer, obs.phase, obs.current_player, obs.active_player, obs.drawn, obs.kept, obs.owed,
-                     obs.church, obs.auction, obs.payment, self.bid_choice)  # fmt: skip
-        self._put("focus", focus_key, lambda: focus_text(ruleset, obs, names, viewer, self.bid_choice))
+                     obs.church, obs.auction, obs.payment, self.bid_choice, obs.hand if viewer is not None else None)  # fmt: skip
+        self._put("focus", focus_key, lambda: focus_text(ruleset, obs, names, viewer, self.bid_choice), measure=True)
+        fresh = tuple(self._fresh_cards)
         players_key = (lang, viewer, obs.hand_sizes, obs.current_player, obs.active_player, obs.draw_pile,
-                       obs.auction_pile, obs.removed, len(obs.discard))  # fmt: skip
+                       obs.auction_pile, obs.removed, len(obs.discard), known, fresh, width)  # fmt: skip
         self._put(
             "players",
             players_key,
             lambda: Group(
-                players_table(names, session.seats, obs.hand_sizes, obs.current_player, obs.active_player, viewer),
+                players_table(names, session.seats, obs.hand_sizes, obs.current_player, obs.active_player, viewer,
+                              ruleset, known, fresh),
                 piles_text(ruleset, obs),
             ),
-        )
-        self._update_log()
+            measure=True,  # its height follows the collections
+        )  # fmt: skip
+        self._update_log(events)
+        self._update_notice(events)
         self._update_actions(obs, legal)
-        bindings_key = (lang, obs.phase, legal if obs.phase is not Phase.BIDDING else bool(legal), self.busy)
+        bindings_key = (lang, obs.phase, legal if obs.phase is not Phase.BIDDING else bool(legal), self.busy,
+                        self.notice_index, self.actor, viewer)  # fmt: skip
         if self._shown.get("bindings") != bindings_key:
             self._shown["bindings"] = bindings_key
             self.refresh_bindings()
+
+    def _events(self) -> list[Event]:
+        """The log as the viewer sees it (with no viewer: only what everybody sees)."""
+        return self._derived()[0]
+
+    def _derived(self) -> tuple[list[Event], tuple[Collection, ...], Collection | None, list[tuple[int, list[Event]]]]:
+        """(events, collections, the viewer's own collection as everybody knows it, penalties) for the
+        viewer, computed once per change of the log: a key that changes only the bid costs none of it.
+        Measured at 80x24, 4 players, late auction: 23 ms of CPU per key without this cache, 12 with."""
+        session = self.session
+        state = session.state
+        # A local game has its raw log; a seat of a table on a server has only its own events.
+        log = getattr(state, "log", None)
+        if log is not None:
+            marker: tuple[object, ...] = (id(log), len(log))
+        else:
+            remote_events = getattr(state, "events", ())
+            marker = (state.decision_count, id(remote_events), len(remote_events))
+        key = (self.viewer, marker)
+        if self._derived_key == key and self._derived_value is not None:
+            return self._derived_value
+        if self.viewer is not None:
+            events = state.events_for(self.viewer)
+        else:
+            events = public_events(log) if log is not None else []
+        is_church = self._is_church
+        known = collections(events, session.players, is_church)
+        mine_public = None
+        if self.viewer is not None:
+            mine_public = collections(events, session.players, is_church, public=True)[self.viewer]
+            known = tuple(mine_public if seat == self.viewer else c for seat, c in enumerate(known))
+        self._derived_key = key
+        self._derived_value = (events, known, mine_public, penalties(events))
+        return self._derived_value
+
+    def _collections(self, events: list[Event]) -> tuple[tuple[Collection, ...], Collection | None]:
+        """Every player's collection as the viewer knows it, with the viewer's own as everybody knows it
+        (what the others know of their hand); marks the cards that just joined one as fresh."""
+        session = self.session
+        _events, known, mine_public, _penalties = self._derived()
+        perspective = (self.viewer, current_language())
+        if self._known is not None and self._known_for == perspective and known != self._known:
+            fresh = list(self._fresh_cards)
+            for seat, (before, now) in enumerate(zip(self._known, known, strict=True)):
+                added = frozenset(now.cards) - frozenset(before.cards)
+                if added:
+                    fresh[seat] = fresh[seat] | added
+            if fresh != self._fresh_cards:
+                self._fresh_cards = fresh
+                self._start_fade()
+        elif self._known_for != perspective:
+            self._fresh_cards = [frozenset()] * session.players
+        self._known = known
+        self._known_for = perspective
+        return known, mine_public
+
+    def _draw_dice(self, dice: tuple[int, ...]) -> None:
+        """Set each die's face; a die that just moved shows its direction for a while."""
+        before = self._dice_before
+        if before is not None and before != dice:
+            for die, (old, new) in enumerate(zip(before, dice, strict=True)):
+                if old != new:
+                    self._fresh_dice.setdefault(die, old)
+            self._start_fade()
+        self._dice_before = dice
+        for die, value in enumerate(dice):
+            chip = self.query_one(f"#die-{die}", DieChip)
+            previous = self._fresh_dice.get(die)
+            if previous == value:  # moved and came back: nothing to show
+                previous = None
+            chip.previous = previous
+            chip.set_class(previous is not None, "fresh")
+            chip.value = value
+
+    def _start_fade(self) -> None:
+        """(Re)start the timer that ends the highlights."""
+        if self._fade is not None:
+            self._fade.stop()
+        self._fade = self.set_timer(HIGHLIGHT_SECONDS, self._end_highlights)
+
+    def _end_highlights(self) -> None:
+        """Stop highlighting what changed (the dice, the collections, the newest log lines)."""
+        self._fade = None
+        self._fresh_cards = [frozenset()] * self.session.players
+        self._fresh_dice.clear()
+        if self._fresh_lines:
+            self._fresh_lines = 0
+            self._rewrite_log()
+        self.update_view()
 
     def _sync_bid(self, obs: Observation) -> None:
         auction = obs.auction
@@ -304,26 +530,35 @@ class TableScreen(Screen[None]):
             self.bid_context = context
             self.bid_choice = auction.min_bid
 
-    def _update_log(self) -> None:
-        log = self.query_one("#log", RichLog)
-        if self.viewer is None:
-            if self.log_viewer is not None:
-                log.clear()
-                self.log_viewer = None
-                self.log_count = 0
-            return
-        events = self.session.state.events_for(self.viewer)
+    def _update_log(self, events: list[Event]) -> None:
+        """Add the new events' lines to the log (rebuilt for another viewer); new lines are highlighted."""
         if self.log_viewer != self.viewer or self.describer is None:
-            log.clear()
             self.describer = EventDescriber(self.session.ruleset, self.session.names)
-            lines = self._log_lines(events)
-            for line in lines[-LOG_LINES:]:
-                log.write(line)
+            self._log_texts = self._log_lines(events)[-LOG_LINES:]
+            self._fresh_lines = 0
             self.log_viewer = self.viewer
+            self._rewrite_log()
         else:
-            for line in self._log_lines(events[self.log_count :]):
-                log.write(line)
+            lines = self._log_lines(events[self.log_count :])
+            if lines:
+                # Lines arriving while others are still highlighted join them: the log is written
+                # again only once, when the highlight ends.
+                log = self.query_one("#log", RichLog)
+                self._log_texts.extend(lines)
+                del self._log_texts[:-LOG_LINES]
+                self._fresh_lines = min(LOG_LINES, self._fresh_lines + len(lines))
+                for line in lines:
+                    log.write(_fresh_line(line))
+                self._start_fade()
         self.log_count = len(events)
+
+    def _rewrite_log(self) -> None:
+        """Write the log again from its kept lines (the newest :attr:`_fresh_lines` highlighted)."""
+        log = self.query_one("#log", RichLog)
+        log.clear()
+        first_fresh = len(self._log_texts) - self._fresh_lines
+        for index, line in enumerate(self._log_texts):
+            log.write(_fresh_line(line) if index >= first_fresh else line)
 
     def _log_lines(self, events: list[Event]) -> list[Text]:
         assert self.describer is not None
@@ -340,6 +575,35 @@ class TableScreen(Screen[None]):
                 lines.append(Text(line))
         return lines
 
+    def _update_notice(self, events: list[Event]) -> None:
+        """Show the newest penalty not yet dismissed: who lost which cards, as far as the viewer may know."""
+        notice = self.query_one("#notice", Static)
+        pending = [(index, group) for index, group in self._derived()[3] if index not in self._dismissed]
+        if not pending:
+            self.notice_index = None
+            if notice.display:
+                notice.display = False
+            return
+        index, group = pending[-1]
+        key = (current_language(), self.viewer, index, len(group))
+        self.notice_index = index
+        if self._shown.get("notice") == key:
+            return
+        self._shown["notice"] = key
+        describer = EventDescriber(self.session.ruleset, self.session.names)
+        auction = next((e for e in reversed(events[:index]) if e.kind is EventKind.REVEALED), None)
+        if auction is not None:
+            describer.describe(auction)  # the currency of the bids
+        text = Text()
+        for number, event in enumerate(group):
+            line = describer.describe(event)
+            if line:
+                text.append(("\n" if number else "") + ("⚠ " if number == 0 else "  ") + line,
+                            style=WARNING if number == 0 else "")  # fmt: skip
+        text.append("\n" + _("Esc closes this notice."), style=MUTED)
+        notice.update(text)
+        notice.display = True
+
     def _update_actions(self, obs: Observation, legal: tuple[int, ...]) -> None:
         ruleset = self.session.ruleset
         wanted: list[tuple[Text | str, str, ButtonVariant]] = []  # (label, name, variant)
@@ -353,15 +617,22 @@ class TableScreen(Screen[None]):
                             (_key_label(GIFT_KEYS[action], action_label(ruleset, action)), f"act-{action}", "primary")
                         )
             elif phase is Phase.PICK:
-                for index, action in enumerate(a for a in legal if PICK <= a < PAY):
-                    wanted.append(
-                        (_key_label(str(index + 1), action_label(ruleset, action)), f"act-{action}", "primary")
-                    )
+                picks = [a for a in legal if PICK <= a < PAY]
+                labels = [action_label(ruleset, action) for action in picks]
+                room = (self.size.width or 80) - 2
+                if sum(len(label) + 5 for label in labels) > room:  # too wide for the bar: the cards in short
+                    labels = [short_card(ruleset, action - PICK) for action in picks]
+                for index, (action, short) in enumerate(zip(picks, labels, strict=True)):
+                    wanted.append((_key_label(str(index + 1), short), f"act-{action}", "primary"))
             elif phase is Phase.BIDDING:
                 wanted.append((_key_label("x", action_label(ruleset, PASS)), f"act-{PASS}", "error"))
                 wanted.append(("−", "bid-less", "default"))
                 bid = action_label(ruleset, BID + self.bid_choice, currency=currency)
-                wanted.append((_key_label("b", bid), "bid-go", "success"))
+                bluff = obs.auction is not None and self.bid_choice > bid_capacity(ruleset, obs.hand, currency)
+                if bluff:  # the "Now" panel says what it would cost
+                    wanted.append((_key_label("b", bid + " " + _("(bluff)")), "bid-go", "warning"))
+                else:
+                    wanted.append((_key_label("b", bid), "bid-go", "success"))
                 wanted.append(("+", "bid-more", "default"))
             elif phase is Phase.CHURCH:
                 wanted.append((_key_label("c", _("Use the card…")), "open-church", "primary"))
@@ -380,10 +651,16 @@ class TableScreen(Screen[None]):
         for index, button in enumerate(buttons):
             if index < len(wanted):
                 label, name, variant = wanted[index]
+                resized = len(str(button.label)) != len(str(label))
                 button.label = label
                 button.command = name
                 button.variant = variant
                 button.display = True
+                if resized:
+                    # A new label does not resize a button by itself (its width is cached): a longer
+                    # label (another language, another card) would be cut off.
+                    button.clear_cached_dimensions()
+                    button.refresh(layout=True)
             else:
                 button.display = False
         note = self.query_one("#waiting", Static)
@@ -416,14 +693,25 @@ class TableScreen(Screen[None]):
         assert current is not None
         if session.is_human(current):
             self._shown.pop("waiting-for", None)
+            if self._autoplay(current):
+                return
             if self.viewer != current:
                 if len(session.humans) > 1:
-                    self._draw_curtain(current)
+                    if session.phase in PRIVATE_PHASES:
+                        self._draw_curtain(current)
+                        return
+                    # a pick or a church card needs nobody's private cards: decided in view of everyone
+                    self.viewer = None
+                    self.actor = current
+                    self.update_view()
+                    self._prompt_dialogs()
                     return
                 self.viewer = current
+            self.actor = None
             self.update_view()
             self._prompt_dialogs()
         else:
+            self.actor = None
             if self.viewer is None and len(session.humans) == 1:
                 self.viewer = session.humans[0]
             elsewhere = current not in session.bots  # a player at another terminal (a remote session)
@@ -436,6 +724,32 @@ class TableScreen(Screen[None]):
             if current in session.bots:  # otherwise someone elsewhere decides (a remote session gets the move)
                 self._bot_turn(current, session.observation(current), self.token)
 
+    def autoplay_mode(self) -> str:
+        """The *automatic moves* setting of this game (see :data:`AUTOPLAY_PHASES`)."""
+        config = getattr(self.app, "config", None)
+        mode = getattr(config, "autoplay", "picks-payments")
+        return mode if mode in AUTOPLAY_PHASES else "picks-payments"
+
+    def _autoplay(self, seat: int) -> bool:
+        """Play ``seat``'s move when it is the only legal one and the setting covers this phase."""
+        session = self.session
+        if session.phase not in AUTOPLAY_PHASES[self.autoplay_mode()]:
+            return False
+        legal = session.state.legal_actions()  # empty while a move sent to a server is on its way
+        if len(legal) != 1:
+            return False
+        self.autoplayed += 1
+        self.app.call_later(self._apply_auto, seat, legal[0], self.token)
+        self.notify(
+            _("{player}: the only possible move was played automatically.").format(player=session.names[seat]),
+            timeout=3,
+        )
+        return True
+
+    def _apply_auto(self, seat: int, action: int, token: int) -> None:
+        if self._live and token == self.token and self.session.current == seat:
+            self._apply([action])
+
     def _draw_curtain(self, seat: int) -> None:
         from biblios_kit.tui.screens.curtain import CurtainScreen
 
@@ -446,6 +760,7 @@ class TableScreen(Screen[None]):
         def ready(_result: None) -> None:
             self.busy = False
             self.viewer = seat
+            self.actor = None
             self.update_view()
             self._prompt_dialogs()
 
@@ -598,6 +913,19 @@ class TableScreen(Screen[None]):
         elif button_id == "open-payment":
             self.action_open_payment()
 
+    def action_show_hand(self) -> None:
+        """Hot-seat, deciding in view of everyone: bring the curtain down, then show the actor's cards."""
+        if self.actor is not None and self.viewer != self.actor and not self.busy:
+            self._draw_curtain(self.actor)
+
+    def action_dismiss_notice(self) -> None:
+        """Close the penalty notice (Esc)."""
+        if self.notice_index is not None:
+            self._dismissed.add(self.notice_index)
+            self.notice_index = None
+            self._shown.pop("notice", None)
+            self.update_view()
+
     def action_quit_game(self) -> None:
         """Leave; the game is already saved after every action."""
         self.app.exit()
@@ -605,6 +933,14 @@ class TableScreen(Screen[None]):
     def help_section(self) -> str:
         """The rulebook section F1 opens now."""
         return PHASE_SECTIONS.get(self.session.phase, "overview")
+
+
+def _fresh_line(line: Text) -> Text:
+    """A log line that just arrived: a ``›`` in front and a highlight until it is no longer new."""
+    fresh = Text("› ", style=ACCENT)
+    fresh.append_text(line)
+    fresh.stylize("on #3a3320")
+    return fresh
 
 
 def _key_label(key: str, label: str) -> Text:

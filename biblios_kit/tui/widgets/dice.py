@@ -11,9 +11,11 @@ from biblios_kit.tui.render import die_chip
 
 
 class DieChip(Widget):
-    """One award die; set :attr:`value` to change its face."""
+    """One award die; set :attr:`value` to change its face, :attr:`previous` to show that it just moved."""
 
     value: reactive[int] = reactive(0)
+    previous: reactive[int | None] = reactive(None)
+    """The face before a move that just happened (an arrow shows the direction), else ``None``."""
 
     def __init__(self, ruleset: Ruleset, die: int, *, id: str | None = None, classes: str | None = None) -> None:
         super().__init__(id=id, classes=classes)
@@ -22,4 +24,4 @@ class DieChip(Widget):
 
     def render(self) -> Text:
         """The chip at the widget's width (the name is cut with an ellipsis when too long)."""
-        return die_chip(self.ruleset, self.die, self.value, self.size.width or 16)
+        return die_chip(self.ruleset, self.die, self.value, self.size.width or 16, self.previous)
