@@ -36,6 +36,7 @@ import math
 import random
 import threading
 import time
+from dataclasses import dataclass
 
 from biblios_kit.bots.context import rules_for
 from biblios_kit.bots.determinize import Determinizer
@@ -78,6 +79,34 @@ def candidates(state: GameState) -> list[int]:
         lo, hi = state.bid_range()
         return [PASS] + [BID + b for b in range(lo, min(hi, lo + 2) + 1)]
     return list(state.legal())
+
+
+@dataclass(frozen=True)
+class MoveStat:
+    """One root move after a search: how often it was tried and its mean reward (a win chance in [0, 1])."""
+
+    action: Action
+    visits: int
+    mean: float
+
+
+@dataclass(frozen=True)
+class Analysis:
+    """What a search found: the move the bot plays, the style's own move, and every root move's statistics."""
+
+    choice: Action
+    """The move :meth:`ISMCTSBot.choose` would play from this observation (with the same RNG state)."""
+    style_choice: Action
+    """The move of the style the search evaluates with (the progressive bias's target)."""
+    moves: tuple[MoveStat, ...]
+    """Root moves, most visited first (only the choice, with no visits, when nothing was searched)."""
+
+    def stat(self, action: Action) -> MoveStat | None:
+        """The statistics of ``action``, or ``None`` if the search did not try it."""
+        for move in self.moves:
+            if move.action == action:
+                return move
+        return None
 
 
 class ISMCTSBot:
@@ -146,11 +175,50 @@ class ISMCTSBot:
             if observation.phase == Phase.PAYMENT:
                 self.last_iterations = 0
                 return decide(rules, observation, self.rng, own)
-            return self._search(
-                observation, Determinizer(rules, observation), PlayoutPolicy(rules, self.epsilon, style=own), own
-            )
+            det = Determinizer(rules, observation)
+            root, prior = self._search(observation, det, PlayoutPolicy(rules, self.epsilon, style=own), own)
+            return self._pick(observation, det.rules, root, prior, own)
 
-    def _search(self, obs: Observation, det: Determinizer, policy: PlayoutPolicy, own: Style) -> Action:
+    def analyse(self, observation: Observation, consider: tuple[Action, ...] = ()) -> Analysis:
+        """Search from ``observation`` and return every root move's statistics, best first.
+
+        ``consider`` adds legal actions the tree would not try on its own (a bid above the
+        few raises it searches), so a move someone played can be compared with the others.
+        A payment, or a decision with one legal action, is not searched: the analysis then
+        holds only the move the bot plays, with no statistics (``visits`` 0).
+        """
+        legal = observation.legal_actions
+        if not legal:
+            raise ValueError(f"player {observation.player} has no decision to make")
+        with self._lock:
+            rules = rules_for(observation, self.ruleset)
+            own = strong_style(observation.players)
+            if len(legal) == 1 or observation.phase == Phase.PAYMENT:
+                self.last_iterations = 0
+                choice = legal[0] if len(legal) == 1 else decide(rules, observation, self.rng, own)
+                return Analysis(choice, choice, (MoveStat(choice, 0, 0.0),))
+            det = Determinizer(rules, observation)
+            extra = frozenset(a for a in consider if a in set(legal))
+            root, prior = self._search(observation, det, PlayoutPolicy(rules, self.epsilon, style=own), own, extra)
+            choice = self._pick(observation, det.rules, root, prior, own)
+            stats = sorted(
+                (MoveStat(a, child.visits, child.reward / child.visits if child.visits else 0.0)
+                 for a, child in root.children.items() if a in legal),
+                key=lambda m: (-m.visits, -m.mean, m.action),
+            )  # fmt: skip
+            if prior is None:
+                prior = choice
+            return Analysis(choice, prior, tuple(stats))
+
+    def _search(
+        self,
+        obs: Observation,
+        det: Determinizer,
+        policy: PlayoutPolicy,
+        own: Style,
+        extra: frozenset[Action] = frozenset(),
+    ) -> tuple[Node, Action | None]:
+        """Run the search from ``obs``: (the root of the tree, the style's own move or ``None``)."""
         rng = self.rng
         me = obs.player
         legal = set(obs.legal_actions)
@@ -183,7 +251,12 @@ class ISMCTSBot:
                 if rivals is not None and world.cur != me:  # rivals follow the heuristic policy
                     world.step(rivals.choose(world, rng))
                     continue
-                options = candidates(world) if node is not root else [a for a in candidates(world) if a in legal]
+                if node is not root:
+                    options = candidates(world)
+                else:
+                    options = [a for a in candidates(world) if a in legal]
+                    if extra:
+                        options += sorted(extra.difference(options))
                 if len(options) == 1:
                     world.step(options[0])
                     continue
@@ -232,9 +305,15 @@ class ISMCTSBot:
                 child.reward += reward[p]
         self.last_iterations = done
         self.last_nodes = nodes
+        return root, prior
+
+    def _pick(self, obs: Observation, rules: CompiledRules, root: Node, prior: Action | None, own: Style) -> Action:
+        """The move to play after the search: the most visited legal child, gated by ``gate``."""
+        rng = self.rng
+        legal = set(obs.legal_actions)
         ranked = [(child.visits, child.reward, a) for a, child in root.children.items() if a in legal]
         if not ranked:
-            return decide(det.rules, obs, rng, own)
+            return decide(rules, obs, rng, own)
         best = max(ranked)[2]
         if self.gate and prior in root.children and best != prior:
             # Leave the heuristic's move only on evidence: the gap in mean reward must exceed
