@@ -220,6 +220,8 @@ class ReviewItem:
     played: Action
     played_chance: float
     """The search's estimate of the played move (its mean reward)."""
+    observation: Observation
+    """The player's own view at that decision."""
     hint: Hint
     """The bot's move there, with its reasons and its own estimate (``hint.win_chance``)."""
 
@@ -259,7 +261,7 @@ def review(
             played = analysis.stat(action)
             if analysis.choice != action and played is not None and played.visits:
                 hint = _hint(obs, ruleset, analysis, analysis.choice)
-                item = ReviewItem(index, player, obs.phase, action, played.mean, hint)
+                item = ReviewItem(index, player, obs.phase, action, played.mean, obs, hint)
                 if item.loss > 0:
                     found[player].append(item)
         state.apply(action)
