@@ -125,6 +125,7 @@ class ISMCTSBot:
         prior: float = DEFAULT_PRIOR,
         model: int = DEFAULT_MODEL,
         gate: float = 0.0,
+        paired: int = 0,
     ) -> None:
         if iterations is None and seconds is None:
             raise ValueError("give an iteration budget, a time budget, or both")
@@ -150,6 +151,8 @@ class ISMCTSBot:
         1: rivals and the settling use the cheap playout policy; 0: rivals' moves are searched too."""
         self.gate = gate
         """Standard errors of evidence needed to play another move than the heuristic's (0: off)."""
+        self.paired = paired
+        """1: compare the root moves on common worlds instead of growing a tree (see :meth:`_compare`)."""
         self.ruleset: Ruleset | None = None
         self.last_iterations = 0
         """Iterations run by the last search (0 when no search was needed)."""
@@ -176,7 +179,10 @@ class ISMCTSBot:
                 self.last_iterations = 0
                 return decide(rules, observation, self.rng, own)
             det = Determinizer(rules, observation)
-            root, prior = self._search(observation, det, PlayoutPolicy(rules, self.epsilon, style=own), own)
+            policy = PlayoutPolicy(rules, self.epsilon, style=own)
+            if self.paired:
+                return self._compare(observation, det, policy, own).choice
+            root, prior = self._search(observation, det, policy, own)
             return self._pick(observation, det.rules, root, prior, own)
 
     def analyse(self, observation: Observation, consider: tuple[Action, ...] = ()) -> Analysis:
@@ -199,7 +205,10 @@ class ISMCTSBot:
                 return Analysis(choice, choice, (MoveStat(choice, 0, 0.0),))
             det = Determinizer(rules, observation)
             extra = frozenset(a for a in consider if a in set(legal))
-            root, prior = self._search(observation, det, PlayoutPolicy(rules, self.epsilon, style=own), own, extra)
+            policy = PlayoutPolicy(rules, self.epsilon, style=own)
+            if self.paired:
+                return self._compare(observation, det, policy, own, extra)
+            root, prior = self._search(observation, det, policy, own, extra)
             choice = self._pick(observation, det.rules, root, prior, own)
             stats = sorted(
                 (MoveStat(a, child.visits, child.reward / child.visits if child.visits else 0.0)
@@ -307,6 +316,97 @@ class ISMCTSBot:
         self.last_nodes = nodes
         return root, prior
 
+    def _compare(
+        self,
+        obs: Observation,
+        det: Determinizer,
+        policy: PlayoutPolicy,
+        own: Style,
+        extra: frozenset[Action] = frozenset(),
+    ) -> Analysis:
+        """Compare the root moves on common worlds and keep the style's move unless another one is
+        better by ``gate`` standard errors of the paired differences.
+
+        Each round deals one world and plays every move still in the running from it, with the
+        same random numbers for each (common random numbers: the luck of the deal and of the
+        rest of the turn cancels in the differences); the rest of the turn is played by
+        medium's decisions for the rivals and the style's for us, then the position is
+        evaluated. A move whose mean falls ``drop`` standard errors below the leader's is
+        dropped, so the budget (``iterations`` evaluations) goes to the moves that are close.
+        """
+        rng = self.rng
+        me = obs.player
+        rules = det.rules
+        legal = obs.legal_actions
+        if obs.phase == Phase.BIDDING and obs.auction is not None:
+            lo = obs.auction.min_bid
+            options = [a for a in (PASS, BID + lo, BID + lo + 1, BID + lo + 2) if a in legal]
+        else:
+            options = list(legal)
+        options += sorted(extra.difference(options))
+        prior = decide(rules, obs, random.Random(rng.getrandbits(32)), own)
+        if prior not in options:
+            options.append(prior)
+        limit = self.iterations if self.iterations is not None else 1 << 62
+        deadline = None if self.seconds is None else time.perf_counter() + self.seconds
+        estimates = [EstimateCache() for _ in range(obs.players)]
+        sums = dict.fromkeys(options, 0.0)
+        diffs = dict.fromkeys(options, 0.0)  # sum and sum of squares of (reward - prior's reward)
+        squares = dict.fromkeys(options, 0.0)
+        rounds = dict.fromkeys(options, 0)
+        alive = list(options)
+        done = 0
+        drop = 3.0
+        while done < limit and len(alive) > 1:
+            if deadline is not None and done and time.perf_counter() >= deadline:
+                break
+            world = det.sample(rng)
+            seed = rng.getrandbits(32)
+            got: dict[Action, float] = {}
+            for a in alive:
+                w = world.clone()
+                w.step(a)
+                r = random.Random(seed)
+                if w.cur >= 0:
+                    _settle_by_heuristic(w, rules, r, me, estimates, own)
+                got[a] = (policy.evaluate(w) if w.cur >= 0 else rewards(w))[me]
+                done += 1
+            base = got[prior]
+            for a, value in got.items():
+                sums[a] += value
+                rounds[a] += 1
+                d = value - base
+                diffs[a] += d
+                squares[a] += d * d
+            n = rounds[prior]
+            if n >= 8:  # drop the moves clearly behind the leader (paired with the style's move)
+                lead = max(alive, key=lambda a: diffs[a] / rounds[a])
+                keep = []
+                for a in alive:
+                    if a in (prior, lead) or a in extra:
+                        keep.append(a)
+                        continue
+                    gap = diffs[lead] / n - diffs[a] / n
+                    spread = _paired_se(diffs[lead] - diffs[a], squares[lead] + squares[a], n)
+                    if gap <= drop * spread:
+                        keep.append(a)
+                alive = keep
+        self.last_iterations = done
+        self.last_nodes = len(options)
+        means = {a: sums[a] / rounds[a] for a in options if rounds[a]}
+        choice = prior
+        best = max(means, key=lambda a: (means[a], a == prior)) if means else prior
+        if best != prior and rounds[best]:
+            n = rounds[best]
+            se = _paired_se(diffs[best], squares[best], n)
+            if diffs[best] / n > self.gate * se:
+                choice = best
+        stats = sorted(
+            (MoveStat(a, rounds[a], means[a]) for a in options if rounds[a]),
+            key=lambda m: (-m.mean, m.action),
+        )
+        return Analysis(choice, prior, tuple(stats))
+
     def _pick(self, obs: Observation, rules: CompiledRules, root: Node, prior: Action | None, own: Style) -> Action:
         """The move to play after the search: the most visited legal child, gated by ``gate``."""
         rng = self.rng
@@ -324,6 +424,15 @@ class ISMCTSBot:
                 if gap < self.gate * math.sqrt(0.25 / b.visits + 0.25 / h.visits):
                     return prior
         return best
+
+
+def _paired_se(total: float, squares: float, n: int) -> float:
+    """Standard error of the mean of ``n`` paired differences from their sum and sum of squares."""
+    if n < 2:
+        return 1.0
+    mean = total / n
+    variance = max(0.0, (squares - n * mean * mean) / (n - 1))
+    return math.sqrt(variance / n) + 1e-9
 
 
 def _settle_by_heuristic(
@@ -369,7 +478,8 @@ def create_bot(name: str, seed: int, params: dict[str, object]) -> ISMCTSBot:
     whichever comes first.
     """
     check_names(
-        params, ("iterations", "seconds", "exploration", "epsilon", "max_nodes", "depth", "prior", "model", "gate")
+        params,
+        ("iterations", "seconds", "exploration", "epsilon", "max_nodes", "depth", "prior", "model", "gate", "paired"),
     )
     timed_only = "seconds" in params and "iterations" not in params
     return ISMCTSBot(
@@ -384,4 +494,5 @@ def create_bot(name: str, seed: int, params: dict[str, object]) -> ISMCTSBot:
         prior=number(params, "prior", DEFAULT_PRIOR, low=0.0),
         model=int(number(params, "model", DEFAULT_MODEL, low=0, high=2, whole=True)),
         gate=number(params, "gate", 0.0, low=0.0),
+        paired=int(number(params, "paired", 0, low=0, high=1, whole=True)),
     )
