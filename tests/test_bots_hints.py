@@ -243,3 +243,25 @@ def test_the_review_dialog_lists_the_persons_worst_decisions(lang: str) -> None:
         asyncio.run(scenario())
     finally:
         set_language(previous)
+
+
+def test_the_table_and_end_screen_helpers_build_the_dialogs_from_a_session() -> None:
+    from biblios_kit.tui.dialogs.hint import hint_binding, hint_for, review_binding, review_for
+    from biblios_kit.tui.session import GameSession
+
+    ruleset = load_ruleset("biblios")
+    state = new_game(ruleset, 3, 9)
+    session = GameSession(ruleset, state, ["human", "medium", "human"], ["Ana", "Bo", "Cy"], autosave=False)
+    dialog = hint_for(session, 0)
+    assert dialog.observation == state.observation(0) and dialog.player_name == "Ana"
+    for _ in range(30):
+        state.apply(state.legal_actions()[0])
+    review = review_for(session)
+    assert (review.players, review.seed, review.actions) == (3, 9, tuple(state.history))
+    assert review.humans == (0, 2) and review.names == ("Ana", "Bo", "Cy")
+    assert (hint_binding().key, hint_binding().action, review_binding().key, review_binding().action) == (
+        "h",
+        "hint",
+        "r",
+        "review",
+    )

@@ -47,6 +47,7 @@ from biblios_kit.engine.observation import Observation
 from biblios_kit.i18n import _, current_language, format_percent, ngettext
 from biblios_kit.rules.model import Ruleset
 from biblios_kit.tui.render import phase_name
+from biblios_kit.tui.session import GameSession
 
 
 def _category(ruleset: Ruleset, k: int) -> str:
@@ -293,4 +294,36 @@ class ReviewDialog(ModalScreen[None]):
         self.dismiss(None)
 
 
-__all__ = ["HintDialog", "ReviewDialog", "hint_lines", "move_text", "reason_sentence", "review_lines"]
+def hint_binding() -> Binding:
+    """The table's key for a hint (``h``), labelled in the active language."""
+    return Binding("h", "hint", _("Hint"), id="table.hint")
+
+
+def review_binding() -> Binding:
+    """The end screen's key for the review (``r``), labelled in the active language."""
+    return Binding("r", "review", _("Review"), id="end.review")
+
+
+def hint_for(session: GameSession, seat: int) -> HintDialog:
+    """The hint dialog for ``seat``'s current decision in ``session`` (from that seat's observation only)."""
+    return HintDialog(session.ruleset, session.observation(seat), session.names[seat])
+
+
+def review_for(session: GameSession) -> ReviewDialog:
+    """The review dialog of ``session``'s game, for every seat a person plays."""
+    state = session.state
+    return ReviewDialog(session.ruleset, state.players, state.seed, state.history, session.humans, session.names)
+
+
+__all__ = [
+    "HintDialog",
+    "ReviewDialog",
+    "hint_binding",
+    "hint_for",
+    "hint_lines",
+    "move_text",
+    "reason_sentence",
+    "review_binding",
+    "review_for",
+    "review_lines",
+]
