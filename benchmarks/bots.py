@@ -131,6 +131,8 @@ def run_pairing(
     if workers <= 1:
         for batch in batches:
             results.extend(play_pairing_games(ruleset, a, b, batch, seed, paired, players))
+            share = sum(r[1] for r in results) / len(results)
+            print(f"  {a} / {b}, {players} players: {len(results)} games, {100 * share:.1f}%", file=sys.stderr)
     else:
         with ProcessPoolExecutor(max_workers=workers) as pool:
             futures = [
