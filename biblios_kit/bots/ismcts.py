@@ -59,6 +59,10 @@ DEFAULT_MAX_NODES = 100_000
 DEFAULT_DEPTH = 0
 DEFAULT_PRIOR = 1.0
 DEFAULT_MODEL = 2
+DEFAULT_PAIRED = 0
+"""1: compare the root moves on common worlds (:meth:`ISMCTSBot._compare`); 0: grow a tree."""
+DEFAULT_GATES = (0.0, 1.5)
+"""The default ``gate`` of the tree search and of the paired comparison."""
 
 
 class Node:
@@ -124,8 +128,8 @@ class ISMCTSBot:
         depth: int = DEFAULT_DEPTH,
         prior: float = DEFAULT_PRIOR,
         model: int = DEFAULT_MODEL,
-        gate: float = 0.0,
-        paired: int = 0,
+        gate: float | None = None,
+        paired: int = DEFAULT_PAIRED,
     ) -> None:
         if iterations is None and seconds is None:
             raise ValueError("give an iteration budget, a time budget, or both")
@@ -149,7 +153,7 @@ class ISMCTSBot:
         self.model = model
         """2: inside the tree rivals play medium's decisions and the settling uses medium too;
         1: rivals and the settling use the cheap playout policy; 0: rivals' moves are searched too."""
-        self.gate = gate
+        self.gate = DEFAULT_GATES[1 if paired else 0] if gate is None else gate
         """Standard errors of evidence needed to play another move than the heuristic's (0: off)."""
         self.paired = paired
         """1: compare the root moves on common worlds instead of growing a tree (see :meth:`_compare`)."""
@@ -493,6 +497,6 @@ def create_bot(name: str, seed: int, params: dict[str, object]) -> ISMCTSBot:
         depth=int(number(params, "depth", DEFAULT_DEPTH, low=0, whole=True)),
         prior=number(params, "prior", DEFAULT_PRIOR, low=0.0),
         model=int(number(params, "model", DEFAULT_MODEL, low=0, high=2, whole=True)),
-        gate=number(params, "gate", 0.0, low=0.0),
-        paired=int(number(params, "paired", 0, low=0, high=1, whole=True)),
+        gate=number(params, "gate", 0.0, low=0.0) if "gate" in params else None,
+        paired=int(number(params, "paired", DEFAULT_PAIRED, low=0, high=1, whole=True)),
     )
