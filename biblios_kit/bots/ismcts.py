@@ -344,7 +344,9 @@ class ISMCTSBot:
         legal = obs.legal_actions
         if obs.phase == Phase.BIDDING and obs.auction is not None:
             lo = obs.auction.min_bid
-            options = [a for a in (PASS, BID + lo, BID + lo + 1, BID + lo + 2) if a in legal]
+            # pass or the lowest raise: against rivals who raise by the minimum, a jump bid only
+            # raises our own price, and the leaf evaluation undervalues Gold enough to prefer it
+            options = [a for a in (PASS, BID + lo) if a in legal]
         else:
             options = list(legal)
         options += sorted(extra.difference(options))
