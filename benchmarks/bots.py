@@ -14,17 +14,20 @@ in one seat, ``b`` in every other seat; game ``i`` gives ``a`` seat ``i mod play
 very same games. It prints ``a``'s win rate (shared wins count as
 fractions) with its 95% Wilson interval, ``a``'s fair share (1 / players), and each bot's
 decision times (median and 95th percentile over the decisions with more than one legal
-action, timed around ``choose`` only). ``--json FILE`` also writes every figure.
+action, timed around ``choose`` only, in CPU time of this process: on a shared machine wall-clock
+times vary with the load). ``--json FILE`` also writes every figure. In ``--pairings``, the
+name ``style`` stands for hard's own style without search at that player count
+(``medium:deny=0.3:spread=1.5`` at two players, ``medium:deny=0.3`` from three on).
 
 ``--paired`` plays each deal once per seat of ``a`` (games ``N k`` to ``N k + N - 1`` share deal
 ``k``), so the luck of the deal cancels; the interval is then mean +- 1.96 standard errors of
 the per-deal means, narrower than the Wilson interval of independent games. This is how the
 style weights in docs/bots.md were compared.
 
-**Speed** (``--speed``): decision times (median, p95, mean) of each level in four-player
-self-play (``hard`` against medium, two players), and the games per second of medium
-self-play at 2 and 4 players in this one process (CPU time and wall time: on a shared
-machine the CPU figure is the steadier one).
+**Speed** (``--speed``): decision times (median, p95, mean; CPU time) of each level in
+four-player self-play (``hard`` against medium at two and four players), and the games per
+second of medium self-play at 2 and 4 players in this one process (CPU time and wall time:
+on a shared machine the CPU figure is the steadier one).
 """
 
 from __future__ import annotations
@@ -42,10 +45,20 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 from biblios_kit.sim.runner import game_seed
 from biblios_kit.sim.stats import wilson_interval
 
-DEFAULT_PAIRINGS = "medium/random,easy/medium,hard/medium,hard/medium:deny=0.3:spread=1.5"
+DEFAULT_PAIRINGS = "medium/random,easy/medium,hard/medium,hard/style"
 DEFAULT_RULESETS = "biblios,scripts-and-scribes"
 STYLE_ALONE = "medium:deny=0.3:spread=1.5"
-"""Hard's own style without search (``STRONG`` in ``biblios_kit/bots/style.py``) as a bot spec."""
+"""Hard's own two-player style without search (``STRONG`` in ``biblios_kit/bots/style.py``) as a bot spec."""
+STYLE_ALONE_MULTI = "medium:deny=0.3"
+"""Hard's own style from three players on (``STRONG_MULTI``) as a bot spec."""
+
+
+def resolve(spec: str, players: int) -> str:
+    """A pairing's bot spec for ``players``: ``style`` is hard's own style without search at that count."""
+    if spec == "style":
+        return STYLE_ALONE if players <= 2 else STYLE_ALONE_MULTI
+    return spec
+
 
 GameRow = tuple[int, float, list[float], list[float]]
 
@@ -79,9 +92,9 @@ def play_pairing_games(
             p = state.current_player
             assert p is not None
             observation = state.observation(p)
-            began = time.perf_counter()
+            began = time.process_time()
             action = bots[p].choose(observation)
-            spent = time.perf_counter() - began
+            spent = time.process_time() - began
             if len(observation.legal_actions) > 1:
                 (a_times if p == a_seat else b_times).append(spent)
             state.apply(action)
@@ -118,6 +131,8 @@ def run_pairing(
     if workers <= 1:
         for batch in batches:
             results.extend(play_pairing_games(ruleset, a, b, batch, seed, paired, players))
+            share = sum(r[1] for r in results) / len(results)
+            print(f"  {a} / {b}, {players} players: {len(results)} games, {100 * share:.1f}%", file=sys.stderr)
     else:
         with ProcessPoolExecutor(max_workers=workers) as pool:
             futures = [
@@ -169,10 +184,10 @@ def self_play(ruleset_name: str, spec: str, players: int, games: int, seed: int)
         bots = [make_bot(spec, game_seed(gseed, seat)) for seat in range(players)]
         while state.cur >= 0:
             observation = state.observation(state.cur)
-            began = time.perf_counter()
+            began = time.process_time()
             action = bots[state.cur].choose(observation)
             if len(observation.legal_actions) > 1:
-                times.append(time.perf_counter() - began)
+                times.append(time.process_time() - began)
             state.apply(action)
     cpu = time.process_time() - cpu
     wall = time.perf_counter() - wall
@@ -204,11 +219,11 @@ def speed(games: int, hard_games: int, seed: int) -> list[dict[str, object]]:
             f"| {row['median_ms']:.3f} | {row['p95_ms']:.3f} | {row['mean_ms']:.3f} | {row['decisions']} |",
             flush=True,
         )
-    if hard_games:
-        pairing = run_pairing("biblios", "hard", "medium", hard_games, 1, seed)
+    for players in (2, 4) if hard_games else ():
+        pairing = run_pairing("biblios", "hard", "medium", hard_games, 1, seed, players=players)
         rows.append(pairing)
         print(
-            f"| hard (against medium) | 2 | {hard_games} | | | {pairing['a_median_ms']:.1f} "
+            f"| hard (against medium) | {players} | {hard_games} | | | {pairing['a_median_ms']:.1f} "
             f"| {pairing['a_p95_ms']:.1f} | | {pairing['a_decisions']} |",
             flush=True,
         )
@@ -248,7 +263,8 @@ def main(argv: list[str] | None = None) -> int:
     for offset, ruleset in enumerate(args.rulesets.split(",")):
         seed = args.seed + offset  # the editions play the same games from the same seed: sample others
         for players in counts:
-            for a, b in pairings:
+            for pair_a, pair_b in pairings:
+                a, b = resolve(pair_a, players), resolve(pair_b, players)
                 row = run_pairing(ruleset, a, b, args.games, args.workers, seed, args.paired, players)
                 rows.append(row)
                 interval = row["ci95"]

@@ -311,6 +311,13 @@ class Estimate:
         self._add_ev(ev, k, _probs_from(weights, self.places[k]), 1.0)
         return ev
 
+    def win_chance(self, k: int, who: int | None = None, delta: float = 0.0) -> float:
+        """This player's chance of placing first in category ``k`` (had ``who`` ``delta`` more there)."""
+        column = [row[k] for row in self.totals]
+        if who is not None:
+            column[who] += delta
+        return _probs_from(_weights(column, self.temperature[k])[1], 1)[0][self.me]
+
     def _gold_value(self) -> float:
         obs = self.obs
         if not obs.revealed:  # the auction phase has not started

@@ -36,6 +36,7 @@ import math
 import random
 import threading
 import time
+from dataclasses import dataclass
 
 from biblios_kit.bots.context import rules_for
 from biblios_kit.bots.determinize import Determinizer
@@ -58,6 +59,10 @@ DEFAULT_MAX_NODES = 100_000
 DEFAULT_DEPTH = 0
 DEFAULT_PRIOR = 1.0
 DEFAULT_MODEL = 2
+DEFAULT_PAIRED = 0
+"""1: compare the root moves on common worlds (:meth:`ISMCTSBot._compare`); 0: grow a tree."""
+DEFAULT_GATES = (0.0, 1.5)
+"""The default ``gate`` of the tree search and of the paired comparison."""
 
 
 class Node:
@@ -80,6 +85,34 @@ def candidates(state: GameState) -> list[int]:
     return list(state.legal())
 
 
+@dataclass(frozen=True)
+class MoveStat:
+    """One root move after a search: how often it was tried and its mean reward (a win chance in [0, 1])."""
+
+    action: Action
+    visits: int
+    mean: float
+
+
+@dataclass(frozen=True)
+class Analysis:
+    """What a search found: the move the bot plays, the style's own move, and every root move's statistics."""
+
+    choice: Action
+    """The move :meth:`ISMCTSBot.choose` would play from this observation (with the same RNG state)."""
+    style_choice: Action
+    """The move of the style the search evaluates with (the progressive bias's target)."""
+    moves: tuple[MoveStat, ...]
+    """Root moves, most visited first (only the choice, with no visits, when nothing was searched)."""
+
+    def stat(self, action: Action) -> MoveStat | None:
+        """The statistics of ``action``, or ``None`` if the search did not try it."""
+        for move in self.moves:
+            if move.action == action:
+                return move
+        return None
+
+
 class ISMCTSBot:
     """Information-set MCTS (see the module docstring); deterministic for a seed with an iteration budget."""
 
@@ -95,7 +128,8 @@ class ISMCTSBot:
         depth: int = DEFAULT_DEPTH,
         prior: float = DEFAULT_PRIOR,
         model: int = DEFAULT_MODEL,
-        gate: float = 0.0,
+        gate: float | None = None,
+        paired: int = DEFAULT_PAIRED,
     ) -> None:
         if iterations is None and seconds is None:
             raise ValueError("give an iteration budget, a time budget, or both")
@@ -119,8 +153,10 @@ class ISMCTSBot:
         self.model = model
         """2: inside the tree rivals play medium's decisions and the settling uses medium too;
         1: rivals and the settling use the cheap playout policy; 0: rivals' moves are searched too."""
-        self.gate = gate
+        self.gate = DEFAULT_GATES[1 if paired else 0] if gate is None else gate
         """Standard errors of evidence needed to play another move than the heuristic's (0: off)."""
+        self.paired = paired
+        """1: compare the root moves on common worlds instead of growing a tree (see :meth:`_compare`)."""
         self.ruleset: Ruleset | None = None
         self.last_iterations = 0
         """Iterations run by the last search (0 when no search was needed)."""
@@ -146,11 +182,56 @@ class ISMCTSBot:
             if observation.phase == Phase.PAYMENT:
                 self.last_iterations = 0
                 return decide(rules, observation, self.rng, own)
-            return self._search(
-                observation, Determinizer(rules, observation), PlayoutPolicy(rules, self.epsilon, style=own), own
-            )
+            det = Determinizer(rules, observation)
+            policy = PlayoutPolicy(rules, self.epsilon, style=own)
+            if self.paired:
+                return self._compare(observation, det, policy, own).choice
+            root, prior = self._search(observation, det, policy, own)
+            return self._pick(observation, det.rules, root, prior, own)
 
-    def _search(self, obs: Observation, det: Determinizer, policy: PlayoutPolicy, own: Style) -> Action:
+    def analyse(self, observation: Observation, consider: tuple[Action, ...] = ()) -> Analysis:
+        """Search from ``observation`` and return every root move's statistics, best first.
+
+        ``consider`` adds legal actions the tree would not try on its own (a bid above the
+        few raises it searches), so a move someone played can be compared with the others.
+        A payment, or a decision with one legal action, is not searched: the analysis then
+        holds only the move the bot plays, with no statistics (``visits`` 0).
+        """
+        legal = observation.legal_actions
+        if not legal:
+            raise ValueError(f"player {observation.player} has no decision to make")
+        with self._lock:
+            rules = rules_for(observation, self.ruleset)
+            own = strong_style(observation.players)
+            if len(legal) == 1 or observation.phase == Phase.PAYMENT:
+                self.last_iterations = 0
+                choice = legal[0] if len(legal) == 1 else decide(rules, observation, self.rng, own)
+                return Analysis(choice, choice, (MoveStat(choice, 0, 0.0),))
+            det = Determinizer(rules, observation)
+            extra = frozenset(a for a in consider if a in set(legal))
+            policy = PlayoutPolicy(rules, self.epsilon, style=own)
+            if self.paired:
+                return self._compare(observation, det, policy, own, extra)
+            root, prior = self._search(observation, det, policy, own, extra)
+            choice = self._pick(observation, det.rules, root, prior, own)
+            stats = sorted(
+                (MoveStat(a, child.visits, child.reward / child.visits if child.visits else 0.0)
+                 for a, child in root.children.items() if a in legal),
+                key=lambda m: (-m.visits, -m.mean, m.action),
+            )  # fmt: skip
+            if prior is None:
+                prior = choice
+            return Analysis(choice, prior, tuple(stats))
+
+    def _search(
+        self,
+        obs: Observation,
+        det: Determinizer,
+        policy: PlayoutPolicy,
+        own: Style,
+        extra: frozenset[Action] = frozenset(),
+    ) -> tuple[Node, Action | None]:
+        """Run the search from ``obs``: (the root of the tree, the style's own move or ``None``)."""
         rng = self.rng
         me = obs.player
         legal = set(obs.legal_actions)
@@ -183,7 +264,12 @@ class ISMCTSBot:
                 if rivals is not None and world.cur != me:  # rivals follow the heuristic policy
                     world.step(rivals.choose(world, rng))
                     continue
-                options = candidates(world) if node is not root else [a for a in candidates(world) if a in legal]
+                if node is not root:
+                    options = candidates(world)
+                else:
+                    options = [a for a in candidates(world) if a in legal]
+                    if extra:
+                        options += sorted(extra.difference(options))
                 if len(options) == 1:
                     world.step(options[0])
                     continue
@@ -232,9 +318,108 @@ class ISMCTSBot:
                 child.reward += reward[p]
         self.last_iterations = done
         self.last_nodes = nodes
+        return root, prior
+
+    def _compare(
+        self,
+        obs: Observation,
+        det: Determinizer,
+        policy: PlayoutPolicy,
+        own: Style,
+        extra: frozenset[Action] = frozenset(),
+    ) -> Analysis:
+        """Compare the root moves on common worlds and keep the style's move unless another one is
+        better by ``gate`` standard errors of the paired differences.
+
+        Each round deals one world and plays every move still in the running from it, with the
+        same random numbers for each (common random numbers: the luck of the deal and of the
+        rest of the turn cancels in the differences); the rest of the turn is played by
+        medium's decisions for the rivals and the style's for us, then the position is
+        evaluated. A move whose mean falls ``drop`` standard errors below the leader's is
+        dropped, so the budget (``iterations`` evaluations) goes to the moves that are close.
+        """
+        rng = self.rng
+        me = obs.player
+        rules = det.rules
+        legal = obs.legal_actions
+        if obs.phase == Phase.BIDDING and obs.auction is not None:
+            lo = obs.auction.min_bid
+            # pass or the lowest raise: against rivals who raise by the minimum, a jump bid only
+            # raises our own price, and the leaf evaluation undervalues Gold enough to prefer it
+            options = [a for a in (PASS, BID + lo) if a in legal]
+        else:
+            options = list(legal)
+        options += sorted(extra.difference(options))
+        prior = decide(rules, obs, random.Random(rng.getrandbits(32)), own)
+        if prior not in options:
+            options.append(prior)
+        limit = self.iterations if self.iterations is not None else 1 << 62
+        deadline = None if self.seconds is None else time.perf_counter() + self.seconds
+        estimates = [EstimateCache() for _ in range(obs.players)]
+        sums = dict.fromkeys(options, 0.0)
+        diffs = dict.fromkeys(options, 0.0)  # sum and sum of squares of (reward - prior's reward)
+        squares = dict.fromkeys(options, 0.0)
+        rounds = dict.fromkeys(options, 0)
+        alive = list(options)
+        done = 0
+        drop = 3.0
+        while done < limit and len(alive) > 1:
+            if deadline is not None and done and time.perf_counter() >= deadline:
+                break
+            world = det.sample(rng)
+            seed = rng.getrandbits(32)
+            got: dict[Action, float] = {}
+            for a in alive:
+                w = world.clone()
+                w.step(a)
+                r = random.Random(seed)
+                if w.cur >= 0:
+                    _settle_by_heuristic(w, rules, r, me, estimates, own)
+                got[a] = (policy.evaluate(w) if w.cur >= 0 else rewards(w))[me]
+                done += 1
+            base = got[prior]
+            for a, value in got.items():
+                sums[a] += value
+                rounds[a] += 1
+                d = value - base
+                diffs[a] += d
+                squares[a] += d * d
+            n = rounds[prior]
+            if n >= 8:  # drop the moves clearly behind the leader (paired with the style's move)
+                lead = max(alive, key=lambda a: diffs[a] / rounds[a])
+                keep = []
+                for a in alive:
+                    if a in (prior, lead) or a in extra:
+                        keep.append(a)
+                        continue
+                    gap = diffs[lead] / n - diffs[a] / n
+                    spread = _paired_se(diffs[lead] - diffs[a], squares[lead] + squares[a], n)
+                    if gap <= drop * spread:
+                        keep.append(a)
+                alive = keep
+        self.last_iterations = done
+        self.last_nodes = len(options)
+        means = {a: sums[a] / rounds[a] for a in options if rounds[a]}
+        choice = prior
+        best = max(means, key=lambda a: (means[a], a == prior)) if means else prior
+        if best != prior and rounds[best]:
+            n = rounds[best]
+            se = _paired_se(diffs[best], squares[best], n)
+            if diffs[best] / n > self.gate * se:
+                choice = best
+        stats = sorted(
+            (MoveStat(a, rounds[a], means[a]) for a in options if rounds[a]),
+            key=lambda m: (-m.mean, m.action),
+        )
+        return Analysis(choice, prior, tuple(stats))
+
+    def _pick(self, obs: Observation, rules: CompiledRules, root: Node, prior: Action | None, own: Style) -> Action:
+        """The move to play after the search: the most visited legal child, gated by ``gate``."""
+        rng = self.rng
+        legal = set(obs.legal_actions)
         ranked = [(child.visits, child.reward, a) for a, child in root.children.items() if a in legal]
         if not ranked:
-            return decide(det.rules, obs, rng, own)
+            return decide(rules, obs, rng, own)
         best = max(ranked)[2]
         if self.gate and prior in root.children and best != prior:
             # Leave the heuristic's move only on evidence: the gap in mean reward must exceed
@@ -245,6 +430,15 @@ class ISMCTSBot:
                 if gap < self.gate * math.sqrt(0.25 / b.visits + 0.25 / h.visits):
                     return prior
         return best
+
+
+def _paired_se(total: float, squares: float, n: int) -> float:
+    """Standard error of the mean of ``n`` paired differences from their sum and sum of squares."""
+    if n < 2:
+        return 1.0
+    mean = total / n
+    variance = max(0.0, (squares - n * mean * mean) / (n - 1))
+    return math.sqrt(variance / n) + 1e-9
 
 
 def _settle_by_heuristic(
@@ -290,7 +484,8 @@ def create_bot(name: str, seed: int, params: dict[str, object]) -> ISMCTSBot:
     whichever comes first.
     """
     check_names(
-        params, ("iterations", "seconds", "exploration", "epsilon", "max_nodes", "depth", "prior", "model", "gate")
+        params,
+        ("iterations", "seconds", "exploration", "epsilon", "max_nodes", "depth", "prior", "model", "gate", "paired"),
     )
     timed_only = "seconds" in params and "iterations" not in params
     return ISMCTSBot(
@@ -304,5 +499,6 @@ def create_bot(name: str, seed: int, params: dict[str, object]) -> ISMCTSBot:
         depth=int(number(params, "depth", DEFAULT_DEPTH, low=0, whole=True)),
         prior=number(params, "prior", DEFAULT_PRIOR, low=0.0),
         model=int(number(params, "model", DEFAULT_MODEL, low=0, high=2, whole=True)),
-        gate=number(params, "gate", 0.0, low=0.0),
+        gate=number(params, "gate", 0.0, low=0.0) if "gate" in params else None,
+        paired=int(number(params, "paired", DEFAULT_PAIRED, low=0, high=1, whole=True)),
     )

@@ -1,0 +1,329 @@
+"""The hint dialog (the hard bot's move for the player's decision, and why) and the game review.
+
+Both take only what a player may know: :class:`HintDialog` gets the player's
+:class:`~biblios_kit.engine.Observation`, :class:`ReviewDialog` the game's seed and actions
+(the review replays them and reads each person's own observations, see
+:func:`biblios_kit.bots.hints.review`). The bot thinks in a worker thread; the sentences are
+made here, in the active language, from the reasons' codes and numbers.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+
+from rich.text import Text
+from textual import work
+from textual.app import ComposeResult
+from textual.binding import Binding
+from textual.containers import Vertical, VerticalScroll
+from textual.screen import ModalScreen
+from textual.widgets import Label, Static
+
+from biblios_kit.bots.hints import (
+    BID_FOR,
+    CHURCH_CARD,
+    DECLINE_CHURCH,
+    GIVE_CARD,
+    GOLD,
+    HIDE_CARD,
+    HINT_ITERATIONS,
+    KEEP_CARD,
+    LOWER_DIE,
+    ONLY_MOVE,
+    PASS_BID,
+    PAY_LEAST,
+    RAISE_DIE,
+    REFUSE_PAY,
+    TAKE_CARD,
+    Hint,
+    Reason,
+    ReviewItem,
+    review,
+    suggest,
+)
+from biblios_kit.describe import action_label, bid_text, term_args
+from biblios_kit.engine.actions import Action
+from biblios_kit.engine.observation import Observation
+from biblios_kit.i18n import _, current_language, format_percent, ngettext
+from biblios_kit.rules.model import Ruleset
+from biblios_kit.tui.render import phase_name
+from biblios_kit.tui.session import GameSession
+
+
+def _category(ruleset: Ruleset, k: int) -> str:
+    category = ruleset.categories[k]
+    return f"{category.glyph} {category.name.get(current_language())}"
+
+
+def _at_stake(dice: Sequence[int]) -> str:
+    points = sum(dice)
+    return ngettext("{points} victory point at stake", "{points} victory points at stake", points).format(points=points)
+
+
+def reason_sentence(ruleset: Ruleset, reason: Reason, currency: str = "gold") -> str:
+    """One reason as a sentence in the active language, in the edition's terms."""
+    terms = term_args(ruleset)
+    code = reason.code
+    values: dict[str, str] = dict(terms)
+    if reason.category is not None:
+        values["category"] = _category(ruleset, reason.category)
+    if reason.chance is not None:
+        values["chance"] = format_percent(reason.chance)
+    if reason.chance_after is not None:
+        values["after"] = format_percent(reason.chance_after)
+    if reason.dice and code not in (RAISE_DIE, LOWER_DIE):
+        values["stake"] = _at_stake(reason.dice)
+    if code in (KEEP_CARD, TAKE_CARD, BID_FOR) and reason.category is not None:
+        return _("Your chance of winning {category} would go from {chance} to {after} ({stake}).").format(**values)
+    if code == HIDE_CARD:
+        return _(
+            "In a rival's hand it would lower your chance of winning {category} from {chance} to {after} "
+            "({stake}); on {the_auction_pile} you can still bid for it."
+        ).format(**values)
+    if code == GIVE_CARD:
+        return _(
+            "It is the card you lose least by giving away: even in the hand of the rival it helps most, "
+            "your chance of winning {category} would go from {chance} to {after}."
+        ).format(**values)
+    if code == GOLD:
+        values["amount"] = str(reason.amount)
+        return _("{gold} {amount}: worth what it can buy during {the_auction_phase}.").format(**values)
+    if code == CHURCH_CARD:
+        return _("With {a_church} you can move the award dice.").format(**values)
+    if code in (RAISE_DIE, LOWER_DIE):
+        values["before"], values["face"] = (str(face) for face in reason.dice)
+        if code == RAISE_DIE:
+            return _(
+                "Raising the {category} die from {before} to {face} helps you: your chance of winning it is {chance}."
+            ).format(**values)
+        return _(
+            "Lowering the {category} die from {before} to {face} hurts your rivals more than you: "
+            "your chance of winning it is {chance}."
+        ).format(**values)
+    if code == DECLINE_CHURCH:
+        return _("Every way of moving the dice would cost you more than it gains.")
+    if code == PASS_BID:
+        values["amount"] = bid_text(ruleset, reason.amount or 0, currency)
+        if reason.category is None:
+            return _("The card is not worth {amount} to you.").format(**values)
+        return _(
+            "The card is not worth {amount} to you: your chance of winning {category} would only go "
+            "from {chance} to {after}."
+        ).format(**values)
+    if code == BID_FOR:
+        values["amount"] = bid_text(ruleset, reason.amount or 0, currency)
+        return _("The card is worth at least {amount} to you.").format(**values)
+    if code == PAY_LEAST:
+        return _("Pay with what you will miss least.")
+    if code == REFUSE_PAY:
+        return _("The penalty costs you less than paying.")
+    if code == ONLY_MOVE:
+        return _("It is your only legal move.")
+    raise ValueError(f"unknown reason code {code!r}")
+
+
+def move_text(ruleset: Ruleset, observation: Observation, action: Action) -> str:
+    """The move as on the table's buttons ("Keep it", "Bid 3 Gold", "† Monks 3 → 4")."""
+    currency = observation.auction.currency if observation.auction is not None else "gold"
+    return action_label(ruleset, action, observation.dice, currency)
+
+
+def hint_lines(ruleset: Ruleset, observation: Observation, hint: Hint) -> list[str]:
+    """The hint as sentences: the move, its reasons, the estimated chance of winning the game."""
+    currency = observation.auction.currency if observation.auction is not None else "gold"
+    lines = [_("Suggested move: {move}").format(move=move_text(ruleset, observation, hint.action))]
+    lines += [reason_sentence(ruleset, reason, currency) for reason in hint.reasons]
+    if hint.win_chance is not None:
+        lines.append(
+            _("Estimated chance of winning the game with this move: {chance}.").format(
+                chance=format_percent(hint.win_chance)
+            )
+        )
+    return lines
+
+
+def review_lines(ruleset: Ruleset, item: ReviewItem) -> list[str]:
+    """One reviewed decision as sentences: what was played, what the bot suggests, and why."""
+    observation = item.observation
+    currency = observation.auction.currency if observation.auction is not None else "gold"
+    played = move_text(ruleset, observation, item.played)
+    suggested = move_text(ruleset, observation, item.hint.action)
+    best = item.hint.win_chance if item.hint.win_chance is not None else item.played_chance
+    head = _(
+        "Decision {number} ({phase}): you played {played} ({played_chance}); the bot suggests {suggested} ({chance})."
+    ).format(
+        number=item.index + 1,
+        phase=phase_name(ruleset, item.phase),
+        played=played,
+        played_chance=format_percent(item.played_chance),
+        suggested=suggested,
+        chance=format_percent(best),
+    )
+    return [head, *(reason_sentence(ruleset, reason, currency) for reason in item.hint.reasons)]
+
+
+class HintDialog(ModalScreen[None]):
+    """Ask the hard bot for the player's current decision and show its move and reasons (Escape closes)."""
+
+    BINDINGS = [Binding("escape,enter,h", "close", show=False, id="hint.close")]
+
+    def __init__(
+        self,
+        ruleset: Ruleset,
+        observation: Observation,
+        player_name: str,
+        iterations: int = HINT_ITERATIONS,
+        advise: Callable[[Observation], Hint] | None = None,
+    ) -> None:
+        super().__init__(classes="dialog-screen")
+        self.ruleset = ruleset
+        self.observation = observation
+        self.player_name = player_name
+        self.iterations = iterations
+        self.advise = advise
+        """What gives the hint (by default :func:`~biblios_kit.bots.hints.suggest` with ``iterations``)."""
+        self.hint: Hint | None = None
+
+    def compose(self) -> ComposeResult:
+        with Vertical(classes="dialog", id="hint-dialog") as box:
+            box.border_title = _("{player}: a hint").format(player=self.player_name)
+            yield Static(Text(self._body()), id="hint-text")
+            yield Label(_("Esc: close"), classes="muted hint")
+
+    def _body(self) -> str:
+        if self.hint is None:
+            return _("Thinking…")
+        return "\n".join(hint_lines(self.ruleset, self.observation, self.hint))
+
+    def on_mount(self) -> None:
+        if self.hint is None:
+            self._think()
+
+    @work(thread=True, exclusive=True, group="hint")
+    def _think(self) -> None:
+        advise = self.advise
+        hint = (
+            advise(self.observation)
+            if advise is not None
+            else suggest(self.observation, self.ruleset, iterations=self.iterations)
+        )
+        self.app.call_from_thread(self._show, hint)
+
+    def _show(self, hint: Hint) -> None:
+        self.hint = hint
+        self.query_one("#hint-text", Static).update(Text(self._body()))
+
+    async def relocalize(self) -> None:
+        """Rebuild the dialog in the active language (the hint itself is data: nothing is recomputed)."""
+        await self.recompose()
+
+    def action_close(self) -> None:
+        """Close the dialog."""
+        self.dismiss(None)
+
+
+class ReviewDialog(ModalScreen[None]):
+    """After a game: each person's decisions where the bot's evaluation differed most from the move played."""
+
+    BINDINGS = [Binding("escape,enter", "close", show=False, id="review.close")]
+
+    def __init__(
+        self,
+        ruleset: Ruleset,
+        players: int,
+        seed: int,
+        actions: Sequence[Action],
+        humans: Sequence[int],
+        names: Sequence[str],
+        per_player: int = 5,
+        iterations: int = HINT_ITERATIONS,
+    ) -> None:
+        super().__init__(classes="dialog-screen")
+        self.ruleset = ruleset
+        self.players = players
+        self.seed = seed
+        self.actions = tuple(actions)
+        self.humans = tuple(humans)
+        self.names = tuple(names)
+        self.per_player = per_player
+        self.iterations = iterations
+        self.items: dict[int, list[ReviewItem]] | None = None
+
+    def compose(self) -> ComposeResult:
+        with Vertical(classes="dialog", id="review-dialog") as box:
+            box.border_title = _("Review of the game")
+            with VerticalScroll(id="review-scroll"):
+                yield Static(Text(self._body()), id="review-text")
+            yield Label(_("Esc: close"), classes="muted hint")
+
+    def _body(self) -> str:
+        if self.items is None:
+            return _("The bot is reviewing the game…")
+        lines: list[str] = []
+        for seat in self.humans:
+            lines.append(self.names[seat])
+            items = self.items.get(seat, [])
+            if not items:
+                lines.append(_("No decision the bot would have played differently."))
+            for item in items:
+                lines += ["  " + line for line in review_lines(self.ruleset, item)]
+            lines.append("")
+        return "\n".join(lines).rstrip()
+
+    def on_mount(self) -> None:
+        if self.items is None:
+            self._think()
+
+    @work(thread=True, exclusive=True, group="review")
+    def _think(self) -> None:
+        items = review(
+            self.ruleset, self.players, self.seed, self.actions, self.humans, self.per_player, self.iterations
+        )
+        self.app.call_from_thread(self._show, items)
+
+    def _show(self, items: dict[int, list[ReviewItem]]) -> None:
+        self.items = items
+        self.query_one("#review-text", Static).update(Text(self._body()))
+
+    async def relocalize(self) -> None:
+        """Rebuild the dialog in the active language."""
+        await self.recompose()
+
+    def action_close(self) -> None:
+        """Close the dialog."""
+        self.dismiss(None)
+
+
+def hint_binding() -> Binding:
+    """The table's key for a hint (``h``), labelled in the active language."""
+    return Binding("h", "hint", _("Hint"), id="table.hint")
+
+
+def review_binding() -> Binding:
+    """The end screen's key for the review (``r``), labelled in the active language."""
+    return Binding("r", "review", _("Review"), id="end.review")
+
+
+def hint_for(session: GameSession, seat: int) -> HintDialog:
+    """The hint dialog for ``seat``'s current decision in ``session`` (from that seat's observation only)."""
+    return HintDialog(session.ruleset, session.observation(seat), session.names[seat])
+
+
+def review_for(session: GameSession) -> ReviewDialog:
+    """The review dialog of ``session``'s game, for every seat a person plays."""
+    state = session.state
+    return ReviewDialog(session.ruleset, state.players, state.seed, state.history, session.humans, session.names)
+
+
+__all__ = [
+    "HintDialog",
+    "ReviewDialog",
+    "hint_binding",
+    "hint_for",
+    "hint_lines",
+    "move_text",
+    "reason_sentence",
+    "review_binding",
+    "review_for",
+    "review_lines",
+]

@@ -1,0 +1,76 @@
+"""Hard's search: the analysis is the move it plays; the paired comparison of root moves on common worlds."""
+
+from __future__ import annotations
+
+import pytest
+
+from biblios_kit.bots.ismcts import ISMCTSBot, create_bot
+from biblios_kit.bots.registry import make_bot
+from biblios_kit.engine import new_game
+from biblios_kit.engine.observation import Observation
+from biblios_kit.engine.state import Phase
+from biblios_kit.errors import BotSpecError
+from biblios_kit.rules import load_ruleset
+
+
+def views(players: int, seed: int, every: int = 5) -> list[Observation]:
+    """Observations of the deciding seat at every ``every``-th decision with a choice of a medium game."""
+    ruleset = load_ruleset("biblios")
+    state = new_game(ruleset, players, seed)
+    bots = [make_bot("medium", seed + seat) for seat in range(players)]
+    out = []
+    count = 0
+    while not state.is_terminal():
+        p = state.current_player
+        assert p is not None
+        obs = state.observation(p)
+        if len(obs.legal_actions) > 1 and obs.phase != Phase.PAYMENT:
+            if count % every == 0:
+                out.append(obs)
+            count += 1
+        state.apply(bots[p].choose(obs))
+    return out
+
+
+@pytest.mark.parametrize("spec", ["hard:iterations=10", "hard:iterations=40:paired=1:gate=1"])
+def test_analyse_finds_the_move_choose_plays(spec: str) -> None:
+    for index, obs in enumerate(views(2, 3, every=9)):
+        a = make_bot(spec, index)
+        b = make_bot(spec, index)
+        assert isinstance(a, ISMCTSBot) and isinstance(b, ISMCTSBot)
+        analysis = a.analyse(obs)
+        assert analysis.choice == b.choose(obs)
+        assert analysis.choice in obs.legal_actions and analysis.style_choice in obs.legal_actions
+        assert all(m.action in obs.legal_actions and 0.0 <= m.mean <= 1.0 for m in analysis.moves)
+
+
+def test_the_paired_comparison_keeps_the_styles_move_without_evidence() -> None:
+    changed = 0
+    for index, obs in enumerate(views(2, 5, every=4)):
+        stubborn = ISMCTSBot(index, iterations=60, paired=1, gate=1e9).analyse(obs)
+        assert stubborn.choice == stubborn.style_choice
+        eager = ISMCTSBot(index, iterations=60, paired=1, gate=0.0).analyse(obs)
+        means = {m.action: m.mean for m in eager.moves}
+        if eager.choice != eager.style_choice:
+            changed += 1
+            assert means[eager.choice] == max(means.values())  # gate 0: the best mean wins
+    assert changed > 0
+
+
+def test_the_paired_comparison_spends_its_budget_on_close_moves() -> None:
+    budget = 200
+    spent = []
+    for index, obs in enumerate(views(3, 8, every=6)):
+        bot = ISMCTSBot(index, iterations=budget, paired=1, gate=1.5)
+        analysis = bot.analyse(obs)
+        assert bot.last_iterations <= budget + len(obs.legal_actions)  # a round plays every live move once
+        rounds = [m.visits for m in analysis.moves]
+        spent.append(bot.last_iterations)
+        assert max(rounds) == next(m.visits for m in analysis.moves if m.action == analysis.style_choice)
+    assert min(spent) < budget  # clearly worse moves are dropped, and a decision stops once one move is left
+
+
+def test_paired_is_a_checked_parameter() -> None:
+    assert create_bot("hard", 1, {"paired": 1}).paired == 1
+    with pytest.raises(BotSpecError):
+        make_bot("hard:paired=2", 1)
