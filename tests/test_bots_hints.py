@@ -6,7 +6,7 @@ import asyncio
 import random
 
 import pytest
-from conftest import run_until, visible_text
+from conftest import game_config, run_until, visible_text, waiting_for_person
 
 from biblios_kit.bots.estimate import Estimate
 from biblios_kit.bots.hints import (
@@ -29,7 +29,7 @@ from biblios_kit.engine.state import GameState, Phase
 from biblios_kit.i18n import current_language, format_percent, set_language, translator
 from biblios_kit.rules import load_ruleset
 from biblios_kit.tui.app import make_app
-from biblios_kit.tui.dialogs.hint import HintDialog, ReviewDialog, hint_lines, reason_sentence
+from biblios_kit.tui.dialogs.hint import HintDialog, ReviewDialog, hint_binding, hint_lines, reason_sentence
 
 ITERATIONS = 12
 """A small search: the tests check what a hint is, not how strong it is."""
@@ -260,8 +260,30 @@ def test_the_table_and_end_screen_helpers_build_the_dialogs_from_a_session() -> 
     assert (review.players, review.seed, review.actions) == (3, 9, tuple(state.history))
     assert review.humans == (0, 2) and review.names == ("Ana", "Bo", "Cy")
     assert (hint_binding().key, hint_binding().action, review_binding().key, review_binding().action) == (
-        "h",
+        "t",
         "hint",
         "r",
         "review",
     )
+
+
+def test_the_hint_key_on_the_table_opens_the_hint_for_the_persons_decision() -> None:
+    from biblios_kit.tui.screens.table import TableScreen
+
+    async def scenario() -> None:
+        app = make_app(game_config(seats=("human", "random"), seed=4), bot_delay=0)
+        async with app.run_test(size=(120, 40)) as pilot:
+            await run_until(pilot, lambda: isinstance(app.screen, TableScreen) and waiting_for_person(app))
+            table = app.screen
+            assert isinstance(table, TableScreen)
+            await pilot.press(hint_binding().key)
+            await run_until(pilot, lambda: isinstance(app.screen, HintDialog))
+            dialog = app.screen
+            assert isinstance(dialog, HintDialog)
+            state = app.session.state  # type: ignore[attr-defined]
+            assert dialog.observation == state.observation(0)
+            await run_until(pilot, lambda: dialog.hint is not None)
+            await pilot.press("escape")
+            await run_until(pilot, lambda: app.screen is table)
+
+    asyncio.run(scenario())

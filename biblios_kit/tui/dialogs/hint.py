@@ -295,8 +295,8 @@ class ReviewDialog(ModalScreen[None]):
 
 
 def hint_binding() -> Binding:
-    """The table's key for a hint (``h``), labelled in the active language."""
-    return Binding("h", "hint", _("Hint"), id="table.hint")
+    """The table's key for a hint (``t``, for tip: ``h`` shows the hot-seat hand), labelled in the active language."""
+    return Binding("t", "hint", _("Hint"), id="table.hint")
 
 
 def review_binding() -> Binding:

@@ -27,6 +27,7 @@ from biblios_kit.i18n import _, current_language, format_number, ngettext
 from biblios_kit.rulebook.grammar import capitalize, counted_term
 from biblios_kit.rules.model import Ruleset
 from biblios_kit.tui.dialogs.base import dice_preview
+from biblios_kit.tui.dialogs.hint import review_binding, review_for
 from biblios_kit.tui.localize import set_bindings
 from biblios_kit.tui.render import ACCENT, MUTED, fill, hand_table
 from biblios_kit.tui.replay_view import GameReplay, ReplayView
@@ -199,6 +200,8 @@ class EndScreen(Screen[None]):
             if shown:
                 tabs.get_tab(pane).label = f"{number} {titles[pane]}"
                 keys.append(Binding(str(number), f"show_tab('{pane}')", titles[pane], show=False))
+        if self._reviewable():
+            keys.append(review_binding())
         set_bindings(self, [Binding("n", "new", _("New game")), Binding("q", "quit_game", _("Quit")), *keys])
         if self.state is not None:
             self.query_one("#end-hands-body", Static).update(
@@ -210,6 +213,16 @@ class EndScreen(Screen[None]):
                 _("←/→ one move · PgUp/PgDn ten · Home/End the deal, the end")
             )
             self.query_one(ReplayView).redraw()
+
+    def _reviewable(self) -> bool:
+        """Whether this game can be reviewed: the whole game is here and a person played in it."""
+        session = getattr(self.app, "session", None)
+        return self.replay is not None and session is not None and bool(session.humans)
+
+    def action_review(self) -> None:
+        """The bot's review of each person's decisions (``r``): where its evaluation differed most from the move played."""
+        if self._reviewable():
+            self.app.push_screen(review_for(self.app.session))  # type: ignore[attr-defined]
 
     def _write_log(self, state: GameState) -> None:
         """The whole game, every card named."""

@@ -36,6 +36,7 @@ from biblios_kit.errors import BibliosError
 from biblios_kit.i18n import _, current_language
 from biblios_kit.rulebook.grammar import capitalize, name_forms
 from biblios_kit.rules.model import CardKind
+from biblios_kit.tui.dialogs.hint import hint_binding, hint_for
 from biblios_kit.tui.localize import LANGUAGE_NAMES, set_bindings
 from biblios_kit.tui.public_cards import Collection, collections, penalties, public_events
 from biblios_kit.tui.render import (
@@ -262,6 +263,7 @@ class TableScreen(Screen[None]):
                 Binding("c", "open_church", _("Use the card"), show=False),
                 Binding("y", "open_payment", _("Pay"), show=False),
                 Binding("h", "show_hand", _("Show my cards")),
+                hint_binding(),
                 Binding("escape", "dismiss_notice", _("Close the notice")),
                 Binding("q", "quit_game", _("Save & quit")),
             ],
@@ -913,6 +915,16 @@ class TableScreen(Screen[None]):
         elif button_id == "open-payment":
             self.action_open_payment()
 
+    def action_hint(self) -> None:
+        """Ask the hard bot for a hint on the person's current decision (from their observation only).
+
+        Only for a decision taken behind the curtain or alone at the screen: a hot-seat
+        decision taken in view of everyone gets none, as its reasons would tell the others
+        about the actor's cards.
+        """
+        if self.viewer is not None and self.actor is None and self.my_legal():
+            self.app.push_screen(hint_for(self.session, self.viewer))
+
     def action_show_hand(self) -> None:
         """Hot-seat, deciding in view of everyone: bring the curtain down, then show the actor's cards."""
         if self.actor is not None and self.viewer != self.actor and not self.busy:
@@ -952,4 +964,4 @@ def _key_label(key: str, label: str) -> Text:
 
 _HEADINGS = frozenset({EventKind.GIFT_TURN, EventKind.AUCTION_PHASE, EventKind.REVEALED, EventKind.GAME_OVER})
 _MAJOR = frozenset({EventKind.WON, EventKind.CANNOT_PAY, EventKind.REFUSED, EventKind.DIE_MOVED, EventKind.TOOK})
-_TABLE_ACTIONS = frozenset({"place", "pick", "pass_bid", "bid", "bid_step", "open_church", "open_payment"})
+_TABLE_ACTIONS = frozenset({"place", "pick", "pass_bid", "bid", "bid_step", "open_church", "open_payment", "hint"})
