@@ -7,6 +7,7 @@ import enum
 import inspect
 import random
 import typing
+from dataclasses import replace
 
 import pytest
 
@@ -17,6 +18,7 @@ from biblios_kit.bots.ismcts import ISMCTSBot
 from biblios_kit.engine import AuctionView, Observation, PaymentView, compile_rules, new_game
 from biblios_kit.engine.state import GameState
 from biblios_kit.rules import load_ruleset
+from biblios_kit.rules.model import ShortDraw
 
 PLAIN = (int, str, bool, type(None))
 PUBLIC_FIELDS = (
@@ -176,3 +178,84 @@ def test_rivals_in_a_world_remember_the_public_history(name: str, options: list[
                 checked += 1
             state.apply(state.random_action(rng))
     assert checked > 50
+
+
+def _church_slots(world: GameState, rules: object, players: int) -> tuple[list[int], list[int]]:
+    """Church cards dealt into a hand or a kept card, and church cards among the face-down discards."""
+    is_church = rules.is_church  # type: ignore[attr-defined]
+    held = [c for q in range(players) for c in world.hands[q] if is_church[c]]
+    held += [world.kept] if world.kept >= 0 and is_church[world.kept] else []
+    return held, [c for c in world.buried if is_church[c]]
+
+
+@pytest.mark.parametrize("name,options,players", [*CASES, ("biblios", [], 3), ("biblios", [], 4)])
+def test_worlds_never_put_a_church_card_in_a_hand(name: str, options: list[str], players: int) -> None:
+    """Church cards are resolved at once: no determinization (bots' or engine's) holds one in a hand.
+
+    Nor among the face-down discards, unless the ruleset discards a short draw pile (the only
+    way a church card leaves the game unseen); every world keeps each hidden zone's size.
+    """
+    ruleset = load_ruleset(name, options)
+    rules = compile_rules(ruleset)
+    checked = 0
+    for seed in range(4):
+        state = new_game(ruleset, players, 100 + seed)
+        rng = random.Random(seed)
+        step = 0
+        while not state.is_terminal():
+            step += 1
+            p = state.current_player
+            assert p is not None
+            if step % 3 == 0:
+                observation = state.observation(p)
+                det = Determinizer(rules, observation)
+                short = rules.setups[players].short_discard
+                for world in [det.sample(rng) for _ in range(4)] + [state.resample(p, rng) for _ in range(2)]:
+                    held, buried = _church_slots(world, rules, players)
+                    assert not held, (seed, step, held)
+                    if not short:
+                        assert not buried, (seed, step, buried)
+                    assert [len(h) for h in world.hands] == [len(h) for h in state.hands]
+                    assert (len(world.draw), len(world.pile), len(world.buried)) == (
+                        len(state.draw), len(state.pile), len(state.buried)
+                    )  # fmt: skip
+                    assert [len(g) for g in world.removed] == [len(g) for g in state.removed]
+                    assert sorted(world.hands[p]) == sorted(state.hands[p])
+                    mirror = world.observation(p)
+                    for field in PUBLIC_FIELDS:
+                        assert getattr(mirror, field) == getattr(observation, field), field
+                    checked += 1
+            state.apply(state.random_action(rng))
+    assert checked > 100
+
+
+def test_a_church_card_may_be_among_the_discarded_short_draw_pile_only() -> None:
+    """With ``short_draw: discard`` the last cards of the draw pile leave unseen: a church card may be there.
+
+    Biblios for two with 19 random removals leaves 62 cards, 20 gift turns of 3 and two
+    cards discarded face down: worlds put church cards among those two, never elsewhere.
+    """
+    ruleset = load_ruleset("biblios")
+    setup = replace(ruleset.setups[2], remove_random=19, short_draw=ShortDraw.DISCARD)
+    ruleset = replace(ruleset, setups={**ruleset.setups, 2: setup}, content_hash="test-short-discard")
+    rules = compile_rules(ruleset)
+    buried_church = 0
+    checked = 0
+    for seed in range(6):
+        state = new_game(ruleset, 2, seed)
+        rng = random.Random(seed)
+        while not state.is_terminal():
+            p = state.current_player
+            assert p is not None
+            if len(state.draw) <= 4:  # the last gift turn, then the auction after the discard
+                det = Determinizer(rules, state.observation(p))
+                for world in [det.sample(rng) for _ in range(6)] + [state.resample(p, rng) for _ in range(2)]:
+                    held, buried = _church_slots(world, rules, 2)
+                    assert not held
+                    assert len(buried) <= (2 if not state.draw else 0)
+                    assert len(world.buried) == len(state.buried)
+                    buried_church += len(buried)
+                    checked += 1
+            state.apply(state.random_action(rng))
+    assert checked > 100
+    assert buried_church  # the discarded cards were never seen: church cards can be there

@@ -13,7 +13,10 @@ player's kept card) with the engine's own constrained assignment
 * a card seen going into a rival's hand stays in that hand (or, if that rival has since
   discarded cards face down, in a hand or the face-down discards);
 * setup removals of a named kind (e.g. two Gold of each value) only receive unseen cards
-  of that kind; no card ever seen lands in a setup removal, the draw or auction pile.
+  of that kind; no card ever seen lands in a setup removal, the draw or auction pile;
+* a church card never lands in a hand or as a kept card (it is resolved as soon as it is
+  acquired), nor among the face-down discards, except those of a short draw pile discarded
+  unseen at the end of the gift phase (the only cards there that did not leave a hand).
 
 The world is then a real :class:`~biblios_kit.engine.GameState` at the same decision
 point, with its own RNG, an empty history and an empty log (it is never recorded).
@@ -58,10 +61,10 @@ class Determinizer:
                 holder[c] = q
         self.holder = holder
         """Hidden cards we saw go into a rival's hand."""
-        self.DRAW, self.PILE, self.BURIED, self.KEPT = n, n + 1, n + 2, n + 3
+        self.DRAW, self.PILE, self.BURIED, self.KEPT, self.SHORT = n, n + 1, n + 2, n + 3, n + 4
         groups = len(setup.named) + 1
-        self.REMOVED = n + 4
-        capacity = [0] * (n + 4 + groups)
+        self.REMOVED = n + 5
+        capacity = [0] * (n + 5 + groups)
         for q in range(n):
             capacity[q] = 0 if q == me else obs.hand_sizes[q]
         capacity[self.DRAW] = obs.draw_pile
@@ -73,7 +76,12 @@ class Determinizer:
             setup_removed += count
         capacity[self.REMOVED + groups - 1] = setup.remove_random
         setup_removed += setup.remove_random
-        capacity[self.BURIED] = obs.removed - setup_removed - len(obs.my_buried)
+        short = 0
+        if setup.short_discard and obs.draw_pile == 0:
+            dealt = (setup.dealt_named + setup.starting_hand) * n
+            short = (rules.n_cards - setup_removed - dealt) % setup.gift_cards
+        capacity[self.SHORT] = short
+        capacity[self.BURIED] = obs.removed - setup_removed - len(obs.my_buried) - short
         self.capacity = capacity
         hidden = [c for c in range(rules.n_cards) if c not in known]
         if any(x < 0 for x in capacity) or len(hidden) != sum(capacity):
@@ -87,14 +95,18 @@ class Determinizer:
         visible_count = [0] * n
         for q in holder.values():
             visible_count[q] += 1
+        is_church = rules.is_church
+        # Where a church card can be without anyone seeing it: never in a hand, a kept card, nor
+        # among the cards discarded face down from hands.
+        no_church = set(range(n)) | {self.KEPT, self.BURIED}
         strict: list[list[int]] = []
         loose: list[list[int]] = []
         free: list[bool] = []
-        """Whether each hidden card was never seen (it may go to any zone that takes its kind)."""
+        """Whether each hidden card was never seen and is no church card (it may go to any zone taking its kind)."""
         hands_and_buried = [z for z in range(n) if capacity[z]] + ([self.BURIED] if capacity[self.BURIED] else [])
         for c in hidden:
             seen_by = holder.get(c)
-            free.append(seen_by is None)
+            free.append(seen_by is None and not is_church[c])
             if seen_by is not None and seen_by != me:
                 if not lost_face_down[seen_by] and visible_count[seen_by] <= obs.hand_sizes[seen_by]:
                     strict.append([seen_by])
@@ -111,6 +123,8 @@ class Determinizer:
                         zones.append(self.REMOVED + i)
                 if capacity[self.REMOVED + groups - 1]:
                     zones.append(self.REMOVED + groups - 1)
+                if is_church[c]:
+                    zones = [z for z in zones if z not in no_church]
                 strict.append(zones)
                 loose.append(zones)
         self._strict = Constraints(hidden, strict, capacity)
@@ -118,18 +132,21 @@ class Determinizer:
         self._free = free
         self._loose = Constraints(hidden, loose, capacity)
         everything = [z for z in range(len(capacity)) if capacity[z]]
-        self._any = Constraints(hidden, [everything[:] for _ in hidden], capacity)
+        churchless = [z for z in everything if z not in no_church]
+        self._any = Constraints(hidden, [(churchless if is_church[c] else everything)[:] for c in hidden], capacity)
         self.world = ObservedWorld(rules, obs)
 
     def _fast_zones(self, rng: random.Random) -> list[list[int]] | None:
         """The common case in a few list operations: cards with restricted zones first, then the rest.
 
-        Each restricted card goes to a random one of its zones with room left; the free cards
+        Each restricted card goes to a random one of its zones with room left (a never-seen
+        church card to a random place left in its zones, so larger zones are likelier); the free cards
         (never seen: any zone) are shuffled into what is left, the named setup removals first
         from the cards of their kind. Returns None when this greedy deal gets stuck (the
         caller falls back to the engine's augmenting-path assignment). ~5x faster than it.
         """
         cons = self._strict
+        is_church = self.rules.is_church
         room = cons.capacity[:]
         zones: list[list[int]] = [[] for _ in room]
         free: list[int] = []
@@ -137,10 +154,19 @@ class Determinizer:
             if is_free:
                 free.append(c)
                 continue
-            open_ = [z for z in options if room[z]]
-            if not open_:
-                return None
-            z = open_[int(rng.random() * len(open_))] if len(open_) > 1 else open_[0]
+            if is_church[c]:  # never seen: a random free place among the zones that can hold it
+                slot = int(rng.random() * sum(room[z] for z in options))
+                for z in options:
+                    if slot < room[z]:
+                        break
+                    slot -= room[z]
+                else:
+                    return None
+            else:
+                open_ = [z for z in options if room[z]]
+                if not open_:
+                    return None
+                z = open_[int(rng.random() * len(open_))] if len(open_) > 1 else open_[0]
             zones[z].append(c)
             room[z] -= 1
         _shuffle(free, rng)
@@ -186,4 +212,5 @@ class Determinizer:
         kept = zones[self.KEPT][0] if zones[self.KEPT] else -1
         removed = [zones[z] for z in range(self.REMOVED, len(self.capacity))]
         # hand order never matters (penalties draw at random); the draw pile is already in random order
-        return self.world.deal(zones[: obs.players], zones[self.DRAW], pile, zones[self.BURIED], kept, removed, seed)
+        buried = zones[self.BURIED] + zones[self.SHORT]
+        return self.world.deal(zones[: obs.players], zones[self.DRAW], pile, buried, kept, removed, seed)

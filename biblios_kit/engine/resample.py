@@ -2,13 +2,15 @@
 
 From a player's point of view the hidden zones are the other hands, the draw pile, the
 auction pile, the cards removed at setup (one group per named removal, then the random
-ones), the cards removed face down during play, and another active player's drawn and
-kept cards. Their sizes are public. Walking the event log once, we track for each zone
-the set of cards that may be in it (a bitmask): a card the player sees lands in exactly
-one zone; a move they do not see (a face-down placement, a random penalty draw between
-two others, a face-down payment) lets every card that may have been in the source be in
-the destination. A random assignment of the hidden cards to zones that respects these
-sets and the zone sizes is then found (randomised greedy with augmenting paths, which
+ones), the cards removed face down from hands during play, the rest of a short draw pile
+discarded unseen, and another active player's drawn and kept cards. Their sizes are
+public. Walking the event log once, we track for each zone the set of cards that may be
+in it (a bitmask): a card the player sees lands in exactly one zone; a move they do not
+see (a face-down placement, a random penalty draw between two others, a face-down
+payment) lets every card that may have been in the source be in the destination; a
+church card never enters a hand or a kept card, since it is resolved at once. A random
+assignment of the hidden cards to zones that respects these sets and the zone sizes is
+then found (randomised greedy with augmenting paths, which
 always succeeds since the true deal is one such assignment).
 
 The result respects every placement the player knows, every count, and every card seen
@@ -57,9 +59,13 @@ class Constraints:
         """Size of each zone."""
 
 
-def _zone_ids(n: int, groups: int) -> tuple[int, int, int, int, int, int, int]:
-    """Zone numbering: hands 0..n-1, then draw, pile, buried, kept, drawn, visible, removed groups."""
-    return n, n + 1, n + 2, n + 3, n + 4, n + 5, n + 6
+def _zone_ids(n: int, groups: int) -> tuple[int, int, int, int, int, int, int, int]:
+    """Zone numbering: hands 0..n-1, then draw, pile, buried, kept, drawn, visible, short, removed groups.
+
+    ``buried`` holds the cards removed face down from hands, ``short`` the draw pile's last
+    cards discarded unseen (``short_draw: discard``): only the latter may hold a church card.
+    """
+    return n, n + 1, n + 2, n + 3, n + 4, n + 5, n + 6, n + 7
 
 
 def constraints(state: GameState, player: int) -> Constraints:
@@ -67,7 +73,7 @@ def constraints(state: GameState, player: int) -> Constraints:
     n = state.n
     rules = state.rules
     groups = len(state.removed)
-    DRAW, PILE, BURIED, KEPT, DRAWN, VISIBLE, REMOVED = _zone_ids(n, groups)
+    DRAW, PILE, BURIED, KEPT, DRAWN, VISIBLE, SHORT, REMOVED = _zone_ids(n, groups)
     n_zones = REMOVED + groups
     may = [0] * n_zones
     setup = rules.setups[n]
@@ -77,9 +83,13 @@ def constraints(state: GameState, player: int) -> Constraints:
     for i, (_count, matches) in enumerate(setup.named):
         for c in matches:
             may[REMOVED + i] |= 1 << c
+    # A church card never stays in a hand nor waits as a kept card (it is resolved at once), so
+    # it never enters their sets: nor may it then leave them (a face-down payment or discard,
+    # a penalty draw) for another zone.
+    no_church = everything & ~sum(1 << c for c in range(rules.n_cards) if rules.is_church[c])
     if setup.starting_hand:
         for q in range(n):
-            may[q] = everything
+            may[q] = no_church
 
     def seen(c: int, zone: int) -> None:
         mask = ~(1 << c)
@@ -87,6 +97,8 @@ def constraints(state: GameState, player: int) -> Constraints:
             may[z] &= mask
         may[zone] |= 1 << c
 
+    buried = 0  # cards in state.buried so far (each face-down removal appends one)
+    short = (0, 0)
     for raw in state.log:
         kind, who, card = raw[0], raw[1], raw[2]
         shown = card >= 0 and visible(raw, player)
@@ -102,7 +114,7 @@ def constraints(state: GameState, player: int) -> Constraints:
             if shown:
                 seen(card, VISIBLE if rules.is_church[card] else KEPT)
             else:
-                may[KEPT] |= may[DRAWN]
+                may[KEPT] |= may[DRAWN] & no_church
         elif kind == _TO_AUCTION_PILE:
             if shown:
                 seen(card, PILE)
@@ -116,8 +128,12 @@ def constraints(state: GameState, player: int) -> Constraints:
         elif kind in (_PICKED, _TOOK):
             seen(card, VISIBLE if rules.is_church[card] else who)
         elif kind == _SHORT_DRAW_DISCARDED:
-            may[BURIED] |= may[DRAW]
+            may[SHORT] |= may[DRAW]
+            left = raw[3]  # state.buried[buried : buried + left] came from the draw pile
+            assert isinstance(left, int)
+            short = (buried, left)
         elif kind == _PAID_CARD:
+            buried += 1
             if shown:
                 seen(card, BURIED)
             else:
@@ -128,17 +144,13 @@ def constraints(state: GameState, player: int) -> Constraints:
             else:
                 may[who] |= may[raw[3]]  # type: ignore[index]
         elif kind == _PENALTY_REMOVED:
+            buried += 1
             if shown:
                 seen(card, BURIED)
             else:
                 may[BURIED] |= may[raw[3]]  # type: ignore[index]
         elif card >= 0 and kind in _PUBLIC_KINDS:  # an IntEnum set: ints hash and compare equal
             seen(card, VISIBLE)
-
-    # A church card never stays in a hand nor waits as a kept card (it is resolved at once).
-    no_church = ~sum(1 << c for c in range(rules.n_cards) if rules.is_church[c])
-    for z in (*range(n), KEPT):
-        may[z] &= no_church
 
     # The hidden zones as they are now (their true contents give the cards and the sizes).
     content: list[list[int]] = [[] for _ in range(n_zones)]
@@ -147,7 +159,9 @@ def constraints(state: GameState, player: int) -> Constraints:
             content[q] = state.hands[q]
     content[DRAW] = state.draw
     content[PILE] = state.pile
-    content[BURIED] = state.buried
+    start, count = short
+    content[BURIED] = state.buried[:start] + state.buried[start + count :]
+    content[SHORT] = state.buried[start : start + count]
     if state.active != player:
         if state.kept >= 0:
             content[KEPT] = [state.kept]
@@ -248,7 +262,7 @@ def resample(state: GameState, player: int, rng: random.Random) -> GameState:
     cons, redacted = cached.constraints, cached.redacted
     n = state.n
     groups = len(state.removed)
-    DRAW, PILE, BURIED, KEPT, DRAWN, _VISIBLE, REMOVED = _zone_ids(n, groups)
+    DRAW, PILE, BURIED, KEPT, DRAWN, _VISIBLE, SHORT, REMOVED = _zone_ids(n, groups)
     rules = state.rules
     kind, value = rules.kind, rules.value
     world = state.clone()
@@ -271,8 +285,8 @@ def resample(state: GameState, player: int, rng: random.Random) -> GameState:
         if not paying or world.legal():
             break
     assert zones is not None
-    for zone_id, target in ((DRAW, "draw"), (PILE, "pile"), (BURIED, "buried")):
-        cards = zones[zone_id][:]
+    for zone_ids, target in (((DRAW,), "draw"), ((PILE,), "pile"), ((BURIED, SHORT), "buried")):
+        cards = [c for z in zone_ids for c in zones[z]]
         rng.shuffle(cards)
         setattr(world, target, cards)
     if state.active != player:
