@@ -3,10 +3,11 @@
 The file is an ordinary game record (``biblios_kit.engine.records``: ruleset id, content
 hash, options, players, seed, actions, ``bots`` = who sits in each seat) that
 ``biblios-kit replay`` and :func:`~biblios_kit.engine.records.load_record` read as is.
-The TUI adds one key the record format ignores, ``"table"``, with the seat names and the
-language, so a resumed game looks the way it was left. The file is read with the bounds of
-every game record (``docs/inputs.md``); temporary files left by interrupted saves are
-removed by the first save of a process.
+The TUI adds one key the record format ignores, ``"table"``, with the seat names, the
+language and the *forced moves* setting (``autoplay``), so a resumed game looks and plays
+the way it was left; a save without the setting (written before it was saved) gets the
+default. The file is read with the bounds of every game record (``docs/inputs.md``);
+temporary files left by interrupted saves are removed by the first save of a process.
 
 Error messages are translated when raised, in the language active at that moment.
 """
@@ -26,6 +27,7 @@ from biblios_kit.errors import BibliosError, RecordError
 from biblios_kit.i18n import _, ngettext
 from biblios_kit.resources import saved_game_path as save_path
 from biblios_kit.resources import saves_dir as saves_dir
+from biblios_kit.tui.config import AUTOPLAY_MODES, DEFAULT_AUTOPLAY
 
 HUMAN = "human"
 """The seat spec of a person (any other spec names a bot)."""
@@ -35,7 +37,8 @@ MAX_NAME_LENGTH = 100
 
 @dataclass(frozen=True)
 class SavedGame:
-    """A saved game, replayed: the state, who sits where, their names and the language it was played in."""
+    """A saved game, replayed: the state, who sits where, their names, the language it was played in and its
+    *forced moves* setting."""
 
     state: GameState
     seats: tuple[str, ...]
@@ -43,6 +46,9 @@ class SavedGame:
     names: tuple[str, ...]
     lang: str | None
     record: GameRecord
+    autoplay: str = DEFAULT_AUTOPLAY
+    """The *forced moves* setting (one of :data:`~biblios_kit.tui.config.AUTOPLAY_MODES`); the default when the
+    save does not record one, or records a value this version does not know."""
 
     @property
     def finished(self) -> bool:
@@ -51,12 +57,14 @@ class SavedGame:
 
 
 def document_of(state: GameState, seats: tuple[str, ...] | list[str], names: tuple[str, ...] | list[str],
-                lang: str | None) -> dict[str, Any]:  # fmt: skip
+                lang: str | None, *, autoplay: str = DEFAULT_AUTOPLAY) -> dict[str, Any]:  # fmt: skip
     """The JSON document saved for ``state``: the engine record plus the ``table`` key."""
     if len(names) != state.players:
         raise ValueError(f"expected {state.players} names, got {len(names)}")
+    if autoplay not in AUTOPLAY_MODES:
+        raise ValueError(f"unknown forced-moves setting {autoplay!r}")
     document = record_of(state, bots=list(seats)).to_json()
-    document["table"] = {"names": list(names), "lang": lang}
+    document["table"] = {"names": list(names), "lang": lang, "autoplay": autoplay}
     return document
 
 
@@ -78,7 +86,7 @@ def tidy_saves_folder(folder: Path | None = None) -> list[Path]:
 
 
 def save_game(state: GameState, seats: tuple[str, ...] | list[str], names: tuple[str, ...] | list[str],
-              lang: str | None, path: Path | None = None) -> Path:  # fmt: skip
+              lang: str | None, path: Path | None = None, *, autoplay: str = DEFAULT_AUTOPLAY) -> Path:  # fmt: skip
     """Save ``state`` (atomically) as the game in progress; returns the path written.
 
     The first save of a process also removes the temporary files that interrupted saves
@@ -86,7 +94,9 @@ def save_game(state: GameState, seats: tuple[str, ...] | list[str], names: tuple
     """
     target = path or save_path()
     tidy_saves_folder(target.parent)
-    write_text_atomic(target, json.dumps(document_of(state, seats, names, lang), ensure_ascii=False) + "\n")
+    write_text_atomic(
+        target, json.dumps(document_of(state, seats, names, lang, autoplay=autoplay), ensure_ascii=False) + "\n"
+    )
     return target
 
 
@@ -115,6 +125,7 @@ def load_game(path: Path | None = None) -> SavedGame:
     table = document.get("table") if isinstance(document, dict) else None
     names: tuple[str, ...] = ()
     lang: str | None = None
+    autoplay = DEFAULT_AUTOPLAY
     if isinstance(table, dict):
         raw_names = table.get("names")
         if (
@@ -125,9 +136,11 @@ def load_game(path: Path | None = None) -> SavedGame:
             names = tuple(raw_names)
         if isinstance(table.get("lang"), str) and len(table["lang"]) <= MAX_NAME_LENGTH:
             lang = table["lang"]
+        if table.get("autoplay") in AUTOPLAY_MODES:  # older saves have none: the default
+            autoplay = table["autoplay"]
     if not names:
         names = tuple(_("Player {number}").format(number=seat + 1) for seat in range(record.players))
-    return SavedGame(state=state, seats=seats, names=names, lang=lang, record=record)
+    return SavedGame(state=state, seats=seats, names=names, lang=lang, record=record, autoplay=autoplay)
 
 
 def has_save(path: Path | None = None) -> bool:

@@ -318,14 +318,14 @@ async def play_turn(pilot: Pilot[None], rng: random.Random) -> bool:
 
 def prepare_save(ruleset: str, seats: tuple[str, ...], seed: int, until: Callable[[GameState], bool],
                  options: tuple[str, ...] = (), names: tuple[str, ...] = (), rng_seed: int = 1,
-                 lang: str = "en", path: Path | None = None) -> GameState:  # fmt: skip
+                 lang: str = "en", path: Path | None = None, autoplay: str = "picks-payments") -> GameState:  # fmt: skip
     """Play random legal moves from a seeded deal until ``until(state)``, then save it as the game in progress."""
     state = new_game(load_ruleset(ruleset, options), len(seats), seed)
     rng = random.Random(rng_seed)
     while not until(state):
         assert not state.is_terminal(), "the game ended before the wanted position"
         state.apply(state.random_action(rng))
-    save_game(state, seats, names or tuple(f"P{i + 1}" for i in range(len(seats))), lang, path)
+    save_game(state, seats, names or tuple(f"P{i + 1}" for i in range(len(seats))), lang, path, autoplay=autoplay)
     return state
 
 

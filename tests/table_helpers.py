@@ -51,7 +51,9 @@ async def open_table(pilot: Pilot[None], state: GameState, seats: Sequence[str] 
     """Show ``state`` on the table and wait for the person to decide."""
     app = pilot.app
     assert isinstance(app, BibliosApp)
-    session = GameSession(state.ruleset, state, tuple(seats), tuple(names[: len(seats)]), autosave=False)
+    # with the app's forced-moves setting, as a new game started from its config would have
+    session = GameSession(state.ruleset, state, tuple(seats), tuple(names[: len(seats)]), autosave=False,
+                          autoplay=app.config.autoplay)  # fmt: skip
     app.start_session(session)
     await run_until(pilot, lambda: isinstance(app.screen, TableScreen) and waiting_for_person(app))
     await pilot.pause()

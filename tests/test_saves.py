@@ -14,6 +14,8 @@ from biblios_kit.engine.state import GameState, new_game
 from biblios_kit.errors import RecordError
 from biblios_kit.rules import load_ruleset
 from biblios_kit.saves import delete_save, has_save, load_game, save_game, save_path, saves_dir, set_aside
+from biblios_kit.tui.config import AUTOPLAY_MODES, DEFAULT_AUTOPLAY
+from biblios_kit.tui.session import GameSession
 
 SEATS = ("human", "random", "easy")
 NAMES = ("Ann", "Bob", "Cy")
@@ -41,6 +43,47 @@ def test_round_trip_keeps_seats_names_language_and_position() -> None:
     assert saved.state.actions == state.actions
     assert saved.state.observation(0) == state.observation(0)
     assert saved.seats == SEATS and saved.names == NAMES and saved.lang == "es" and not saved.finished
+
+
+@pytest.mark.parametrize("mode", AUTOPLAY_MODES)
+def test_round_trip_keeps_the_forced_moves_setting(mode: str) -> None:
+    save_game(played(20), SEATS, NAMES, "en", autoplay=mode)
+    assert json.loads(save_path().read_text(encoding="utf-8"))["table"]["autoplay"] == mode
+    assert load_game().autoplay == mode
+
+
+@pytest.mark.parametrize("stored", ["absent", "sometimes", ["off"], 0, None, "no table"])
+def test_a_save_without_a_known_forced_moves_setting_gets_the_default(stored: object) -> None:
+    """Saves written before the setting was saved have none; a value this version does not know is ignored too."""
+    assert DEFAULT_AUTOPLAY != "off"
+    save_game(played(20), SEATS, NAMES, "fr", autoplay="off")
+    document = json.loads(save_path().read_text(encoding="utf-8"))
+    if stored == "no table":
+        del document["table"]
+    elif stored == "absent":
+        del document["table"]["autoplay"]
+    else:
+        document["table"]["autoplay"] = stored
+    save_path().write_text(json.dumps(document), encoding="utf-8")
+    saved = load_game()
+    assert saved.autoplay == DEFAULT_AUTOPLAY
+    assert saved.lang == ("fr" if stored != "no table" else None)  # the rest of the table key still counts
+
+
+def test_an_unknown_forced_moves_setting_is_not_saved() -> None:
+    with pytest.raises(ValueError, match="forced-moves"):
+        save_game(played(1), SEATS, NAMES, "en", autoplay="sometimes")
+    assert not has_save()
+
+
+def test_a_continued_game_keeps_its_forced_moves_setting_and_saves_it_again() -> None:
+    save_game(played(20), SEATS, NAMES, "en", autoplay="all")
+    session = GameSession.from_saved(load_game(), entropy=lambda: 3)  # saves the reseed point at once
+    assert session.autoplay == "all"
+    assert load_game().autoplay == "all"
+    overridden = GameSession.from_saved(load_game(), entropy=lambda: 4, autoplay="off")  # play --forced-moves off
+    assert overridden.autoplay == "off"
+    assert load_game().autoplay == "off"
 
 
 def test_the_save_is_an_ordinary_game_record() -> None:

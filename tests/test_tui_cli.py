@@ -38,6 +38,8 @@ def run(*args: str) -> tuple[int, str]:
         (["--players", "2", "--seat", "random", "--seat", "random"], "at least one --seat must be human"),
         (["--players", "2", "--name", "A", "--name", "B", "--name", "C"], "3 --name given"),
         (["--bot-delay", "-1"], "must not be negative"),
+        (["--forced-moves", "sometimes"], "--forced-moves must be picks-payments, all, or off, not sometimes"),
+        (["--forced-moves", "OFF", "--seat", "human"], "--forced-moves must be"),
         (["--web", "--port", "0"], "--port must be between"),
         ([], "interactive terminal"),
     ],
@@ -58,10 +60,31 @@ def test_flags_prefill_or_complete_the_setup() -> None:
     assert full.options == ("medieval-bluff",)
 
 
+@pytest.mark.parametrize("seats", [[], ["human", "easy"]])
+def test_forced_moves_flag_sets_the_setting_and_counts_as_explicit(seats: list[str]) -> None:
+    """Both ways out of the flag checks: the setup screen pre-filled, or a whole table started at once."""
+    for mode in ("picks-payments", "all", "off"):
+        config = _config(None, [], None, None, seats, [], "en", mode)
+        assert config.autoplay == mode and "autoplay" in config.explicit
+    default = _config(None, [], None, None, seats, [], "en")
+    assert default.autoplay == "picks-payments" and "autoplay" not in default.explicit
+
+
+def test_a_bad_forced_moves_value_is_explained_in_each_language() -> None:
+    expected = {
+        "fr": "--forced-moves doit valoir picks-payments, all ou off, et non sometimes",
+        "es": "--forced-moves debe ser picks-payments, all o off, no sometimes",
+    }
+    for lang, message in expected.items():
+        code, output = run("play", "--forced-moves", "sometimes", "--lang", lang)
+        assert code == 2 and message in output, output
+
+
 def test_help_lists_the_options() -> None:
     code, output = run("play", "--help")
     assert code == 0
-    for flag in ("--ruleset", "--option", "--players", "--seat", "--seed", "--resume", "--web", "--port", "--lang"):
+    for flag in ("--ruleset", "--option", "--players", "--seat", "--seed", "--resume", "--web", "--port", "--lang",
+                 "--forced-moves"):  # fmt: skip
         assert flag in output
 
 

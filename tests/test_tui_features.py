@@ -34,6 +34,7 @@ from biblios_kit.tui.screens.curtain import CurtainScreen
 from biblios_kit.tui.screens.help import HelpScreen
 from biblios_kit.tui.screens.setup import SetupScreen
 from biblios_kit.tui.screens.table import TableScreen
+from biblios_kit.tui.widgets.choice import Choice
 
 
 def setup_text_after_resume() -> str:
@@ -190,6 +191,57 @@ def test_resume_a_saved_game_and_keep_saving() -> None:
                 saved.state.actions[: state.decision_count + 1]
                 == table.session.state.actions[: state.decision_count + 1]
             )
+
+    asyncio.run(scenario())
+
+
+def test_resume_keeps_the_forced_moves_setting_unless_a_flag_gives_another() -> None:
+    """The setting is saved with the game: continuing it (--resume, or Continue on the setup screen) plays
+    on with it, not with the default; an explicit --forced-moves wins and is saved from then on."""
+    from biblios_kit.cli.play_cmds import _config
+
+    prepare_save("biblios", ("human", "random", "random"), 3, human_in(Phase.GIFT, 0), autoplay="off")
+    shown: list[tuple[str, str, str]] = []
+
+    async def scenario(config_flags: list[str], via_setup: bool) -> None:
+        config = _config(None, [], None, None, [], [], "en", *config_flags)
+        app = make_app(config, resume=not via_setup, bot_delay=0)
+        async with app.run_test(size=(80, 24)) as pilot:
+            if via_setup:
+                await run_until(pilot, lambda: isinstance(app.screen, SetupScreen) and app.screen.complete)
+                press(app, "f8")
+            await run_until(pilot, lambda: isinstance(app.screen, TableScreen))
+            table = app.screen
+            assert isinstance(table, TableScreen)
+            shown.append((table.session.autoplay, table.autoplay_mode(), load_game().autoplay))
+
+    asyncio.run(scenario([], via_setup=False))
+    asyncio.run(scenario([], via_setup=True))
+    asyncio.run(scenario(["all"], via_setup=False))  # play --resume --forced-moves all
+    asyncio.run(scenario([], via_setup=True))  # ... then saved with the game
+    assert shown == [("off", "off", "off")] * 2 + [("all", "all", "all")] * 2
+
+
+def test_the_forced_moves_setting_chosen_on_the_setup_screen_is_the_games() -> None:
+    """From the flag to the form, from the form to the game and its save."""
+    from biblios_kit.cli.play_cmds import _config
+
+    async def scenario() -> None:
+        app = make_app(_config(None, [], None, None, [], [], "en", "off"), bot_delay=0)
+        async with app.run_test(size=(80, 30)) as pilot:
+            await run_until(pilot, lambda: isinstance(app.screen, SetupScreen) and app.screen.complete)
+            setup = app.screen
+            assert isinstance(setup, SetupScreen)
+            assert setup.form.autoplay == "off" and setup.query_one("#autoplay", Choice).value == "off"
+            await pilot.click("#autoplay")  # off -> picks and payments (the list wraps round)
+            await pilot.click("#autoplay")  # -> all of them
+            await run_until(pilot, lambda: setup.form.autoplay == "all")
+            press(app, "f9")
+            await run_until(pilot, lambda: isinstance(app.screen, TableScreen))
+            table = app.screen
+            assert isinstance(table, TableScreen)
+            assert table.session.autoplay == "all" and table.autoplay_mode() == "all"
+            assert load_game().autoplay == "all"
 
     asyncio.run(scenario())
 

@@ -369,9 +369,10 @@ def test_a_single_pick_is_played_for_the_person_unless_the_setting_is_off(mode: 
     state = position(ruleset, 3, hands=[[], [], []], draw=draw[:4], active=1)
 
     async def scenario() -> None:
-        app = table_app(GameConfig(autoplay=mode))
+        app = table_app()  # the setting is the session's (it is saved with the game), not the app's
         async with app.run_test(size=(80, 24)) as pilot:
-            session = GameSession(ruleset, state, ("human", "random", "random"), ("Ann", "Bob", "Cy"), autosave=False)
+            session = GameSession(ruleset, state, ("human", "random", "random"), ("Ann", "Bob", "Cy"), autosave=False,
+                                  autoplay=mode)  # fmt: skip
             app.start_session(session)
             await run_until(pilot, lambda: isinstance(app.screen, TableScreen))
             table = app.screen

@@ -38,6 +38,16 @@ def register(app: typer.Typer) -> None:
         name: Annotated[
             list[str] | None, typer.Option("--name", help=_("Name of each seat, in order (repeatable)."))
         ] = None,
+        forced_moves: Annotated[
+            str | None,
+            typer.Option(
+                "--forced-moves",
+                help=_(
+                    "Moves played for a person when each is their only legal move: picks-payments (picks and "
+                    "payments, the default), all (every such move) or off (none)."
+                ),
+            ),
+        ] = None,
         resume: Annotated[bool, typer.Option("--resume", help=_("Continue the saved game."))] = False,
         bot_delay: Annotated[float, typer.Option("--bot-delay", help=_("Seconds each bot move stays visible."))] = 0.6,
         web: Annotated[
@@ -54,7 +64,7 @@ def register(app: typer.Typer) -> None:
     ) -> None:
         """Check the flags, then run the terminal app (or serve it with ``--web``)."""
         language = start(lang)
-        config = _config(ruleset, option or [], players, seed, seat or [], name or [], language)
+        config = _config(ruleset, option or [], players, seed, seat or [], name or [], language, forced_moves)
         if lang is not None:  # an explicit --lang wins over the language a saved game was left in
             config.explicit = config.explicit | {"lang"}
         if bot_delay < 0:
@@ -70,13 +80,19 @@ def register(app: typer.Typer) -> None:
 
 
 def _config(ruleset: str | None, options: list[str], players: int | None, seed: int | None, seats: list[str],
-            names: list[str], lang: str) -> GameConfig:  # fmt: skip
+            names: list[str], lang: str, forced_moves: str | None = None) -> GameConfig:  # fmt: skip
     """Check the flags (bad input exits with status 2) and build the :class:`GameConfig` they describe."""
-    from biblios_kit.tui.config import GameConfig
+    from biblios_kit.tui.config import AUTOPLAY_MODES, DEFAULT_AUTOPLAY, GameConfig
 
     explicit = set()
     from biblios_kit.bounded import MAX_INT_DIGITS
 
+    if forced_moves is not None:
+        if forced_moves not in AUTOPLAY_MODES:
+            fail(f"{error_prefix()} " + _("--forced-moves must be {values}, not {value}").format(
+                values=format_list(AUTOPLAY_MODES, style="or"), value=shlex.quote(forced_moves)))  # fmt: skip
+        explicit.add("autoplay")  # it also wins over the setting a continued game was saved with
+    autoplay = forced_moves or DEFAULT_AUTOPLAY
     if seed is not None and abs(seed) >= 10**MAX_INT_DIGITS:  # the save could not hold it
         fail(f"{error_prefix()} " + _("--seed must have at most {digits} digits").format(digits=MAX_INT_DIGITS))
     if ruleset is None and not options and players is None and not seats:
@@ -89,7 +105,7 @@ def _config(ruleset: str | None, options: list[str], players: int | None, seed: 
                     "{count} --name given for {players} player", "{count} --name given for {players} players", 3
                 ).format(count=len(names), players=3)
             )
-        return GameConfig(names=tuple(names), seed=seed, lang=lang)
+        return GameConfig(names=tuple(names), seed=seed, lang=lang, autoplay=autoplay, explicit=frozenset(explicit))
     from biblios_kit.errors import BibliosError
     from biblios_kit.rules import load_ruleset
 
@@ -140,6 +156,7 @@ def _config(ruleset: str | None, options: list[str], players: int | None, seed: 
         names=tuple(names),
         seed=seed,
         lang=lang,
+        autoplay=autoplay,
         explicit=frozenset(explicit),
     )
 

@@ -33,7 +33,7 @@ from biblios_kit.net.protocol import event_from_json, observation_from_json, res
 from biblios_kit.rules.model import Ruleset
 from biblios_kit.tui import app as tui_app
 from biblios_kit.tui.app import BibliosApp
-from biblios_kit.tui.config import GameConfig
+from biblios_kit.tui.config import DEFAULT_AUTOPLAY, GameConfig
 from biblios_kit.tui.session import GameSession
 
 HUMAN = "human"
@@ -109,6 +109,7 @@ class RemoteSession(GameSession):
         self.seats = tuple(s["kind"] for s in view["seats"])
         self.names = tuple(s["name"] for s in view["seats"])
         self.lang = lang
+        self.autoplay = DEFAULT_AUTOPLAY
         self.save_to = None
         self.autosave = False
         self.bots = {}

@@ -121,7 +121,9 @@ class BibliosApp(App[None]):
             return
         try:
             saved = load_game(path)
-            session = GameSession.from_saved(saved, save_to=self.save_file, autosave=self.autosave)
+            # an explicit --forced-moves wins over the setting the game was saved with (and is saved with it)
+            autoplay = self.config.autoplay if "autoplay" in self.config.explicit else None
+            session = GameSession.from_saved(saved, save_to=self.save_file, autosave=self.autosave, autoplay=autoplay)
         except BibliosError as error:
             self.show_setup(_("The saved game cannot be continued: {error}").format(error=error))
             return

@@ -17,6 +17,9 @@ DEFAULT_BOT = "hard"
 AUTOPLAY_MODES: tuple[str, ...] = ("picks-payments", "all", "off")
 """The *forced moves* setting: which moves with a single legal choice are played for a person."""
 
+DEFAULT_AUTOPLAY = "picks-payments"
+"""The *forced moves* setting of a new game, and of a saved game that does not record one."""
+
 
 @dataclass
 class GameConfig:
@@ -30,7 +33,7 @@ class GameConfig:
     names: tuple[str, ...] = ()
     seed: int | None = None
     lang: str | None = None
-    autoplay: str = "picks-payments"
+    autoplay: str = DEFAULT_AUTOPLAY
     """Moves with a single legal choice played automatically: ``picks-payments`` (a pick from the public
     space, a payment step), ``all`` (also a forced placement or church card) or ``off``."""
     explicit: frozenset[str] = field(default_factory=frozenset)

@@ -23,7 +23,7 @@ from biblios_kit.engine.reseed import reseed
 from biblios_kit.engine.state import GameState, Phase, new_game
 from biblios_kit.rules.model import Ruleset
 from biblios_kit.saves import HUMAN, SavedGame, save_game
-from biblios_kit.tui.config import GameConfig
+from biblios_kit.tui.config import AUTOPLAY_MODES, DEFAULT_AUTOPLAY, GameConfig
 
 
 def bot_seed(seed: int, seat: int) -> int:
@@ -49,17 +49,23 @@ class GameSession:
         save_to: Path | None = None,
         autosave: bool = True,
         bot_seeds: int | None = None,
+        autoplay: str = DEFAULT_AUTOPLAY,
     ) -> None:
-        """``bot_seeds`` is what the bots' seeds derive from (default: the game seed)."""
+        """``bot_seeds`` is what the bots' seeds derive from (default: the game seed); ``autoplay`` is the
+        *forced moves* setting (one of :data:`~biblios_kit.tui.config.AUTOPLAY_MODES`), saved with the game."""
         from biblios_kit.bots.registry import make_bot
 
         if len(seats) != state.players or len(names) != state.players:
             raise ValueError(f"expected {state.players} seats and names, got {len(seats)} and {len(names)}")
+        if autoplay not in AUTOPLAY_MODES:
+            raise ValueError(f"unknown forced-moves setting {autoplay!r}")
         self.ruleset = ruleset
         self.state = state
         self.seats = tuple(seats)
         self.names = tuple(names)
         self.lang = lang
+        self.autoplay = autoplay
+        """Which moves with a single legal choice are played for a person (the table reads it)."""
         self.save_to = save_to
         self.autosave = autosave
         base = state.seed if bot_seeds is None else bot_seeds
@@ -77,24 +83,27 @@ class GameSession:
         ruleset = load_ruleset(config.ruleset, config.options)
         seed = config.seed if config.seed is not None else random.SystemRandom().randrange(1 << 31)
         state = new_game(ruleset, config.players, seed)
-        session = cls(ruleset, state, config.seat_specs(), names or config.seat_names(), config.lang, save_to, autosave)
+        session = cls(ruleset, state, config.seat_specs(), names or config.seat_names(), config.lang, save_to, autosave,
+                      autoplay=config.autoplay)  # fmt: skip
         session.save()
         return session
 
     @classmethod
     def from_saved(cls, saved: SavedGame, save_to: Path | None = None, autosave: bool = True,
-                   entropy: Callable[[], int] = fresh_seed) -> GameSession:  # fmt: skip
+                   entropy: Callable[[], int] = fresh_seed, autoplay: str | None = None) -> GameSession:  # fmt: skip
         """Continue a saved game with fresh chance, and save the reseed point at once.
 
         An unfinished game is reseeded from ``entropy()`` (the operating system's by
         default; tests pass their own) and its bots are seeded from the same value, so two
-        continuations of one save differ in what nobody has seen yet.
+        continuations of one save differ in what nobody has seen yet. The game keeps its
+        *forced moves* setting unless ``autoplay`` gives another (``play --forced-moves``).
         """
         state = saved.state
         fresh = entropy()
         if not state.is_terminal():
             reseed(state, fresh)
-        session = cls(state.ruleset, state, saved.seats, saved.names, saved.lang, save_to, autosave, bot_seeds=fresh)
+        session = cls(state.ruleset, state, saved.seats, saved.names, saved.lang, save_to, autosave, bot_seeds=fresh,
+                      autoplay=saved.autoplay if autoplay is None else autoplay)  # fmt: skip
         if not state.is_terminal():
             session.save()
         return session
@@ -165,7 +174,7 @@ class GameSession:
         if not self.autosave:
             return
         try:
-            save_game(self.state, self.seats, self.names, self.lang, self.save_to)
+            save_game(self.state, self.seats, self.names, self.lang, self.save_to, autoplay=self.autoplay)
             self.save_error = None
         except OSError as error:
             self.save_error = f"{error.strerror or error}"

@@ -18,7 +18,7 @@ from textual.screen import Screen
 from textual.widgets import Button, Checkbox, Footer, Input, Label, Static
 
 from biblios_kit.i18n import SUPPORTED, _, current_language
-from biblios_kit.tui.config import AUTOPLAY_MODES, BOT_LEVELS, DEFAULT_BOT, HUMAN, GameConfig
+from biblios_kit.tui.config import AUTOPLAY_MODES, BOT_LEVELS, DEFAULT_AUTOPLAY, DEFAULT_BOT, HUMAN, GameConfig
 from biblios_kit.tui.localize import LANGUAGE_NAMES, seat_kind_label, set_bindings
 from biblios_kit.tui.widgets.checkbox import SignedCheckbox
 from biblios_kit.tui.widgets.choice import Choice
@@ -53,7 +53,7 @@ class SetupForm:
     seats: list[str] = field(default_factory=list)
     names: list[str] = field(default_factory=list)
     seed: str = ""
-    autoplay: str = "picks-payments"
+    autoplay: str = DEFAULT_AUTOPLAY
 
     @classmethod
     def from_config(cls, config: GameConfig) -> SetupForm:

@@ -36,6 +36,7 @@ from biblios_kit.errors import BibliosError
 from biblios_kit.i18n import _, current_language
 from biblios_kit.rulebook.grammar import capitalize, name_forms
 from biblios_kit.rules.model import CardKind
+from biblios_kit.tui.config import DEFAULT_AUTOPLAY
 from biblios_kit.tui.dialogs.hint import hint_binding, hint_for
 from biblios_kit.tui.localize import LANGUAGE_NAMES, set_bindings
 from biblios_kit.tui.public_cards import Collection, collections, penalties, public_events
@@ -727,10 +728,10 @@ class TableScreen(Screen[None]):
                 self._bot_turn(current, session.observation(current), self.token)
 
     def autoplay_mode(self) -> str:
-        """The *automatic moves* setting of this game (see :data:`AUTOPLAY_PHASES`)."""
-        config = getattr(self.app, "config", None)
-        mode = getattr(config, "autoplay", "picks-payments")
-        return mode if mode in AUTOPLAY_PHASES else "picks-payments"
+        """The *forced moves* setting of this game (see :data:`AUTOPLAY_PHASES`): the session's, which is saved
+        with the game."""
+        mode = self.session.autoplay
+        return mode if mode in AUTOPLAY_PHASES else DEFAULT_AUTOPLAY
 
     def _autoplay(self, seat: int) -> bool:
         """Play ``seat``'s move when it is the only legal one and the setting covers this phase."""
