@@ -13,8 +13,10 @@ Test modules import the helpers with ``from conftest import ...``.
 from __future__ import annotations
 
 import asyncio
+import difflib
 import html
 import itertools
+import os
 import random
 import re
 import textwrap
@@ -346,3 +348,28 @@ def host(tmp_path: Path) -> Iterator[HostProcess]:
         yield server
     finally:
         server.stop()
+
+
+# ---------------------------------------------------------------------------- golden screenshots
+
+UPDATE_GOLDEN = os.environ.get("BIBLIOS_UPDATE_GOLDEN") == "1"
+"""``BIBLIOS_UPDATE_GOLDEN=1`` rewrites the golden screenshots instead of comparing them."""
+
+
+def normalise_svg(svg: str) -> str:
+    """Remove what may vary between runs: the hash-derived ids of the SVG's styles and clip paths."""
+    return re.sub(r"terminal-\d+", "terminal", svg)
+
+
+def compare_golden(svg: str, golden: Path) -> None:
+    """Compare a screenshot (normalised SVG text) with its golden file, or write it when updating."""
+    if UPDATE_GOLDEN or not golden.exists():
+        if not UPDATE_GOLDEN:
+            pytest.fail(f"no golden file {golden.name}; run with BIBLIOS_UPDATE_GOLDEN=1 to create it")
+        golden.parent.mkdir(parents=True, exist_ok=True)
+        golden.write_text(svg, encoding="utf-8")
+        return
+    expected = golden.read_text(encoding="utf-8")
+    if svg != expected:
+        diff = "".join(difflib.unified_diff(expected.splitlines(True), svg.splitlines(True), "golden", "now", n=1))
+        pytest.fail(f"{golden.name} differs (BIBLIOS_UPDATE_GOLDEN=1 regenerates it):\n{diff[:3000]}")

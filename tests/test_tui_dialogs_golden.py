@@ -9,14 +9,11 @@ After an intended change, regenerate them with
 from __future__ import annotations
 
 import asyncio
-import difflib
-import os
-import re
 from collections.abc import Callable
 from pathlib import Path
 
 import pytest
-from conftest import run_until
+from conftest import compare_golden, normalise_svg, run_until
 from dialog_helpers import LANGS, SIZES, cards_payment, church_save, finished_save, scripted_app
 from textual.pilot import Pilot
 
@@ -27,7 +24,6 @@ from biblios_kit.tui.dialogs.payment import PaymentDialog
 from biblios_kit.tui.screens.end import EndScreen
 
 SNAPSHOTS = Path(__file__).parent / "snapshots" / "dialogs"
-UPDATE = os.environ.get("BIBLIOS_UPDATE_GOLDEN") == "1"
 
 Scenario = tuple[BibliosApp, type, tuple[str, ...]]
 """The app, the screen to wait for, then the keys to press."""
@@ -60,11 +56,6 @@ SCREENS: dict[str, Callable[[str], Scenario]] = {
 }
 
 
-def normalise(svg: str) -> str:
-    """Remove what may vary between runs: the hash-derived ids of the SVG's styles and clip paths."""
-    return re.sub(r"terminal-\d+", "terminal", svg)
-
-
 @pytest.mark.parametrize("size", SIZES, ids=lambda s: f"{s[0]}x{s[1]}")
 @pytest.mark.parametrize("lang", LANGS)
 @pytest.mark.parametrize("screen", list(SCREENS))
@@ -79,20 +70,11 @@ def test_golden_screenshot(screen: str, lang: str, size: tuple[int, int]) -> Non
             await _press(pilot, keys)
             await pilot.pause()
             await pilot.pause()
-            return normalise(app.export_screenshot(title="biblios-kit"))
+            return normalise_svg(app.export_screenshot(title="biblios-kit"))
 
     svg = asyncio.run(scenario())
     golden = SNAPSHOTS / f"{screen}-{lang}-{size[0]}x{size[1]}.svg"
-    if UPDATE or not golden.exists():
-        if not UPDATE:
-            pytest.fail(f"no golden file {golden.name}; run with BIBLIOS_UPDATE_GOLDEN=1 to create it")
-        SNAPSHOTS.mkdir(parents=True, exist_ok=True)
-        golden.write_text(svg, encoding="utf-8")
-        return
-    expected = golden.read_text(encoding="utf-8")
-    if svg != expected:
-        diff = "".join(difflib.unified_diff(expected.splitlines(True), svg.splitlines(True), "golden", "now", n=1))
-        pytest.fail(f"{golden.name} differs (BIBLIOS_UPDATE_GOLDEN=1 regenerates it):\n{diff[:3000]}")
+    compare_golden(svg, golden)
 
 
 async def _press(pilot: Pilot[None], keys: tuple[str, ...]) -> None:

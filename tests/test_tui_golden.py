@@ -9,14 +9,11 @@ and review the diff (see docs/playing.md).
 from __future__ import annotations
 
 import asyncio
-import difflib
-import os
-import re
 from collections.abc import Callable
 from pathlib import Path
 
 import pytest
-from conftest import human_in, prepare_save, run_until, waiting_for_person
+from conftest import compare_golden, human_in, normalise_svg, prepare_save, run_until, waiting_for_person
 
 from biblios_kit.engine.state import GameState, Phase
 from biblios_kit.i18n import set_language
@@ -30,14 +27,8 @@ from biblios_kit.tui.screens.table import TableScreen
 
 SNAPSHOTS = Path(__file__).parent / "snapshots"
 SIZE = (80, 24)
-UPDATE = os.environ.get("BIBLIOS_UPDATE_GOLDEN") == "1"
 SEATS = ("human", "random", "random")
 NAMES = ("Ann", "Bob", "Cy")
-
-
-def normalise(svg: str) -> str:
-    """Remove what may vary between runs: the hash-derived ids of the SVG's styles and clip paths."""
-    return re.sub(r"terminal-\d+", "terminal", svg)
 
 
 def _church_with_a_six(state: GameState) -> bool:
@@ -84,17 +75,8 @@ def test_golden_screenshot(screen: str, lang: str) -> None:
             await run_until(pilot, lambda: ready(app))
             await pilot.pause()
             await pilot.pause()
-            return normalise(app.export_screenshot(title="biblios-kit"))
+            return normalise_svg(app.export_screenshot(title="biblios-kit"))
 
     svg = asyncio.run(scenario())
     golden = SNAPSHOTS / f"{screen}-{lang}.svg"
-    if UPDATE or not golden.exists():
-        if not UPDATE:
-            pytest.fail(f"no golden file {golden.name}; run with BIBLIOS_UPDATE_GOLDEN=1 to create it")
-        SNAPSHOTS.mkdir(exist_ok=True)
-        golden.write_text(svg, encoding="utf-8")
-        return
-    expected = golden.read_text(encoding="utf-8")
-    if svg != expected:
-        diff = "".join(difflib.unified_diff(expected.splitlines(True), svg.splitlines(True), "golden", "now", n=1))
-        pytest.fail(f"{golden.name} differs (BIBLIOS_UPDATE_GOLDEN=1 regenerates it):\n{diff[:3000]}")
+    compare_golden(svg, golden)

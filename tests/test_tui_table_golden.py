@@ -9,14 +9,12 @@ with ``BIBLIOS_UPDATE_GOLDEN=1 pytest tests/test_tui_table_golden.py`` and look 
 from __future__ import annotations
 
 import asyncio
-import difflib
-import os
 from collections.abc import Awaitable, Callable
 
 import pytest
-from conftest import human_in, prepare_save, press, run_until, waiting_for_person
+from conftest import compare_golden, human_in, normalise_svg, prepare_save, press, run_until, waiting_for_person
 from table_helpers import after_penalty, bidding, open_table, table_app
-from test_tui_golden import SNAPSHOTS, normalise
+from test_tui_golden import SNAPSHOTS
 from textual.pilot import Pilot
 
 from biblios_kit.engine.state import Phase
@@ -24,7 +22,6 @@ from biblios_kit.i18n import set_language
 from biblios_kit.tui.app import BibliosApp, make_app
 from biblios_kit.tui.screens.table import TableScreen
 
-UPDATE = os.environ.get("BIBLIOS_UPDATE_GOLDEN") == "1"
 SIZES = [(80, 24), (120, 40)]
 Scene = Callable[[str], tuple[BibliosApp, Callable[[Pilot[None]], Awaitable[None]]]]
 
@@ -72,20 +69,12 @@ async def _shoot(app: BibliosApp, ready: Callable[[Pilot[None]], Awaitable[None]
         await ready(pilot)
         await pilot.pause()
         await pilot.pause()
-        return normalise(app.export_screenshot(title="biblios-kit"))
+        return normalise_svg(app.export_screenshot(title="biblios-kit"))
 
 
 def _compare(svg: str, name: str) -> None:
     golden = SNAPSHOTS / name
-    if UPDATE or not golden.exists():
-        if not UPDATE:
-            pytest.fail(f"no golden file {golden.name}; run with BIBLIOS_UPDATE_GOLDEN=1 to create it")
-        golden.write_text(svg, encoding="utf-8")
-        return
-    expected = golden.read_text(encoding="utf-8")
-    if svg != expected:
-        diff = "".join(difflib.unified_diff(expected.splitlines(True), svg.splitlines(True), "golden", "now", n=1))
-        pytest.fail(f"{golden.name} differs (BIBLIOS_UPDATE_GOLDEN=1 regenerates it):\n{diff[:3000]}")
+    compare_golden(svg, golden)
 
 
 @pytest.mark.parametrize("size", SIZES, ids=lambda s: f"{s[0]}x{s[1]}")

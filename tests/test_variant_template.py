@@ -9,7 +9,7 @@ import pytest
 from typer.testing import CliRunner
 
 from biblios_kit.cli.app import build_app
-from biblios_kit.cli.variant_cmds import template_examples, variant_text
+from biblios_kit.cli.variant_cmds import example_blocks, template_examples, uncomment, variant_text
 from biblios_kit.i18n import set_language
 from biblios_kit.rulebook.explain import explain_changes, section_of
 from biblios_kit.rules import load_ruleset
@@ -35,43 +35,17 @@ def _new(tmp_path: Path, base: str, lang: str = "en", name: str = "house") -> Pa
     return target
 
 
-def _examples(lines: list[str]) -> list[tuple[int, int]]:
-    """The (first, end) line ranges of the examples: a '## ' explanation, then '# ' lines of YAML."""
-    found = []
-    index = 0
-    while index < len(lines):
-        if lines[index].startswith("## "):
-            end = index
-            while end < len(lines) and lines[end].startswith("#"):
-                end += 1
-            found.append((index, end))
-            index = end
-        else:
-            index += 1
-    return found
-
-
-def _uncommented(lines: list[str], chosen: list[tuple[int, int]]) -> str:
-    """The text with the YAML lines of the ``chosen`` examples uncommented, as a user does it."""
-    result = list(lines)
-    for first, end in chosen:
-        for number in range(first, end):
-            if result[number].startswith("# "):
-                result[number] = result[number][2:]
-    return "\n".join(result) + "\n"
-
-
 @pytest.mark.parametrize("base", BASES)
 @pytest.mark.parametrize("lang", ["en", "fr"])
 def test_every_example_is_valid_uncommented_alone_and_together(tmp_path: Path, base: str, lang: str) -> None:
     path = _new(tmp_path, base, lang)
     lines = path.read_text(encoding="utf-8").splitlines()
-    examples = _examples(lines)
+    examples = example_blocks(lines)
     assert len(examples) >= len(WANTED)
     original = load_ruleset(resolve_ruleset(base))
     for chosen in [[example] for example in examples] + [examples]:
         trial = tmp_path / "trial.yaml"
-        trial.write_text(_uncommented(lines, chosen), encoding="utf-8")
+        trial.write_text(uncomment(lines, chosen), encoding="utf-8")
         assert check_file(trial) == [], (chosen, trial.read_text(encoding="utf-8"))
         # ... and each one changes a rule (the template teaches edits, not no-ops).
         changes = explain_changes(original, load_ruleset(trial), lang)
@@ -149,8 +123,8 @@ def test_variant_text_without_a_schema_uses_the_installed_one() -> None:
 def test_explain_shows_just_what_the_variant_changes_in_french(tmp_path: Path) -> None:
     path = _new(tmp_path, "biblios")
     lines = path.read_text(encoding="utf-8").splitlines()
-    auction = next(example for example in _examples(lines) if "# auction:" in lines[example[0] + 1])
-    path.write_text(_uncommented(lines, [auction]), encoding="utf-8")
+    auction = next(example for example in example_blocks(lines) if "# auction:" in lines[example[0] + 1])
+    path.write_text(uncomment(lines, [auction]), encoding="utf-8")
     result = CliRunner().invoke(build_app(), ["rules", "explain", str(path), "--lang", "fr"])
     assert result.exit_code == 0, result.output
     out = result.stdout
@@ -211,8 +185,8 @@ def test_an_example_that_does_not_fit_the_base_is_left_out(tmp_path: Path) -> No
     lines = target.read_text(encoding="utf-8").splitlines()
     assert "# categories:" not in lines and "# auction:" in lines
     assert "" not in lines[-1:] and "\n\n\n" not in target.read_text(encoding="utf-8")
-    for example in _examples(lines):
+    for example in example_blocks(lines):
         trial = tmp_path / "trial.yaml"
-        trial.write_text(_uncommented(lines, [example]), encoding="utf-8")
+        trial.write_text(uncomment(lines, [example]), encoding="utf-8")
         assert check_file(trial) == []
     assert sorted(path.name for path in tmp_path.iterdir()) == ["house.yaml", "still.yaml", "trial.yaml"]
