@@ -18,6 +18,7 @@ from functools import cache
 
 import pytest
 from babel.messages.pofile import read_po
+from conftest import SHIPPED_CHOICES
 from rich.console import Console
 
 from biblios_kit.describe import (
@@ -36,14 +37,7 @@ from biblios_kit.rulebook import diff_rulesets, render_rulebook
 from biblios_kit.rules import load_ruleset
 from biblios_kit.rules.model import Ruleset
 
-CASES: list[tuple[str, tuple[str, ...]]] = [
-    ("biblios", ()),
-    ("biblios", ("medieval-bluff",)),
-    ("biblios", ("refuse-to-pay",)),
-    ("scripts-and-scribes", ()),
-    ("five-six-players", ()),
-    ("second-place-dice", ()),
-]
+CASES = SHIPPED_CHOICES
 LANGS = ("fr", "es")
 NAMES = ("Ana", "Bruno", "Inès", "Olga", "Ugo", "Émile")
 
@@ -203,8 +197,8 @@ def test_rulebooks_screens_and_events_have_no_known_defect(
     use_language("en")
     ruleset = load_ruleset(ruleset_id, options)
     problems = [problem for line in rulebook_lines(ruleset, lang) for problem in defects(line, lang)]
-    counts = (3, 5) if ruleset_id == "five-six-players" else (2, 3)
-    for players in counts:
+    counts = ruleset.player_counts
+    for players in sorted({counts[0], counts[-1]}):  # the smallest and the largest table
         ruleset, states = played(ruleset_id, options, players, seed=7 + players)
         problems += [problem for text in screen_texts(ruleset, states, lang) for problem in defects(text, lang)]
     assert problems == [], "\n".join(dict.fromkeys(problems))

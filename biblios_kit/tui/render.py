@@ -14,7 +14,8 @@ from collections.abc import Sequence
 from rich.table import Table
 from rich.text import Text
 
-from biblios_kit.describe import bid_text, card_name, die_category, effect_symbol, term, term_args
+from biblios_kit.describe import EventDescriber, bid_text, card_name, die_category, effect_symbol, term, term_args
+from biblios_kit.engine.events import Event, EventKind
 from biblios_kit.engine.observation import Observation
 from biblios_kit.engine.state import Phase
 from biblios_kit.i18n import _, current_language, format_list, format_number, ngettext
@@ -424,3 +425,19 @@ def bluff_text(ruleset: Ruleset, obs: Observation, names: Sequence[str], amount:
     if ruleset.penalty.exclude_from_reauction:
         text.append(" " + _("The card is then auctioned again without you."), style=WARNING)
     return text
+
+
+LOG_HEADINGS = frozenset({EventKind.GIFT_TURN, EventKind.AUCTION_PHASE, EventKind.REVEALED, EventKind.GAME_OVER})
+"""Events that open a part of the game: shown as headings of the log (``▸``, accent colour)."""
+LOG_MAJOR = frozenset({EventKind.WON, EventKind.CANNOT_PAY, EventKind.REFUSED, EventKind.DIE_MOVED, EventKind.TOOK})
+"""Events shown in bold in the log."""
+
+
+def log_line(describer: EventDescriber, event: Event) -> Text | None:
+    """One event as a styled log line (``None`` for an event the log does not show)."""
+    line = describer.describe(event)
+    if line is None:
+        return None
+    if event.kind in LOG_HEADINGS:
+        return Text("▸ " + line, style=ACCENT)
+    return Text(line, style="bold" if event.kind in LOG_MAJOR else "")

@@ -20,7 +20,6 @@ from textual.screen import Screen
 from textual.widgets import Button, Footer, Label, RichLog, Static, TabbedContent, TabPane
 
 from biblios_kit.describe import EventDescriber, award_reason, placing_text, result_summary, term, tiebreak_text
-from biblios_kit.engine.events import EventKind
 from biblios_kit.engine.scoring import GameResult
 from biblios_kit.engine.state import GameState
 from biblios_kit.i18n import _, current_language, format_number, ngettext
@@ -29,7 +28,7 @@ from biblios_kit.rules.model import Ruleset
 from biblios_kit.tui.dialogs.base import dice_preview
 from biblios_kit.tui.dialogs.hint import review_binding, review_for
 from biblios_kit.tui.localize import set_bindings
-from biblios_kit.tui.render import ACCENT, MUTED, fill, hand_table
+from biblios_kit.tui.render import ACCENT, MUTED, fill, hand_table, log_line
 from biblios_kit.tui.replay_view import GameReplay, ReplayView
 
 TABS = ("end-result", "end-hands", "end-log", "end-replay")
@@ -230,15 +229,9 @@ class EndScreen(Screen[None]):
         log.clear()
         describer = EventDescriber(self.ruleset, self.names)
         for event in state.events:
-            line = describer.describe(event)
-            if line is None:
-                continue
-            if event.kind in _HEADINGS:
-                log.write(Text("▸ " + line, style=ACCENT))
-            elif event.kind in _MAJOR:
-                log.write(Text(line, style="bold"))
-            else:
-                log.write(Text(line))
+            line = log_line(describer, event)
+            if line is not None:
+                log.write(line)
 
     def log_lines(self) -> list[str]:
         """The log as shown (plain text), for tests."""
@@ -274,7 +267,3 @@ class EndScreen(Screen[None]):
     def help_section(self) -> str:
         """The rulebook section F1 opens here."""
         return "scoring"
-
-
-_HEADINGS = frozenset({EventKind.GIFT_TURN, EventKind.AUCTION_PHASE, EventKind.REVEALED, EventKind.GAME_OVER})
-_MAJOR = frozenset({EventKind.WON, EventKind.CANNOT_PAY, EventKind.REFUSED, EventKind.DIE_MOVED, EventKind.TOOK})

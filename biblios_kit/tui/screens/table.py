@@ -47,6 +47,7 @@ from biblios_kit.tui.render import (
     bid_capacity,
     focus_text,
     hand_table,
+    log_line,
     phase_name,
     piles_text,
     players_table,
@@ -565,18 +566,7 @@ class TableScreen(Screen[None]):
 
     def _log_lines(self, events: list[Event]) -> list[Text]:
         assert self.describer is not None
-        lines = []
-        for event in events:
-            line = self.describer.describe(event)
-            if line is None:
-                continue
-            if event.kind in _HEADINGS:
-                lines.append(Text("▸ " + line, style=ACCENT))
-            elif event.kind in _MAJOR:
-                lines.append(Text(line, style="bold"))
-            else:
-                lines.append(Text(line))
-        return lines
+        return [line for line in (log_line(self.describer, event) for event in events) if line is not None]
 
     def _update_notice(self, events: list[Event]) -> None:
         """Show the newest penalty not yet dismissed: who lost which cards, as far as the viewer may know."""
@@ -963,6 +953,4 @@ def _key_label(key: str, label: str) -> Text:
     return text
 
 
-_HEADINGS = frozenset({EventKind.GIFT_TURN, EventKind.AUCTION_PHASE, EventKind.REVEALED, EventKind.GAME_OVER})
-_MAJOR = frozenset({EventKind.WON, EventKind.CANNOT_PAY, EventKind.REFUSED, EventKind.DIE_MOVED, EventKind.TOOK})
 _TABLE_ACTIONS = frozenset({"place", "pick", "pass_bid", "bid", "bid_step", "open_church", "open_payment", "hint"})
