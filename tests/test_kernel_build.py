@@ -231,3 +231,23 @@ def test_whole_number_parameters_reach_the_bots_as_ints_in_every_build() -> None
     assert {name: getattr(bot.style, name) for name in every} == every
     for name, kind in typing.get_type_hints(Style).items():
         assert type(getattr(bot.style, name)) is kind
+
+
+def test_the_bots_own_sample_draws_what_random_sample_draws() -> None:
+    """``heuristic._sample`` (a copy of ``random.Random.sample`` the compiler can compile) takes the
+    same random numbers and returns the same cards, on both of its paths (small and large pools)."""
+    import random
+
+    from biblios_kit.bots.heuristic import _sample
+
+    for seed in range(300):
+        size = seed % 70
+        population = list(range(100, 100 + size))
+        for k in sorted({0, 1, 2, 3, 5, 6, 7, 12, size}):
+            if k > size:
+                continue
+            ours, theirs = random.Random(seed), random.Random(seed)
+            assert _sample(ours, population, k) == theirs.sample(population, k)
+            assert ours.getstate() == theirs.getstate()
+    with pytest.raises(ValueError):
+        _sample(random.Random(0), [1, 2], 3)
