@@ -2,8 +2,11 @@
 
 from __future__ import annotations
 
+import ast
 import dataclasses
+import enum
 import importlib.machinery
+import inspect
 import json
 import os
 import shutil
@@ -251,3 +254,52 @@ def test_the_bots_own_sample_draws_what_random_sample_draws() -> None:
             assert ours.getstate() == theirs.getstate()
     with pytest.raises(ValueError):
         _sample(random.Random(0), [1, 2], 3)
+
+
+def test_the_views_written_out_inits_set_every_field_from_its_own_parameter() -> None:
+    """``Observation``, ``AuctionView`` and ``PaymentView`` write their ``__init__`` out (compiled, the
+    dataclass's own would run interpreted): each field gets its own argument, by keyword or by
+    position, and the instances stay frozen dataclasses, equal and hashed by their fields."""
+    from biblios_kit.engine.observation import AuctionView, Observation, PaymentView
+
+    def value(kind: object, index: int) -> object:
+        """A value of type ``kind`` that tells ``index`` apart (compiled, the fields check their types)."""
+        if kind is bool:
+            return index % 2 == 1
+        if kind is int:
+            return index
+        if kind is str:
+            return f"s{index}"
+        if isinstance(kind, type) and issubclass(kind, enum.Enum):
+            return list(kind)[index % len(kind)]
+        if isinstance(kind, type) and dataclasses.is_dataclass(kind):
+            return None  # only in 'View | None' fields, one of each
+        args = typing.get_args(kind)
+        if typing.get_origin(kind) is tuple:
+            if len(args) == 2 and args[1] is Ellipsis:
+                return (value(args[0], index),)
+            return tuple(value(arg, index) for arg in args)
+        return value(next(arg for arg in args if arg is not type(None)), index)  # 'X | None'
+
+    def _source_annotations(cls: type) -> dict[str, object]:
+        module = sys.modules[cls.__module__]
+        tree = ast.parse(Path(module.__file__ or "").with_name("observation.py").read_text(encoding="utf-8"))
+        (node,) = [n for n in tree.body if isinstance(n, ast.ClassDef) and n.name == cls.__name__]
+        return {
+            a.target.id: eval(ast.unparse(a.annotation), vars(module))
+            for a in node.body
+            if isinstance(a, ast.AnnAssign) and isinstance(a.target, ast.Name)
+        }
+
+    for cls in (Observation, AuctionView, PaymentView):
+        names = [field.name for field in dataclasses.fields(cls)]
+        assert list(inspect.signature(cls).parameters) == names
+        hints = _source_annotations(cls)  # compiled, the class's own annotations are erased to 'tuple', 'type'...
+        values = {name: value(hints[name], index) for index, name in enumerate(names)}
+        by_name, by_place = cls(**values), cls(*values.values())
+        assert {name: getattr(by_name, name) for name in names} == values
+        assert by_name == by_place and hash(by_name) == hash(by_place)
+        other = value(hints[names[0]], len(names))
+        assert dataclasses.replace(by_name, **{names[0]: other}) != by_name
+        with pytest.raises(dataclasses.FrozenInstanceError):
+            setattr(by_name, names[0], other)
