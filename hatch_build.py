@@ -81,15 +81,24 @@ class BuildHook(BuildHookInterface):  # type: ignore[type-arg]
                 built = _mypyc_build(root, build_dir, tuple(wanted), inplace=editable)
                 break
             except (Exception, SystemExit) as error:  # mypyc exits on a type error
+                tried = ", ".join(n for n, _m in wanted)
                 name, _modules = wanted.pop()
                 again = f"; compiling {', '.join(n for n, _m in wanted)} again" if wanted else ""
-                self.app.display_warning(f"biblios-kit: compiling failed ({error}); {name} stays interpreted{again}")
+                self.app.display_warning(
+                    f"biblios-kit: mypyc could not compile {tried} ({error!r}, errors above); {name} stays interpreted{again}"
+                )
         if editable:
             # Old extensions of a group that did not compile would run against the new build of the
             # groups before it: remove them (their modules then run from source).
             for name, modules in groups(root)[len(wanted) :]:
                 for stale in _extensions(root, name, modules):
                     stale.unlink()
+            # The build copies an extension it found up to date with its old time: date every built
+            # one now, or a source touched without a change (a checkout) would keep it unused
+            # (biblios_kit/_kernel.py runs a source newer than its extension interpreted).
+            for name, modules in wanted:
+                for built_here in _extensions(root, name, modules):
+                    os.utime(built_here)
             return  # the extensions sit next to their sources, which the editable install points to
         if not wanted:
             return

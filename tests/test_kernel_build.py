@@ -213,6 +213,8 @@ def test_a_bot_module_that_does_not_compile_leaves_the_kernel_compiled(
     left = {path.relative_to(root).as_posix().split(".")[0] for path in root.rglob("*") if path.suffix == ".so"}
     kernel = _kernel.GROUPS[0][1]
     assert left == {"biblios_kit_kernel__mypyc", *(module.replace(".", "/") for module in kernel)}
+    # what was built is dated now (a copy of an up-to-date extension keeps its old time)
+    assert all(path.stat().st_mtime > 200 for path in root.rglob("*.so"))
     monkeypatch.setattr(_kernel, "_PACKAGE_DIR", root / "biblios_kit")
     assert _kernel._interpreted_from() == 1
 
