@@ -14,6 +14,7 @@ from biblios_kit.errors import BibliosError
 from biblios_kit.i18n import SUPPORTED, _, current_language, set_language
 from biblios_kit.linebreak import keep_no_break_spaces
 from biblios_kit.resources import saved_game_path
+from biblios_kit.savelock import Claim, claim_save
 from biblios_kit.tui.config import GameConfig
 from biblios_kit.tui.localize import LANGUAGE_NAMES, set_bindings
 
@@ -45,11 +46,16 @@ class BibliosApp(App[None]):
         self.save_file = save_file
         self.autosave = autosave
         self.session: GameSession | None = None
+        self._claim: Claim | None = None
         self._localize_bindings()
 
     # ------------------------------------------------------------------ start-up
 
     def on_mount(self) -> None:
+        self._save_path()  # lock this window's save before anything reads or writes it
+        note = self.save_note()
+        if note:
+            self.notify(note, severity="warning", timeout=10)
         if self.resume:
             self.resume_game()
         elif self.config.complete:
@@ -72,14 +78,47 @@ class BibliosApp(App[None]):
             ],
         )
 
+    def on_unmount(self) -> None:
+        if self._claim is not None:
+            self._claim.release()
+
     def _save_path(self) -> Path:
-        # From resources, not biblios_kit.saves: that module imports the engine, which the
-        # setup screen's first frame must not wait for.
-        return self.save_file or saved_game_path()
+        """This window's save, locked on first use (see :mod:`biblios_kit.savelock`).
+
+        The file asked for (``save_file``, else the terminal's or browser session's save) when
+        no other window holds it; otherwise a numbered save next to it, so that two windows
+        never write the same file.
+        """
+        if self._claim is None:
+            # From resources, not biblios_kit.saves: that module imports the engine, which the
+            # setup screen's first frame must not wait for.
+            base = self.save_file or saved_game_path()
+            self._claim = claim_save(base, lambda path: self._status_of(path)[0] in ("ok", "bad"))
+        return self._claim.path or self._claim.base
+
+    def _saving(self) -> bool:
+        """Whether games are saved: autosave is on and this window holds a save of its own."""
+        self._save_path()
+        return self.autosave and self._claim is not None and self._claim.path is not None
+
+    def save_note(self) -> str:
+        """What the player should know about this window's save, in the active language ("" when nothing)."""
+        claim = self._claim
+        if claim is None or not claim.base_in_use:
+            return ""
+        if claim.path is None:
+            return _("Other biblios-kit windows are using every saved game: this window's game will not be saved.")
+        return _(
+            "Another biblios-kit window is using the saved game {file}. This window leaves it alone: "
+            "its own game is saved in {own}."
+        ).format(file=claim.base.name, own=claim.path.name)
 
     def _save_status(self) -> tuple[str, str]:
         """(``"none"``/``"ok"``/``"done"``/``"bad"``, message) for the saved game."""
-        path = self._save_path()
+        return self._status_of(self._save_path())
+
+    def _status_of(self, path: Path) -> tuple[str, str]:
+        """(``"none"``/``"ok"``/``"done"``/``"bad"``, message) for the save ``path``."""
         if not path.exists():
             return "none", ""
         from biblios_kit.saves import load_game
@@ -97,7 +136,7 @@ class BibliosApp(App[None]):
         state, save_message = self._save_status()
         if message:
             save_message = message
-        screen = SetupScreen(SetupForm.from_config(self.config), state, save_message)
+        screen = SetupScreen(SetupForm.from_config(self.config), state, save_message, self.save_note)
         self._replace_screens(screen)
         if save_message:
             self.notify(save_message, severity="error", timeout=8)
@@ -123,7 +162,7 @@ class BibliosApp(App[None]):
             saved = load_game(path)
             # an explicit --forced-moves wins over the setting the game was saved with (and is saved with it)
             autoplay = self.config.autoplay if "autoplay" in self.config.explicit else None
-            session = GameSession.from_saved(saved, save_to=self.save_file, autosave=self.autosave, autoplay=autoplay)
+            session = GameSession.from_saved(saved, save_to=path, autosave=self._saving(), autoplay=autoplay)
         except BibliosError as error:
             self.show_setup(_("The saved game cannot be continued: {error}").format(error=error))
             return
@@ -156,7 +195,7 @@ class BibliosApp(App[None]):
                 if not isinstance(self.screen, _setup_screen_type()):
                     self.show_setup()
                 return
-            if state == "bad":
+            if state == "bad" and self._saving():
                 from biblios_kit.saves import set_aside
 
                 set_aside(self._save_path())
@@ -168,7 +207,7 @@ class BibliosApp(App[None]):
         from biblios_kit.tui.session import GameSession
 
         try:
-            session = GameSession.new(config, save_to=self.save_file, autosave=self.autosave)
+            session = GameSession.new(config, save_to=self._save_path(), autosave=self._saving())
         except (BibliosError, ValueError) as error:
             self.notify(str(error), severity="error", timeout=8)
             if not isinstance(self.screen, _setup_screen_type()):
@@ -257,7 +296,9 @@ def make_app(
     ``config`` pre-fills the setup screen (or starts at once when it names every seat,
     see :attr:`GameConfig.complete`); ``resume`` continues the saved game; ``bot_delay``
     is how long a bot's move stays visible before the next (0 in tests); ``save_file``
-    overrides the save location (default: the user data folder).
+    overrides the save location (default: the user data folder). The app locks its save
+    while it runs: a second app finding it locked plays in a numbered save next to it
+    (see :mod:`biblios_kit.savelock`).
     """
     return BibliosApp(
         config or GameConfig(), resume=resume, bot_delay=bot_delay, save_file=save_file, autosave=autosave

@@ -6,6 +6,7 @@ time (another ruleset, another player count, another language) without losing th
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
@@ -111,12 +112,16 @@ class SetupScreen(Screen[None]):
 
     AUTO_FOCUS = "#start"
 
-    def __init__(self, form: SetupForm, save_state: str, save_message: str = "") -> None:
+    def __init__(self, form: SetupForm, save_state: str, save_message: str = "",
+                 save_note: Callable[[], str] | None = None) -> None:  # fmt: skip
+        """``save_note`` gives, in the active language, what to say about where the game is saved (another
+        window using the usual save), shown above the buttons."""
         super().__init__(id="setup")
         self.form = form
         self.save_state = save_state
         """``"none"``, ``"ok"`` (an unfinished game can be continued) or ``"bad"`` (unreadable)."""
         self.save_message = save_message
+        self.save_note = save_note
         self.entries: list[tuple[str, dict[str, str], bool]] = []
         """(id, title per language, is a variant) of every ruleset found, without loading them; listed
         after the first frame, with the ruleset shown (see :meth:`_prepare_in_thread`)."""
@@ -216,6 +221,9 @@ class SetupScreen(Screen[None]):
                 yield Choice(autoplay_choices(), self.form.autoplay, id="autoplay")
             if self.save_message:
                 yield Static(Text(self.save_message, style="bold #e74c3c"), id="save-message")
+            note = self.save_note() if self.save_note is not None else ""
+            if note:
+                yield Static(Text(note, style="bold #e0b050"), id="save-note")
         with Horizontal(classes="buttons", id="setup-buttons"):
             yield FormButton(_("Start"), "success", id="start")
             if self.save_state == "ok":
