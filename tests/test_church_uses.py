@@ -147,3 +147,11 @@ def test_the_same_card_with_both_steps_is_over_the_cap_and_refused(tmp_path: Pat
     assert (problem.code, problem.path) == ("church-too-many-uses", "church.cards.raise-two.dice")
     assert problem.fields == {"effect": "raise-two", "uses": 8120, "cap": MAX_CHURCH_USES}
     assert problem.line == 15
+
+
+def test_the_uses_are_counted_only_on_an_otherwise_sound_effect(tmp_path: Path) -> None:
+    # Every other problem of the effect is still reported; the count, meaningless then, is not.
+    body = dice(6) + "church:\n  cards:\n    raise-two: {signs: [], dice: 10, targets: [{place: 1}]}\n"
+    with pytest.raises(RulesetError) as caught:
+        variant(tmp_path, "unsound", body)
+    assert sorted(problem.code for problem in caught.value.problems) == ["no-signs", "targets-count"]

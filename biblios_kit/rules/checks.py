@@ -222,14 +222,15 @@ def _check_church(document: Mapping[str, Any], issues: list[Issue]) -> None:
     first_place_only = document["church"]["targets"] == "first-place"
     for effect_id, body in document["church"]["cards"].items():
         path: FieldPath = ("church", "cards", effect_id)
-        if not body["signs"]:
+        sound = bool(body["signs"])  # the uses are counted only on an otherwise sound effect
+        if not sound:
             issues.append(Issue((*path, "signs"), "no-signs"))
-            continue
         if "targets" in body:
-            if not _check_die_targets(document, body, path, issues):
-                continue
+            sound = _check_die_targets(document, body, path, issues) and sound
         elif body["dice"] > movable:
             issues.append(Issue((*path, "dice"), "too-many-dice", {"count": body["dice"], "movable": movable}))
+            sound = False
+        if not sound:
             continue
         targets = [
             (0 if t["place"] == "any" else t["place"], t.get("optional", False)) for t in body.get("targets", ())
