@@ -15,7 +15,7 @@ from typing import NamedTuple
 
 from biblios_kit.bounded import InputError
 from biblios_kit.errors import CodedError, Hint, Problem, RecordError, set_explainer, set_problem_explainer
-from biblios_kit.i18n import N_, _, current_language, format_list, in_language, ngettext
+from biblios_kit.i18n import N_, _, current_language, format_list, format_number, in_language, ngettext
 
 
 class Plural(NamedTuple):
@@ -206,6 +206,11 @@ TEMPLATES: dict[str, str | Plural] = {
         "count",
     ),
     "no-die-of-place": N_("no category has an award die of this place"),
+    "church-too-many-uses": N_(
+        "the church effect {effect!r} would have {uses} different uses (the sets of dice it can move, times its "
+        "steps), more than the {cap} allowed; move fewer dice ('dice'), name the place of each die ('targets') or "
+        "use fewer award dice"
+    ),
     "too-few-dice-of-place": N_(
         "the card needs {count} different dice of this place but the board has only {available}"
     ),
@@ -304,6 +309,8 @@ _FIELD_TEXT: Mapping[str, Callable[[object], object]] = {
     "low": lambda value: f"{value:g}" if isinstance(value, float) else value,
     "high": lambda value: f"{value:g}" if isinstance(value, float) else value,
     "phase": lambda phase: _(PHASE_WORDS[int(phase)]) if isinstance(phase, int) else phase,
+    "uses": lambda value: format_number(value) if isinstance(value, int) else value,
+    "cap": lambda value: format_number(value) if isinstance(value, int) else value,
 }
 """How a field that is not shown as it is becomes text (lists, the phase word)."""
 
@@ -353,6 +360,8 @@ _RULESET_FIELD_TEXT: Mapping[str, Callable[[object], object]] = {
     "places": _list,
     "chain": lambda value: " -> ".join(str(v) for v in value) if isinstance(value, (tuple, list)) else value,
     "counts": lambda value: format_list([str(v) for v in value]) if isinstance(value, (tuple, list)) else value,
+    "uses": _FIELD_TEXT["uses"],
+    "cap": _FIELD_TEXT["cap"],
 }
 """How a field of a ruleset problem becomes text (values quoted as YAML, words translated, lists joined)."""
 

@@ -12,6 +12,7 @@ import contextlib
 import hashlib
 import json
 import os
+import random
 import shutil
 import signal
 import string
@@ -488,3 +489,95 @@ def test_a_ruleset_broken_only_by_two_options_together_is_refused_with_any_optio
 def test_play_refuses_a_seed_that_no_save_could_hold(capsys: pytest.CaptureFixture[str]) -> None:
     status, _out, err = cli(capsys, "play", "--seed", "9" * (MAX_INT_DIGITS + 1))
     assert status == 2 and err == f"error: --seed must have at most {MAX_INT_DIGITS} digits\n"
+
+
+# --------------------------------------------------------------------------- a church card with millions of uses
+
+CHURCH_USES_MANY = HOSTILE / "rulesets" / "church-uses-many.yaml"
+"""Any 10 of 30 dice with two steps: 60,090,030 uses, which the engine once listed for minutes."""
+
+USES_SENTENCE = {
+    "en": "the church effect 'raise-two' would have 60,090,030 different uses",
+    "fr": "l'effet d'Église 'raise-two' aurait 60\u202f090\u202f030 utilisations différentes",
+    "es": "el efecto de Iglesia 'raise-two' tendría 60.090.030 usos distintos",
+}
+CAP_SENTENCE = {"en": "5,000", "fr": "5\u202f000", "es": "5000"}
+
+
+@pytest.mark.parametrize("lang", sorted(USES_SENTENCE))
+@pytest.mark.parametrize(
+    "command",
+    [["rules", "validate"], ["simulate", "--players", "2", "--games", "1", "--bots", "random,random", "--ruleset"]],
+    ids=["validate", "simulate"],
+)
+def test_a_church_card_with_millions_of_uses_is_a_located_problem_not_a_hang(lang: str, command: list[str]) -> None:
+    import subprocess
+    import sys
+
+    env = dict(os.environ, BIBLIOS_LANG=lang)
+    # A separate process with a generous timeout: before the check, simulate ran for minutes.
+    child = subprocess.run(
+        [sys.executable, "-m", "biblios_kit", *command, str(CHURCH_USES_MANY)],
+        capture_output=True,
+        text=True,
+        env=env,
+        cwd=ROOT,
+        timeout=60,
+    )
+    assert child.returncode == 2, (child.stdout, child.stderr)
+    assert "Traceback" not in child.stderr
+    where = os.path.relpath(CHURCH_USES_MANY, ROOT)  # the file as the user named it, relative to the folder
+    assert f"{where}:15:49: church.cards.raise-two.dice: {USES_SENTENCE[lang]}" in child.stderr
+    assert CAP_SENTENCE[lang] in child.stderr and "'targets'" in child.stderr
+
+
+def test_the_engine_refuses_a_card_with_millions_of_uses_that_skipped_the_checks() -> None:
+    """Defence in depth: a ruleset built without its checks is refused when compiled, not listed for minutes."""
+    import copy
+
+    from biblios_kit.engine.compiled import compile_rules
+    from biblios_kit.errors import EngineError
+    from biblios_kit.messages import explain
+    from biblios_kit.rules.build import build_ruleset
+
+    document = copy.deepcopy(BIBLIOS.data)
+    document["dice"] = [{"place": place, "start": 3, "min": 1, "max": 6} for place in range(1, 7)]
+    document["church"]["cards"]["raise-two"] = {"count": 2, "signs": [1, -1], "dice": 10}
+    problems = check_document(document, [Layer(BIBLIOS)])
+    assert [problem.code for problem in problems] == ["church-too-many-uses"]
+    ruleset = build_ruleset(dict(document, active_options=[]), source="unchecked")
+    with deadline(), pytest.raises(EngineError) as caught:
+        compile_rules(ruleset)
+    assert caught.value.code == "church-too-many-uses"
+    assert caught.value.fields == {"effect": "raise-two", "uses": 60_090_030, "cap": 5000}
+    with deadline(), pytest.raises(EngineError):
+        new_game(ruleset, 2, 1)
+    for lang, sentence in USES_SENTENCE.items():
+        assert explain(caught.value, lang).startswith(sentence)
+
+
+def test_ten_any_targets_on_fifteen_dice_compile_without_trying_every_order(tmp_path: Path) -> None:
+    """3,003 uses (any 10 of 15 dice), but 15!/5! (10^10) ways to fill ten ``any`` targets one by one:
+    the engine fills each (target, dice already chosen) once, so it lists the uses at once."""
+    from biblios_kit.engine.compiled import compile_rules
+
+    path = tmp_path / "ten-targets.yaml"
+    path.write_text(
+        "extends: biblios\nid: ten-targets\n"
+        "title: {en: Ten targets, fr: Dix cibles, es: Diez objetivos}\n"
+        "description: {en: Ten dice move., fr: Dix dés bougent., es: Se mueven diez dados.}\n"
+        "dice:\n"
+        + "".join(f"  - {{place: {place}, start: 3, min: 1, max: 6}}\n" for place in (1, 2, 3))
+        + "church:\n  cards:\n    raise-two:\n      dice: 10\n      targets: ["
+        + ", ".join(["{place: any}"] * 10)
+        + "]\n",
+        encoding="utf-8",
+    )
+    with deadline():
+        ruleset = load_ruleset(path)
+        rules = compile_rules(ruleset)
+        card = next(card for card in ruleset.deck if card.effect is not None and card.effect.id == "raise-two")
+        assert len(rules.church_choices[(rules.church_group[card.id], 1)]) == 3003
+        state = new_game(ruleset, 2, 1)
+        state.playout([random.Random(seat) for seat in range(2)])
+        assert state.is_terminal()

@@ -60,6 +60,7 @@ def test_every_bad_input_class_has_a_fixture() -> None:
         "award-places",
         "ceiling-below-bid",
         "church-no-signs",
+        "church-too-many-uses",
         "option-breaks-schema",
         "unknown-option",
         "missing-own-id",

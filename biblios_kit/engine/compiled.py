@@ -7,6 +7,8 @@ from itertools import combinations
 from typing import Final
 
 from biblios_kit.engine.events import ALL, EventKind
+from biblios_kit.errors import EngineError
+from biblios_kit.rules.church import MAX_CHURCH_USES, church_uses
 from biblios_kit.rules.model import (
     AllPass,
     BiddingStart,
@@ -229,11 +231,17 @@ def _slot_masks(slots: tuple[tuple[int, bool], ...], die_place: list[int]) -> li
     ``slots`` are (place, optional) per die, place 0 for any die of the board (the card's
     own targets replace the ruleset-wide ``church.targets``). An optional slot may stay
     empty; at least one die moves. Masks come in a fixed order (first found first), without
-    repeats.
+    repeats. Each (slot, dice moved so far) is filled once: filling it again would find the
+    same masks in the same order, and skipping it keeps ten targets on ten dice from trying
+    their 10! orders.
     """
     found: dict[int, None] = {}
+    seen: set[tuple[int, int]] = set()
 
     def fill(i: int, mask: int) -> None:
+        if (i, mask) in seen:
+            return
+        seen.add((i, mask))
         if i == len(slots):
             if mask:
                 found.setdefault(mask)
@@ -314,12 +322,19 @@ def _compile(ruleset: Ruleset) -> CompiledRules:
     church_choices: dict[tuple[int, int], tuple[tuple[int, int], ...]] = {}
     groups: dict[tuple[int, tuple[tuple[int, bool], ...]], int] = {}
     church_group: list[int] = []
+    counted: set[str] = set()
+    first_place_only = ruleset.church.targets is ChurchTargets.FIRST_PLACE
     for card in deck:
         effect = card.effect
         if effect is None:
             church_group.append(-1)
             continue
         slots = tuple((t.place or 0, t.optional) for t in effect.targets)
+        if effect.id not in counted:  # checked when loading; refused here too rather than listed for minutes
+            counted.add(effect.id)
+            uses = church_uses(die_place, effect.dice, slots, len(set(effect.signs)), first_place_only)
+            if uses > MAX_CHURCH_USES:
+                raise EngineError("church-too-many-uses", effect=effect.id, uses=uses, cap=MAX_CHURCH_USES)
         group = groups.get((effect.dice, slots))
         if group is None:
             group = groups[(effect.dice, slots)] = len(groups)

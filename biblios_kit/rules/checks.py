@@ -11,6 +11,7 @@ from collections import Counter
 from collections.abc import Iterable, Mapping
 from typing import Any
 
+from biblios_kit.rules.church import MAX_CHURCH_USES, church_uses
 from biblios_kit.rules.schema import unknown_name
 from biblios_kit.rules.source import FieldPath, Issue
 
@@ -177,14 +178,19 @@ def _movable_dice(document: Mapping[str, Any]) -> int:
     return sum(len(body.get("dice", document["dice"])) for body in document["categories"].values())
 
 
+def _die_places(document: Mapping[str, Any]) -> list[int]:
+    """The award place of every die of the board (each category's own dice, or the shared ``dice``)."""
+    return [die["place"] for body in document["categories"].values() for die in body.get("dice", document["dice"])]
+
+
 def _check_die_targets(
     document: Mapping[str, Any], body: Mapping[str, Any], path: FieldPath, issues: list[Issue]
-) -> None:
-    """A card naming its dice one by one: one target per die, each place held by enough dice."""
+) -> bool:
+    """A card naming its dice one by one: one target per die, each place held by enough dice (True if so)."""
     targets = body["targets"]
     if len(targets) != body["dice"]:
         issues.append(Issue((*path, "targets"), "targets-count", {"count": len(targets), "dice": body["dice"]}))
-        return
+        return False
     places = Counter(
         die["place"] for category in document["categories"].values() for die in category.get("dice", document["dice"])
     )
@@ -206,19 +212,39 @@ def _check_die_targets(
                         related=(("dice",), ("categories",)),
                     )
                 )
-            return
+            return False
+    return True
 
 
 def _check_church(document: Mapping[str, Any], issues: list[Issue]) -> None:
     movable = _movable_dice(document)
+    places = _die_places(document)
+    first_place_only = document["church"]["targets"] == "first-place"
     for effect_id, body in document["church"]["cards"].items():
         path: FieldPath = ("church", "cards", effect_id)
-        if not body["signs"]:
+        sound = bool(body["signs"])  # the uses are counted only on an otherwise sound effect
+        if not sound:
             issues.append(Issue((*path, "signs"), "no-signs"))
         if "targets" in body:
-            _check_die_targets(document, body, path, issues)
+            sound = _check_die_targets(document, body, path, issues) and sound
         elif body["dice"] > movable:
             issues.append(Issue((*path, "dice"), "too-many-dice", {"count": body["dice"], "movable": movable}))
+            sound = False
+        if not sound:
+            continue
+        targets = [
+            (0 if t["place"] == "any" else t["place"], t.get("optional", False)) for t in body.get("targets", ())
+        ]
+        uses = church_uses(places, body["dice"], targets, len(body["signs"]), first_place_only)
+        if uses > MAX_CHURCH_USES:
+            issues.append(
+                Issue(
+                    (*path, "dice"),
+                    "church-too-many-uses",
+                    {"effect": effect_id, "uses": uses, "cap": MAX_CHURCH_USES},
+                    related=(("dice",), ("categories",), ("church", "targets")),
+                )
+            )
 
 
 def _check_church_names(document: Mapping[str, Any], issues: list[Issue]) -> None:

@@ -105,6 +105,12 @@ RULESETS: dict[str, str | bytes] = {
     "church-moves-many.yaml": variant(
         "church-moves-many", "church: {cards: {raise-two: {count: 2, signs: [1], dice: 1000}}}\n"
     ),
+    "church-uses-many.yaml": variant(
+        "church-uses-many",
+        "dice:\n"
+        + "".join(f"  - {{place: {i}, start: 3, min: 1, max: 6}}\n" for i in range(1, 7))
+        + "church:\n  targets: any\n  cards:\n    raise-two: {count: 2, signs: [1, -1], dice: 10}\n",
+    ),
     "many-options.yaml": variant(
         "many-options",
         "options:\n"
