@@ -6,6 +6,7 @@ import threading
 from pathlib import Path
 
 import pytest
+from conftest import SHIPPED_CHOICES
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
@@ -70,6 +71,19 @@ def test_every_bot_finishes_each_shipped_ruleset(name: str) -> None:
     players = max(ruleset.setups)
     state = play(ruleset, players, 3, ["medium", "easy", "hard:iterations=2"])
     assert state.is_terminal()
+
+
+@pytest.mark.parametrize("name,options", SHIPPED_CHOICES)
+def test_every_level_plays_legal_moves_and_repeats_its_game_for_a_seed(name: str, options: tuple[str, ...]) -> None:
+    """Every edition, option and shipped variant, at its smallest and largest table: each level
+    (the search in both modes) plays only legal moves to the end, and the same seeds replay the same game."""
+    ruleset = load_ruleset(name, list(options))
+    specs = ["hard:iterations=3", "medium", "easy", "hard:iterations=6:paired=1", "random"]
+    for players in (min(ruleset.setups), max(ruleset.setups)):
+        seats = specs[:players] if players < len(specs) else specs
+        first = play(ruleset, players, 5, seats)
+        assert first.is_terminal()
+        assert play(ruleset, players, 5, seats).actions == first.actions
 
 
 @pytest.mark.parametrize("spec", SPECS)
