@@ -4,10 +4,11 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 KERNEL_STAMP := $(VENV)/.kernel
-# The modules compiled with mypyc (hatch_build.py and biblios_kit/_kernel.py list the same ones).
-KERNEL := $(addprefix biblios_kit/engine/,core.py events.py compiled.py actions.py state.py)
+# The sources of the modules compiled with mypyc: the kernel and the bots (listed once, in
+# biblios_kit/_kernel.py's GROUPS, which hatch_build.py compiles).
+KERNEL := $(shell $(PYTHON) biblios_kit/_kernel.py)
 
-.PHONY: play test check lint setup bench catalogs rulebooks clean
+.PHONY: play test check lint setup bench catalogs rulebooks clean kernel-sources
 
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -15,8 +16,9 @@ $(STAMP): pyproject.toml
 	$(BIN)/python -m pip install --quiet -e '.[test]'
 	touch $(STAMP) $(KERNEL_STAMP)
 
-# Recompile the kernel when its sources change (until then they run interpreted: see _kernel.py).
-$(KERNEL_STAMP): $(KERNEL) | $(STAMP)
+# Recompile the kernel and the bots when one of their sources changes (until then they run
+# interpreted: see _kernel.py).
+$(KERNEL_STAMP): $(KERNEL) biblios_kit/_kernel.py hatch_build.py | $(STAMP)
 	$(BIN)/python -m pip install --quiet --no-deps -e .
 	touch $(KERNEL_STAMP)
 
@@ -46,6 +48,9 @@ catalogs: $(STAMP)
 
 rulebooks: $(STAMP)
 	$(BIN)/python -m biblios_kit.rulebook.generate docs/rules
+
+kernel-sources:
+	@echo $(KERNEL)
 
 clean:
 	rm -rf $(VENV) build dist .pytest_cache

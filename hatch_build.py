@@ -1,16 +1,20 @@
-"""Hatchling build hook: compile the message catalogs, and the rules kernel with mypyc.
+"""Hatchling build hook: compile the message catalogs, and the rules kernel and the bots with mypyc.
 
 * The gettext catalogs (``locales/*/LC_MESSAGES/*.po``) become ``.mo`` files inside the wheel.
-* The kernel modules (:data:`KERNEL`) are compiled to C extensions with mypyc, the compiler
-  mypy and black ship with, from the very same Python source. A regular wheel carries the
-  extensions; an editable install (``pip install -e .``, what ``make`` does) builds them in
-  place, next to their sources. Without a working C compiler, or with
-  ``BIBLIOS_KIT_PURE=1`` in the environment, nothing is compiled and the same modules run
-  interpreted, with the same results (``biblios-kit --version`` says which).
+* The modules of ``biblios_kit/_kernel.py``'s ``GROUPS`` (the kernel, then the bots) are
+  compiled to C extensions with mypyc, the compiler mypy and black ship with, from the very
+  same Python source, one shared library per group. A regular wheel carries the extensions;
+  an editable install (``pip install -e .``, what ``make`` does) builds them in place, next
+  to their sources. When a group does not compile, the groups after it are dropped and the
+  rest is compiled again: an error in a bot module leaves the bots interpreted and the
+  kernel compiled. Without a working C compiler, or with ``BIBLIOS_KIT_PURE=1`` in the
+  environment, nothing is compiled and the same modules run interpreted, with the same
+  results (``biblios-kit --version`` says which).
 """
 
 from __future__ import annotations
 
+import importlib.util
 import io
 import os
 import shutil
@@ -20,21 +24,22 @@ from typing import Any
 
 from hatchling.builders.hooks.plugin.interface import BuildHookInterface
 
-KERNEL = (
-    "biblios_kit/engine/core.py",
-    "biblios_kit/engine/events.py",
-    "biblios_kit/engine/compiled.py",
-    "biblios_kit/engine/actions.py",
-    "biblios_kit/engine/state.py",
-)
-"""The modules compiled with mypyc (``biblios_kit/_kernel.py`` lists the same ones for the runtime)."""
+Groups = tuple[tuple[str, tuple[str, ...]], ...]
 
-GROUP = "biblios_kit_kernel"
-"""mypyc's shared library for the kernel is ``biblios_kit_kernel__mypyc.<abi>.so``."""
+
+def groups(root: Path) -> Groups:
+    """The groups of modules to compile: ``GROUPS`` of ``biblios_kit/_kernel.py`` (the one list;
+    that file imports the standard library only, so it is read here without the package)."""
+    spec = importlib.util.spec_from_file_location("_biblios_kit_groups", root / "biblios_kit" / "_kernel.py")
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    found: Groups = module.GROUPS
+    return found
 
 
 class BuildHook(BuildHookInterface):  # type: ignore[type-arg]
-    """Compile catalogs (always) and the kernel (when a C compiler is available)."""
+    """Compile catalogs (always), the kernel and the bots (when a C compiler is available)."""
 
     PLUGIN_NAME = "custom"
 
@@ -62,28 +67,61 @@ class BuildHook(BuildHookInterface):  # type: ignore[type-arg]
 
     def _compile_kernel(self, root: Path, version: str, build_data: dict[str, Any]) -> None:
         if os.environ.get("BIBLIOS_KIT_PURE"):
-            self.app.display_info("biblios-kit: BIBLIOS_KIT_PURE is set, the kernel stays interpreted")
+            self.app.display_info("biblios-kit: BIBLIOS_KIT_PURE is set, the kernel and the bots stay interpreted")
             return
         if not shutil.which(os.environ.get("CC", "cc")) and not shutil.which("gcc"):
-            self.app.display_warning("biblios-kit: no C compiler found, the kernel stays interpreted")
+            self.app.display_warning("biblios-kit: no C compiler found, the kernel and the bots stay interpreted")
             return
         editable = version == "editable"
         build_dir = root / "build" / "mypyc"
-        try:
-            built = _mypyc_build(root, build_dir, inplace=editable)
-        except (Exception, SystemExit) as error:  # mypyc exits on a type error: install the interpreted modules
-            self.app.display_warning(f"biblios-kit: compiling the kernel failed ({error}); it stays interpreted")
-            return
+        wanted = list(groups(root))
+        built: list[Path] = []
+        while wanted:
+            try:
+                built = _mypyc_build(root, build_dir, tuple(wanted), inplace=editable)
+                break
+            except (Exception, SystemExit) as error:  # mypyc exits on a type error
+                tried = ", ".join(n for n, _m in wanted)
+                name, _modules = wanted.pop()
+                again = f"; compiling {', '.join(n for n, _m in wanted)} again" if wanted else ""
+                self.app.display_warning(
+                    f"biblios-kit: mypyc could not compile {tried} ({error!r}, errors above); {name} stays interpreted{again}"
+                )
         if editable:
+            # Old extensions of a group that did not compile would run against the new build of the
+            # groups before it: remove them (their modules then run from source).
+            for name, modules in groups(root)[len(wanted) :]:
+                for stale in _extensions(root, name, modules):
+                    stale.unlink()
+            # The build copies an extension it found up to date with its old time: date every built
+            # one now, or a source touched without a change (a checkout) would keep it unused
+            # (biblios_kit/_kernel.py runs a source newer than its extension interpreted).
+            for name, modules in wanted:
+                for built_here in _extensions(root, name, modules):
+                    os.utime(built_here)
             return  # the extensions sit next to their sources, which the editable install points to
+        if not wanted:
+            return
         build_data["pure_python"] = False
         build_data["infer_tag"] = True
         for path in built:
             build_data["force_include"][str(path)] = path.relative_to(build_dir / "lib").as_posix()
 
 
-def _mypyc_build(root: Path, build_dir: Path, inplace: bool) -> list[Path]:
-    """Compile :data:`KERNEL` with mypyc; return the built extension files (under ``build_dir/lib``)."""
+def _extensions(folder: Path, group: str, modules: tuple[str, ...]) -> list[Path]:
+    """The compiled files of ``group`` under ``folder`` (its shared library and each module's shim)."""
+    names = [f"{group}__mypyc", *(module.replace(".", "/") for module in modules)]
+    return sorted(
+        path
+        for name in names
+        for path in folder.joinpath(name).parent.glob(f"{Path(name).name}.*")
+        if path.suffix in (".so", ".pyd")
+    )
+
+
+def _mypyc_build(root: Path, build_dir: Path, wanted: Groups, inplace: bool) -> list[Path]:
+    """Compile the modules of ``wanted`` with mypyc, one shared library per group; return the
+    built extension files (under ``build_dir/lib``)."""
     from mypyc.build import mypycify
     from setuptools import Distribution
 
@@ -93,9 +131,9 @@ def _mypyc_build(root: Path, build_dir: Path, inplace: bool) -> list[Path]:
         # An explicit empty mypy configuration: the project's [tool.mypy] names packages to check,
         # which mypyc must not mix with the files it is given.
         modules = mypycify(
-            ["--config-file", str(_empty_config(build_dir)), *KERNEL],
+            ["--config-file", str(_empty_config(build_dir)), *(_source(m) for _n, ms in wanted for m in ms)],
             opt_level="3",
-            group_name=GROUP,
+            separate=[([_source(module) for module in modules], name) for name, modules in wanted],
             target_dir=str(build_dir / "c"),
         )
         distribution = Distribution({"name": "biblios-kit-kernel", "ext_modules": modules})
@@ -109,7 +147,11 @@ def _mypyc_build(root: Path, build_dir: Path, inplace: bool) -> list[Path]:
         os.chdir(previous)
     if inplace:
         return []
-    return sorted(p for p in (build_dir / "lib").rglob("*") if p.suffix in (".so", ".pyd"))
+    return [path for name, modules in wanted for path in _extensions(build_dir / "lib", name, modules)]
+
+
+def _source(module: str) -> str:
+    return module.replace(".", "/") + ".py"
 
 
 def _empty_config(build_dir: Path) -> Path:
@@ -117,5 +159,7 @@ def _empty_config(build_dir: Path) -> Path:
     config.parent.mkdir(parents=True, exist_ok=True)
     config.write_text(
         f"[mypy]\npython_version = {sys.version_info[0]}.{sys.version_info[1]}\nignore_missing_imports = True\n"
+        # separate groups make mypyc run mypy incrementally: its cache stays in the build directory
+        f"cache_dir = {build_dir / 'mypy_cache'}\n"
     )
     return config

@@ -30,9 +30,15 @@ def identified_cards(obs: Observation) -> frozenset[int]:
     """Cards whose place this player knows exactly now: own hand, public space, face-up
     discards, own unrevealed auction-pile cards and face-down losses, the card in hand to
     place or kept this turn, the card under auction and the church card being resolved."""
-    known = set(obs.hand) | set(obs.public) | set(obs.discard)
-    known |= set(obs.my_auction_cards) | set(obs.my_buried)
-    known |= {card for card in (obs.drawn, obs.kept) if card is not None}
+    known = set(obs.hand)
+    known.update(obs.public)
+    known.update(obs.discard)
+    known.update(obs.my_auction_cards)
+    known.update(obs.my_buried)
+    if obs.drawn is not None:
+        known.add(obs.drawn)
+    if obs.kept is not None:
+        known.add(obs.kept)
     if obs.auction is not None:
         known.add(obs.auction.card)
     if obs.church is not None:

@@ -34,19 +34,18 @@ from biblios_kit.engine.compiled import (
 from biblios_kit.engine.observation import Observation
 
 
-def _place_probs(totals: Sequence[float], temperature: float, places: int) -> list[list[float]]:
+def _place_probs(totals: list[float], temperature: float, places: int) -> list[list[float]]:
     """Probability of each player finishing at place 1..``places`` (Plackett-Luce over a softmax)."""
     return _probs_from(_weights(totals, temperature)[1], places)
 
 
-def _weights(totals: Sequence[float], temperature: float) -> tuple[float, list[float]]:
+def _weights(totals: list[float], temperature: float) -> tuple[float, list[float]]:
     """(the largest total, each player's softmax weight ``exp((total - largest) / temperature)``)."""
     top = totals[0]
     for t in totals:
         if t > top:
             top = t
-    exp = math.exp
-    return top, [exp((t - top) / temperature) for t in totals]
+    return top, [math.exp((t - top) / temperature) for t in totals]
 
 
 def _probs_from(weights: list[float], places: int) -> list[list[float]]:
@@ -66,35 +65,39 @@ def _probs_from(weights: list[float], places: int) -> list[list[float]]:
             f = first[w_i]
             for q in range(n):
                 if q != w_i:
-                    second[q] += f * weights[q] / rest
+                    second[q] = second[q] + f * weights[q] / rest
         out.append(second)
     for _ in range(2, places):
         out.append([1.0 / n] * n)
     return out
 
 
-def _top2(ev: Sequence[float]) -> tuple[int, float, float]:
+def _top2(ev: list[float]) -> tuple[int, float, float]:
     """(index of the first largest entry, the largest entry, the largest of the others)."""
     i1 = 0
     v1 = ev[0]
     for q, x in enumerate(ev):
         if x > v1:
             i1, v1 = q, x
-    v2: float | None = None
+    v2 = 0.0
+    found = False  # (a flag, not None, keeps v2 a float the compiler need not box)
     for q, x in enumerate(ev):
-        if q != i1 and (v2 is None or x > v2):
+        if q != i1 and (not found or x > v2):
             v2 = x
-    assert v2 is not None
+            found = True
+    assert found
     return i1, v1, v2
 
 
-def _advantage(ev: Sequence[float], p: int) -> float:
+def _advantage(ev: list[float], p: int) -> float:
     """``ev[p]`` minus the largest other entry."""
-    best: float | None = None
+    best = 0.0
+    found = False
     for q, x in enumerate(ev):
-        if q != p and (best is None or x > best):
+        if q != p and (not found or x > best):
             best = x
-    assert best is not None
+            found = True
+    assert found
     return ev[p] - best
 
 
@@ -120,28 +123,18 @@ def _church_moves(rules: CompiledRules, card: int) -> list[tuple[int, tuple[int,
     return moves
 
 
-_TABLES: dict[int, tuple[CompiledRules, frozenset[int], list[int], list[int]]] = {}
+_TABLES: dict[int, tuple[CompiledRules, list[int], list[int]]] = {}
 
 
-def _tables(rules: CompiledRules) -> tuple[CompiledRules, frozenset[int], list[int], list[int]]:
+def _card_tables(rules: CompiledRules) -> tuple[list[int], list[int]]:
+    """Per card: its category index (-1 if none) and its Gold value (0 if not Gold)."""
     entry = _TABLES.get(id(rules))
     if entry is None or entry[0] is not rules:
         cards = range(rules.n_cards)
         cat_of = [rules.cat[c] if rules.kind[c] == KIND_CATEGORY else -1 for c in cards]
         gold_of = [rules.value[c] if rules.kind[c] == KIND_GOLD else 0 for c in cards]
-        entry = _TABLES[id(rules)] = (rules, frozenset(cards), cat_of, gold_of)
-    return entry
-
-
-def _all_cards(rules: CompiledRules) -> frozenset[int]:
-    """Every card id of the deck."""
-    return _tables(rules)[1]
-
-
-def _card_tables(rules: CompiledRules) -> tuple[list[int], list[int]]:
-    """Per card: its category index (-1 if none) and its Gold value (0 if not Gold)."""
-    entry = _tables(rules)
-    return entry[2], entry[3]
+        entry = _TABLES[id(rules)] = (rules, cat_of, gold_of)
+    return entry[1], entry[2]
 
 
 _PLACES: dict[int, tuple[CompiledRules, list[int]]] = {}
@@ -192,7 +185,8 @@ class Estimate:
                 hidden[q] = max(0, sizes[q] - len(visible[q]))
         self.hidden = hidden
         cat_of, gold_of = _card_tables(rules)
-        unseen = sorted(_all_cards(rules).difference(known, holder))
+        # every card but the known ones and those seen going into a hand: sorted as they come
+        unseen = [c for c in range(rules.n_cards) if c not in known and c not in holder]
         self.unseen = unseen
         """Cards whose place we do not know (other hands' hidden part, piles, removed)."""
         in_play = sum(hidden) + obs.draw_pile + max(0, obs.auction_pile - len(obs.my_auction_cards))
@@ -206,7 +200,7 @@ class Estimate:
         for c in unseen:  # whole numbers: exact in any order
             k = cat_of[c]
             if k >= 0:
-                unseen_val[k] += value[c]
+                unseen_val[k] = unseen_val[k] + value[c]
             else:
                 unseen_gold += gold_of[c]
         per_card = [u / n_unseen if unseen else 0.0 for u in unseen_val]
@@ -216,9 +210,10 @@ class Estimate:
         row = totals[me]
         for c in mine:
             if kind[c] == KIND_CATEGORY:
-                row[cat[c]] += value[c]
+                k = cat[c]
+                row[k] = row[k] + value[c]
             elif kind[c] == KIND_GOLD:
-                gold[me] += value[c]
+                gold[me] = gold[me] + value[c]
         gold_share = unseen_gold / n_unseen if unseen else 0.0
         for q in range(n):
             if q == me:
@@ -226,13 +221,14 @@ class Estimate:
             row = totals[q]
             for c in visible[q]:
                 if kind[c] == KIND_CATEGORY:
-                    row[cat[c]] += value[c]
+                    k = cat[c]
+                    row[k] = row[k] + value[c]
                 elif kind[c] == KIND_GOLD:
-                    gold[q] += value[c]
+                    gold[q] = gold[q] + value[c]
             h = hidden[q]
             for k in range(n_cats):
-                row[k] += h * per_card[k]
-            gold[q] += h * gold_share
+                row[k] = row[k] + h * per_card[k]
+            gold[q] = gold[q] + h * gold_share
         self.totals = totals
         """Expected total of each player in each category (ours is exact)."""
         self.gold = gold
@@ -248,13 +244,12 @@ class Estimate:
         ev = self.ev = [0.0] * n
         faces = self.dice
         die_place = rules.die_place
-        players = range(n)
         for k, probs in enumerate(self.probs):  # as _add_ev(ev, k, probs, 1.0)
             for d in rules.cat_dice[k]:
                 row = probs[die_place[d] - 1]
                 face = faces[d] * 1.0
-                for q in players:
-                    ev[q] += face * row[q]
+                for q in range(n):
+                    ev[q] = ev[q] + face * row[q]
         self._without: list[list[float] | None] = [None] * n_cats
         self._card_cache: dict[tuple[int, object], tuple[float, float]] = {}
         self._church_cache: dict[object, list[tuple[list[float], tuple[int, ...], int]]] = {}
@@ -278,11 +273,11 @@ class Estimate:
             row = probs[die_place[d] - 1]
             face = faces[d] * sign
             for q in range(n):
-                ev[q] += face * row[q]
+                ev[q] = ev[q] + face * row[q]
 
     def advantage(self, ev: Sequence[float], who: int | None = None) -> float:
         """``who``'s (default: this player's) expected score minus the best other expected score."""
-        return _advantage(ev, self.me if who is None else who)
+        return _advantage(ev if isinstance(ev, list) else list(ev), self.me if who is None else who)
 
     def _ev_without(self, k: int) -> list[float]:
         """Expected scores with category ``k``'s dice taken out (shared: copy before changing)."""
@@ -353,7 +348,6 @@ class Estimate:
         base = self._base
         me = self.me
         n = self.n
-        exp = math.exp
         column = [row[k] for row in self.totals]
         top0, weights0 = self._weights[k]
         temperature = self.temperature[k]
@@ -361,8 +355,7 @@ class Estimate:
         faces = [self.dice[d] * 1.0 for d in self.rules.cat_dice[k]]
         mine = 0.0
         theirs = 0.0
-        players = range(n)
-        for q in players:
+        for q in range(n):
             old = column[q]
             column[q] = old + amount
             top = column[0]
@@ -371,9 +364,9 @@ class Estimate:
                     top = t
             if top == top0:
                 weights = weights0[:]
-                weights[q] = exp((column[q] - top) / temperature)
+                weights[q] = math.exp((column[q] - top) / temperature)
             else:
-                weights = [exp((t - top) / temperature) for t in column]
+                weights = [math.exp((t - top) / temperature) for t in column]
             column[q] = old
             whole = 0.0
             for w in weights:
@@ -381,20 +374,22 @@ class Estimate:
             first = [w / whole for w in weights]
             ev = without[:]
             for face in faces:
-                for r in players:
-                    ev[r] += face * first[r]
-            best_other: float | None = None
-            for r in players:
+                for r in range(n):
+                    ev[r] = ev[r] + face * first[r]
+            best_other = 0.0
+            found = False
+            for r in range(n):
                 if r != me:
                     x = ev[r]
-                    if best_other is None or x > best_other:
+                    if not found or x > best_other:
                         best_other = x
-            assert best_other is not None
+                        found = True
+            assert found
             advantage = ev[me] - best_other
             if q == me:
                 mine = advantage - base
-            else:
-                theirs = max(theirs, base - advantage)
+            elif base - advantage > theirs:  # theirs = max(theirs, base - advantage)
+                theirs = base - advantage
         return mine, theirs
 
     def _church_evs(self, card: int, dice: Sequence[int] | None) -> list[tuple[list[float], tuple[int, ...], int]]:
@@ -423,7 +418,7 @@ class Estimate:
             for d in chosen:
                 row = probs[die_cat[d]][die_place[d] - 1]
                 for q in range(n):
-                    ev[q] += s * row[q]
+                    ev[q] = ev[q] + s * row[q]
             out.append((ev, chosen, s))
         if dice is None:
             self._church_cache[key] = out

@@ -20,6 +20,7 @@ option for the kind of decision:
 
 from __future__ import annotations
 
+import math
 import random
 import threading
 from collections.abc import Callable, Sequence
@@ -137,7 +138,8 @@ def _best_rest(values: list[tuple[float, float, float]], owed: tuple[int, int, i
     for v in values:
         publics += v[2]
     best = -1e9
-    for i in range(n) if keep else (-1,):
+    first, last = (0, n) if keep else (-1, 0)  # every card to keep, or none (-1)
+    for i in range(first, last):
         if i >= 0:
             vi = values[i]
             base = publics + (vi[0] - vi[2])
@@ -155,6 +157,43 @@ def _best_rest(values: list[tuple[float, float, float]], owed: tuple[int, int, i
     return best
 
 
+def _below(rng: random.Random, n: int) -> int:
+    """``rng._randbelow(n)`` (CPython's ``_randbelow_with_getrandbits``): the same draws."""
+    bits = n.bit_length()
+    r = rng.getrandbits(bits)
+    while r >= n:
+        r = rng.getrandbits(bits)
+    return r
+
+
+def _sample(rng: random.Random, population: list[int], k: int) -> list[int]:
+    """``rng.sample(population, k)``: CPython's algorithm (as in 3.11), so the same draws and the
+    same result, written out so that the compiled bots run it without the interpreter
+    (``tests/test_kernel_build.py`` checks both agree on the running Python)."""
+    n = len(population)
+    if not 0 <= k <= n:
+        raise ValueError("Sample larger than population or is negative")
+    result: list[int] = []
+    setsize = 21
+    if k > 5:
+        setsize += 4 ** math.ceil(math.log(k * 3, 4))
+    if n <= setsize:
+        pool = population[:]
+        for i in range(k):
+            j = _below(rng, n - i)
+            result.append(pool[j])
+            pool[j] = pool[n - i - 1]
+    else:
+        selected: set[int] = set()
+        for _ in range(k):
+            j = _below(rng, n)
+            while j in selected:
+                j = _below(rng, n)
+            selected.add(j)
+            result.append(population[j])
+    return result
+
+
 def _gift(est: Estimate, legal: Sequence[Action], rng: random.Random, jitter: Callable[[float], float]) -> Action:
     obs = est.obs
     card = obs.drawn
@@ -166,10 +205,9 @@ def _gift(est: Estimate, legal: Sequence[Action], rng: random.Random, jitter: Ca
     futures: list[list[tuple[float, float, float]]] = []
     if later > 0 and len(pool) >= later:
         cache: dict[int, tuple[float, float, float]] = {}
-        sample = rng.sample
         for _ in range(est.style.futures):
             future = []
-            for c in sample(pool, later):
+            for c in _sample(rng, pool, later):
                 value = cache.get(c)
                 if value is None:
                     value = cache[c] = _dest_values(est, c)

@@ -32,14 +32,33 @@ def number(
     whole: bool = False,
     above: bool = False,
 ) -> float:
-    """Parameter ``key`` (or ``default``) as a number, checked against its range.
+    """Parameter ``key`` (or ``default``) as a float, checked against its range.
 
-    ``low``/``high`` bound it (``above`` makes ``low`` exclusive); ``whole`` asks for an integer.
+    ``low``/``high`` bound it (``above`` makes ``low`` exclusive); ``whole`` asks for an integer
+    (still returned as a float, as the signature says, in the interpreted and the compiled build
+    alike: :func:`whole` returns an ``int``).
     """
+    return float(_checked(params, key, default, low, high, whole, above))
+
+
+def whole(params: dict[str, object], key: str, default: int, *, low: int | None = None, high: int | None = None) -> int:
+    """Parameter ``key`` (or ``default``) as an ``int``, checked against its range."""
+    return int(_checked(params, key, default, low, high, True, False))
+
+
+def _checked(
+    params: dict[str, object],
+    key: str,
+    default: float,
+    low: float | None,
+    high: float | None,
+    integral: bool,
+    above: bool,
+) -> int | float:
     value = params.get(key, default)
     if isinstance(value, bool) or not isinstance(value, (int, float)):
         raise BotParamError("bot-param-not-number", name=key, value=value)
-    if whole and value != int(value):
+    if integral and value != int(value):
         raise BotParamError("bot-param-not-whole", name=key, value=value)
     if above and low is not None and value <= low:
         raise BotParamError("bot-param-above", name=key, low=low, value=value)
@@ -47,4 +66,4 @@ def number(
         raise BotParamError("bot-param-between", name=key, low=low, high=high, value=value)
     if low is not None and value < low:
         raise BotParamError("bot-param-at-least", name=key, low=low, value=value)
-    return int(value) if whole else float(value)
+    return value

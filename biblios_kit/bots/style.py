@@ -5,7 +5,7 @@ from __future__ import annotations
 import dataclasses
 from dataclasses import dataclass
 
-from biblios_kit.bots.params import number
+from biblios_kit.bots.params import number, whole
 
 
 @dataclass(frozen=True, slots=True)
@@ -62,10 +62,15 @@ STYLE_FIELDS = tuple(f.name for f in dataclasses.fields(Style))
 
 def style_from(params: dict[str, object], base: Style) -> Style:
     """``base`` with the style fields given in a bot spec's ``params`` (checked; others ignored)."""
-    changes: dict[str, float] = {}
-    for name in STYLE_FIELDS:
-        if name in params:
-            default = getattr(base, name)
-            high = 1.0 if name == "bluff" else None
-            changes[name] = number(params, name, default, low=0.0, high=high, whole=name == "futures")
-    return dataclasses.replace(base, **changes)  # type: ignore[arg-type]
+    if not any(name in params for name in STYLE_FIELDS):
+        return base
+    return Style(
+        deny=number(params, "deny", base.deny, low=0.0),
+        bluff=number(params, "bluff", base.bluff, low=0.0, high=1.0),
+        auction_share=number(params, "auction_share", base.auction_share, low=0.0),
+        gift_gold=number(params, "gift_gold", base.gift_gold, low=0.0),
+        auction_gold=number(params, "auction_gold", base.auction_gold, low=0.0),
+        spread=number(params, "spread", base.spread, low=0.0),
+        futures=whole(params, "futures", base.futures, low=0),
+        noise=number(params, "noise", base.noise, low=0.0),
+    )

@@ -38,7 +38,7 @@ _TOOK = int(E.TOOK)
 _TO_AUCTION_PILE = int(E.TO_AUCTION_PILE)
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True, slots=True, init=False)
 class AuctionView:
     """The card under auction and the bidding on it."""
 
@@ -60,8 +60,32 @@ class AuctionView:
     """The highest bid this player may make on the card: the ruleset's ceiling for this currency,
     or, when the ruleset bounds each bid by what the bidder can pay, what this player can pay."""
 
+    def __init__(
+        self,
+        card: int,
+        currency: str,
+        high_bid: int,
+        high_bidder: int | None,
+        bids: tuple[tuple[int, int], ...],
+        out: tuple[int, ...],
+        excluded: tuple[int, ...],
+        min_bid: int,
+        max_bid: int,
+    ) -> None:
+        # Written out (``init=False``): compiled, each line is a plain store (the dataclass's own
+        # ``__init__`` would run interpreted); interpreted, it is what the dataclass's does.
+        object.__setattr__(self, "card", card)
+        object.__setattr__(self, "currency", currency)
+        object.__setattr__(self, "high_bid", high_bid)
+        object.__setattr__(self, "high_bidder", high_bidder)
+        object.__setattr__(self, "bids", bids)
+        object.__setattr__(self, "out", out)
+        object.__setattr__(self, "excluded", excluded)
+        object.__setattr__(self, "min_bid", min_bid)
+        object.__setattr__(self, "max_bid", max_bid)
 
-@dataclass(frozen=True, slots=True)
+
+@dataclass(frozen=True, slots=True, init=False)
 class PaymentView:
     """A winning bid being paid, one card at a time."""
 
@@ -73,8 +97,24 @@ class PaymentView:
     paid_count: int
     """Number of cards paid so far (their identity is hidden in a Gold auction)."""
 
+    def __init__(
+        self,
+        payer: int,
+        bid: int,
+        currency: str,
+        paid_gold: tuple[int, ...],
+        paid_count: int,
+    ) -> None:
+        # Written out (``init=False``): compiled, each line is a plain store (the dataclass's own
+        # ``__init__`` would run interpreted); interpreted, it is what the dataclass's does.
+        object.__setattr__(self, "payer", payer)
+        object.__setattr__(self, "bid", bid)
+        object.__setattr__(self, "currency", currency)
+        object.__setattr__(self, "paid_gold", paid_gold)
+        object.__setattr__(self, "paid_count", paid_count)
 
-@dataclass(frozen=True, slots=True)
+
+@dataclass(frozen=True, slots=True, init=False)
 class Observation:
     """Everything ``player`` may know at this moment, and their legal actions if they must decide."""
 
@@ -130,6 +170,72 @@ class Observation:
     """Cards this player saw removed face down (their own face-down payments, Medieval Bluff draws)."""
     legal_actions: tuple[int, ...]
     """This player's legal actions if they must decide now, else empty."""
+
+    def __init__(
+        self,
+        player: int,
+        players: int,
+        ruleset_id: str,
+        ruleset_hash: str,
+        phase: Phase,
+        current_player: int | None,
+        active_player: int,
+        hand: tuple[int, ...],
+        hand_sizes: tuple[int, ...],
+        public: tuple[int, ...],
+        dice: tuple[int, ...],
+        draw_pile: int,
+        auction_pile: int,
+        removed: int,
+        discard: tuple[int, ...],
+        drawn: int | None,
+        kept: int | None,
+        kept_hidden: bool,
+        owed: tuple[int, int, int],
+        church: tuple[int, int] | None,
+        auction: AuctionView | None,
+        payment: PaymentView | None,
+        my_kept: tuple[int, ...],
+        my_auction_cards: tuple[int, ...],
+        revealed: tuple[int, ...],
+        gold_paid: tuple[tuple[int, int], ...],
+        cards_paid: tuple[int, ...],
+        acquired: tuple[tuple[int, int], ...],
+        my_buried: tuple[int, ...],
+        legal_actions: tuple[int, ...],
+    ) -> None:
+        # Written out (``init=False``): compiled, each line is a plain store (the dataclass's own
+        # ``__init__`` would run interpreted); interpreted, it is what the dataclass's does.
+        object.__setattr__(self, "player", player)
+        object.__setattr__(self, "players", players)
+        object.__setattr__(self, "ruleset_id", ruleset_id)
+        object.__setattr__(self, "ruleset_hash", ruleset_hash)
+        object.__setattr__(self, "phase", phase)
+        object.__setattr__(self, "current_player", current_player)
+        object.__setattr__(self, "active_player", active_player)
+        object.__setattr__(self, "hand", hand)
+        object.__setattr__(self, "hand_sizes", hand_sizes)
+        object.__setattr__(self, "public", public)
+        object.__setattr__(self, "dice", dice)
+        object.__setattr__(self, "draw_pile", draw_pile)
+        object.__setattr__(self, "auction_pile", auction_pile)
+        object.__setattr__(self, "removed", removed)
+        object.__setattr__(self, "discard", discard)
+        object.__setattr__(self, "drawn", drawn)
+        object.__setattr__(self, "kept", kept)
+        object.__setattr__(self, "kept_hidden", kept_hidden)
+        object.__setattr__(self, "owed", owed)
+        object.__setattr__(self, "church", church)
+        object.__setattr__(self, "auction", auction)
+        object.__setattr__(self, "payment", payment)
+        object.__setattr__(self, "my_kept", my_kept)
+        object.__setattr__(self, "my_auction_cards", my_auction_cards)
+        object.__setattr__(self, "revealed", revealed)
+        object.__setattr__(self, "gold_paid", gold_paid)
+        object.__setattr__(self, "cards_paid", cards_paid)
+        object.__setattr__(self, "acquired", acquired)
+        object.__setattr__(self, "my_buried", my_buried)
+        object.__setattr__(self, "legal_actions", legal_actions)
 
     @property
     def my_turn(self) -> bool:
