@@ -480,7 +480,9 @@ def _settle_by_heuristic(
             )
         else:
             world.step(
-                decide(rules, observe(world, world.cur), rng, mine if world.cur == me else rival_style, caches[world.cur])
+                decide(
+                    rules, observe(world, world.cur), rng, mine if world.cur == me else rival_style, caches[world.cur]
+                )
             )
         limit -= 1
 
@@ -495,7 +497,19 @@ def create_bot(name: str, seed: int, params: dict[str, object]) -> ISMCTSBot:
     """
     check_names(
         params,
-        ("iterations", "seconds", "exploration", "epsilon", "max_nodes", "depth", "prior", "model", "gate", "paired", "mirror"),
+        (
+            "iterations",
+            "seconds",
+            "exploration",
+            "epsilon",
+            "max_nodes",
+            "depth",
+            "prior",
+            "model",
+            "gate",
+            "paired",
+            "mirror",
+        ),
     )
     timed_only = "seconds" in params and "iterations" not in params
     return ISMCTSBot(
