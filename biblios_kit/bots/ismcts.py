@@ -10,20 +10,17 @@ finish the current gift or auction turn (and ``depth`` more decisions), evaluate
 position, and backs the reward up the path.
 
 With ``model=2`` (the default) the rivals' moves inside the tree, and every move of the
-settling playout after the leaf, are the heuristic's own decisions, each seat deciding on
-its own observation of the determinized world (which keeps only the public history: a rival
-there forgets the cards it saw us take from the auction); the tree holds the bot's own moves
-and searches for the best reply to heuristic play. With ``mirror=1`` (the default) those
-rivals play in the bot's own style, as a strong opponent would; ``mirror=0`` models them as
-medium, which beats medium as often but loses clearly to a stronger opponent
-(docs/bots.md, "Where the search stands"). ``model=1`` uses the cheap playout
+settling playout after the leaf, are the medium heuristic's own decisions, each seat
+deciding on its own observation of the determinized world (which has no history, so a
+rival there remembers nothing of what it saw earlier); the tree holds the bot's own moves
+and searches for the best reply to heuristic play. ``model=1`` uses the cheap playout
 policy for the rivals and the settling instead (about three times faster per iteration,
 but weaker: level with medium in our measurements); with ``model=0`` the rivals' moves
 are tree nodes too, each player maximising their own reward (single-observer ISMCTS).
 The bot's own heuristic moves and the evaluation use the tuned
 :func:`~biblios_kit.bots.style.strong_style` (``STRONG`` with two players, ``STRONG_MULTI`` with
-more); the modelled rivals play that style too, or medium's
-:data:`~biblios_kit.bots.style.MEDIUM` with ``mirror=0``.
+more); the modelled rivals play medium's
+:data:`~biblios_kit.bots.style.MEDIUM`.
 
 Bids are searched over a few candidates (pass, the lowest raise, and the next two), so
 the tree stays narrow; payments are not searched (the heuristic's least-waste payment
@@ -64,8 +61,6 @@ DEFAULT_PRIOR = 1.0
 DEFAULT_MODEL = 2
 DEFAULT_PAIRED = 0
 """1: compare the root moves on common worlds (:meth:`ISMCTSBot._compare`); 0: grow a tree."""
-DEFAULT_MIRROR = 1
-"""1: the rivals inside the search play the bot's own style; 0: they play medium's."""
 DEFAULT_GATES = (0.0, 1.5)
 """The default ``gate`` of the tree search and of the paired comparison."""
 
@@ -135,7 +130,6 @@ class ISMCTSBot:
         model: int = DEFAULT_MODEL,
         gate: float | None = None,
         paired: int = DEFAULT_PAIRED,
-        mirror: int = DEFAULT_MIRROR,
     ) -> None:
         if iterations is None and seconds is None:
             raise ValueError("give an iteration budget, a time budget, or both")
@@ -163,8 +157,6 @@ class ISMCTSBot:
         """Standard errors of evidence needed to play another move than the heuristic's (0: off)."""
         self.paired = paired
         """1: compare the root moves on common worlds instead of growing a tree (see :meth:`_compare`)."""
-        self.mirror = mirror
-        """1: the modelled rivals play the bot's own style; 0: medium's (``model=2`` only)."""
         self.ruleset: Ruleset | None = None
         self.last_iterations = 0
         """Iterations run by the last search (0 when no search was needed)."""
@@ -253,7 +245,6 @@ class ISMCTSBot:
         limit = self.iterations if self.iterations is not None else 1 << 62
         estimates = [EstimateCache() for _ in range(obs.players)]
         """Per seat, its last estimate in the world being played (shared by its bidding rounds)."""
-        rival_style = own if self.mirror else MEDIUM
         done = 0
         while done < limit:
             if deadline is not None and done and time.perf_counter() >= deadline:
@@ -268,7 +259,7 @@ class ISMCTSBot:
                     world.step(policy.choose(world, rng))
                     continue
                 if self.model == 2 and world.cur != me:  # rivals play medium on their view of this world
-                    world.step(decide(det.rules, observe(world, world.cur), rng, rival_style, estimates[world.cur]))
+                    world.step(decide(det.rules, observe(world, world.cur), rng, MEDIUM, estimates[world.cur]))
                     continue
                 if rivals is not None and world.cur != me:  # rivals follow the heuristic policy
                     world.step(rivals.choose(world, rng))
@@ -316,7 +307,7 @@ class ISMCTSBot:
                 world.step(a)
                 node = child
             if world.cur >= 0 and self.model == 2:
-                _settle_by_heuristic(world, det.rules, rng, me, estimates, own, rival_style)
+                _settle_by_heuristic(world, det.rules, rng, me, estimates, own)
             elif world.cur >= 0:
                 policy.settle(world, rng)
             if world.cur >= 0 and self.depth:
@@ -343,7 +334,7 @@ class ISMCTSBot:
         Each round deals one world and plays every move still in the running from it, with the
         same random numbers for each (common random numbers: the luck of the deal and of the
         rest of the turn cancels in the differences); the rest of the turn is played by
-        the modelled rivals (see ``mirror``) and the style for us, then the position is
+        medium's decisions for the rivals and the style's for us, then the position is
         evaluated. A move whose mean falls ``drop`` standard errors below the leader's is
         dropped, so the budget (``iterations`` evaluations) goes to the moves that are close.
         """
@@ -383,7 +374,7 @@ class ISMCTSBot:
                 w.step(a)
                 r = random.Random(seed)
                 if w.cur >= 0:
-                    _settle_by_heuristic(w, rules, r, me, estimates, own, own if self.mirror else MEDIUM)
+                    _settle_by_heuristic(w, rules, r, me, estimates, own)
                 got[a] = (policy.evaluate(w) if w.cur >= 0 else rewards(w))[me]
                 done += 1
             base = got[prior]
@@ -457,12 +448,11 @@ def _settle_by_heuristic(
     me: int,
     estimates: list[EstimateCache] | None = None,
     own: Style | None = None,
-    rival_style: Style = MEDIUM,
     limit: int = 80,
 ) -> None:
     """Play ``world`` on to the end of the turn, each seat deciding on its own view: the
     searching player ``me`` in its own style (``own``, by default the hard bot's for this
-    player count), the rivals in ``rival_style`` (``estimates``: each seat's estimate cache)."""
+    player count), the rivals as medium (``estimates``: each seat's estimate cache)."""
     mine = strong_style(world.n) if own is None else own
     caches = estimates if estimates is not None else [EstimateCache() for _ in range(world.n)]
     active, auction = world.active, world.draw == [] and world.to_draw == 0
@@ -475,14 +465,12 @@ def _settle_by_heuristic(
                 legal[0]
                 if len(legal) == 1
                 else decide(
-                    rules, observe(world, world.cur), rng, mine if world.cur == me else rival_style, caches[world.cur]
+                    rules, observe(world, world.cur), rng, mine if world.cur == me else MEDIUM, caches[world.cur]
                 )
             )
         else:
             world.step(
-                decide(
-                    rules, observe(world, world.cur), rng, mine if world.cur == me else rival_style, caches[world.cur]
-                )
+                decide(rules, observe(world, world.cur), rng, mine if world.cur == me else MEDIUM, caches[world.cur])
             )
         limit -= 1
 
@@ -490,26 +478,14 @@ def _settle_by_heuristic(
 def create_bot(name: str, seed: int, params: dict[str, object]) -> ISMCTSBot:
     """Registry hook: ``hard`` with optional ``iterations``, ``seconds``, ``exploration``, ``epsilon``,
     ``max_nodes``, ``depth`` (playout decisions before evaluating), ``prior`` (bias to the
-    heuristic), ``model``, ``gate``, ``paired`` and ``mirror`` (see :class:`ISMCTSBot`).
+    heuristic), ``model`` and ``gate`` (see :class:`ISMCTSBot`).
 
     Giving only ``seconds`` searches for that long (not reproducible); giving both stops at
     whichever comes first.
     """
     check_names(
         params,
-        (
-            "iterations",
-            "seconds",
-            "exploration",
-            "epsilon",
-            "max_nodes",
-            "depth",
-            "prior",
-            "model",
-            "gate",
-            "paired",
-            "mirror",
-        ),
+        ("iterations", "seconds", "exploration", "epsilon", "max_nodes", "depth", "prior", "model", "gate", "paired"),
     )
     timed_only = "seconds" in params and "iterations" not in params
     return ISMCTSBot(
@@ -525,5 +501,4 @@ def create_bot(name: str, seed: int, params: dict[str, object]) -> ISMCTSBot:
         model=int(number(params, "model", DEFAULT_MODEL, low=0, high=2, whole=True)),
         gate=number(params, "gate", 0.0, low=0.0) if "gate" in params else None,
         paired=int(number(params, "paired", DEFAULT_PAIRED, low=0, high=1, whole=True)),
-        mirror=int(number(params, "mirror", DEFAULT_MIRROR, low=0, high=1, whole=True)),
     )
