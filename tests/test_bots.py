@@ -142,7 +142,7 @@ def test_single_legal_action_is_taken_without_search() -> None:
 def test_time_budget_stops_the_search() -> None:
     ruleset = load_ruleset("biblios")
     state = new_game(ruleset, 2, 4)
-    bot = make_bot("hard:seconds=0.05:iterations=10000000", 1)
+    bot = make_bot("hard:paired=0:seconds=0.05:iterations=10000000", 1)
     bot.choose(state.observation(0))
     assert 1 <= bot.last_iterations < 10_000_000  # type: ignore[attr-defined]  # the clock, not the count, stopped it
 
@@ -180,7 +180,7 @@ def test_rules_come_from_the_observation_when_the_id_is_ambiguous() -> None:
 def test_tree_size_is_bounded() -> None:
     ruleset = load_ruleset("biblios")
     state = new_game(ruleset, 2, 6)
-    bot = make_bot("hard:iterations=200:max_nodes=12", 1)
+    bot = make_bot("hard:paired=0:iterations=200:max_nodes=12", 1)
     assert isinstance(bot, ISMCTSBot)
     action = bot.choose(state.observation(0))
     assert action in state.legal_actions()
