@@ -190,7 +190,7 @@ class ISMCTSBot:
         self.ruleset = ruleset
 
     def choose(self, observation: Observation) -> Action:
-        """Search from ``observation`` and return the most visited legal action."""
+        """Search from ``observation`` and return the move to play (see the module docstring)."""
         legal = observation.legal_actions
         if not legal:
             raise ValueError(f"player {observation.player} has no decision to make")
