@@ -4,8 +4,8 @@
 kernel and bots, where a C compiler built them) and in a child process with
 ``BIBLIOS_KIT_PURE=1`` (the interpreted modules), and requires the same output: the same
 games, decision by decision, whatever runs them. The games cover random playouts, perft
-counts and bot games: easy, medium (with and without style parameters) and hard (tree
-search, and the paired comparison) on every shipped edition and option at two, three and
+counts and bot games: easy, medium (with and without style parameters) and hard (its
+default bidding search, the tree, and the paired comparison of every decision) on every shipped edition and option at two, three and
 four players, and the hints and game reviews of ``bots/hints.py`` (moves, reasons and
 every number of the analyses, floats to the last bit). Run as a script, it prints the build
 and the fingerprint.
@@ -34,8 +34,8 @@ from biblios_kit.rules.model import Ruleset
 BOT_SEATS = ("hard:iterations=20", "medium", "easy", "medium:deny=0.3:spread=1.5:futures=4")
 """The bots of a bot game, seat by seat (turned by one seat per game, so hard sits everywhere)."""
 
-PAIRED = "hard:paired=1:iterations=30"
-"""Hard's paired comparison, played in a few games against medium."""
+PAIRED = "hard:paired=0:iterations=20", "hard:focus=0:horizon=0:iterations=30"
+"""Hard's tree and its paired comparison of every decision, each played in a few games against medium."""
 
 
 def _bot_game(ruleset: Ruleset, players: int, specs: list[str], seed: int) -> str:
@@ -63,8 +63,9 @@ def _bot_games() -> dict[str, str]:
         digests[f"bots:{ruleset_id}+{'+'.join(options)}"] = played.hexdigest()
     played = hashlib.sha256()
     for ruleset_id, players in (("biblios", 2), ("scripts-and-scribes", 3)):
-        specs = [PAIRED if seat == players - 1 else "medium" for seat in range(players)]
-        played.update(_bot_game(load_ruleset(ruleset_id), players, specs, 7).encode())
+        for spec in PAIRED:
+            specs = [spec if seat == players - 1 else "medium" for seat in range(players)]
+            played.update(_bot_game(load_ruleset(ruleset_id), players, specs, 7).encode())
     digests["bots:paired"] = played.hexdigest()
     return digests
 

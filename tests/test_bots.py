@@ -6,6 +6,7 @@ import threading
 from pathlib import Path
 
 import pytest
+from conftest import SHIPPED_CHOICES
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
@@ -72,6 +73,19 @@ def test_every_bot_finishes_each_shipped_ruleset(name: str) -> None:
     assert state.is_terminal()
 
 
+@pytest.mark.parametrize("name,options", SHIPPED_CHOICES)
+def test_every_level_plays_legal_moves_and_repeats_its_game_for_a_seed(name: str, options: tuple[str, ...]) -> None:
+    """Every edition, option and shipped variant, at its smallest and largest table: each level
+    (the search in both modes) plays only legal moves to the end, and the same seeds replay the same game."""
+    ruleset = load_ruleset(name, list(options))
+    specs = ["hard:iterations=3", "medium", "easy", "hard:iterations=6:paired=1", "random"]
+    for players in (min(ruleset.setups), max(ruleset.setups)):
+        seats = specs[:players] if players < len(specs) else specs
+        first = play(ruleset, players, 5, seats)
+        assert first.is_terminal()
+        assert play(ruleset, players, 5, seats).actions == first.actions
+
+
 @pytest.mark.parametrize("spec", SPECS)
 def test_same_seed_same_moves(spec: str) -> None:
     ruleset = load_ruleset("biblios")
@@ -128,7 +142,7 @@ def test_single_legal_action_is_taken_without_search() -> None:
 def test_time_budget_stops_the_search() -> None:
     ruleset = load_ruleset("biblios")
     state = new_game(ruleset, 2, 4)
-    bot = make_bot("hard:seconds=0.05:iterations=10000000", 1)
+    bot = make_bot("hard:paired=0:seconds=0.05:iterations=10000000", 1)
     bot.choose(state.observation(0))
     assert 1 <= bot.last_iterations < 10_000_000  # type: ignore[attr-defined]  # the clock, not the count, stopped it
 
@@ -166,7 +180,7 @@ def test_rules_come_from_the_observation_when_the_id_is_ambiguous() -> None:
 def test_tree_size_is_bounded() -> None:
     ruleset = load_ruleset("biblios")
     state = new_game(ruleset, 2, 6)
-    bot = make_bot("hard:iterations=200:max_nodes=12", 1)
+    bot = make_bot("hard:paired=0:iterations=200:max_nodes=12", 1)
     assert isinstance(bot, ISMCTSBot)
     action = bot.choose(state.observation(0))
     assert action in state.legal_actions()

@@ -13,6 +13,7 @@ from dataclasses import replace
 from pathlib import Path
 
 import pytest
+from conftest import SHIPPED_CHOICES
 
 from biblios_kit.bots.base import Bot
 from biblios_kit.bots.determinize import Determinizer
@@ -92,8 +93,13 @@ def test_observation_holds_plain_values_and_no_state() -> None:
         assert not any(isinstance(v, GameState) for v in vars(type(observation)).values())
 
 
+def _largest_tables() -> list[tuple[str, list[str], int]]:
+    """Every shipped ruleset and option choice at its largest table."""
+    return [(name, list(options), max(load_ruleset(name, list(options)).setups)) for name, options in SHIPPED_CHOICES]
+
+
 @pytest.mark.parametrize(
-    "name,options,players", [("biblios", [], 2), ("biblios", ["medieval-bluff"], 3), ("scripts-and-scribes", [], 4)]
+    "name,options,players", [("biblios", [], 2), ("biblios", ["medieval-bluff"], 3), *_largest_tables()]
 )
 def test_observation_never_names_a_card_hidden_from_its_player(name: str, options: list[str], players: int) -> None:
     ruleset = load_ruleset(name, options)
@@ -118,11 +124,9 @@ def test_observation_never_names_a_card_hidden_from_its_player(name: str, option
 
 CASES = [
     ("biblios", [], 2),
-    ("biblios", ["medieval-bluff"], 3),
     ("biblios", ["refuse-to-pay"], 2),
-    ("scripts-and-scribes", [], 4),
     ("second-place-dice", [], 3),
-    ("five-six-players", [], 5),
+    *_largest_tables(),
 ]
 
 

@@ -1,12 +1,16 @@
-"""Hard's search: the analysis is the move it plays; the paired comparison of root moves on common worlds."""
+"""Hard's search: the analysis is the move it plays; the paired comparison of root moves on common worlds;
+the default searches only bids, each world played to the end of the game."""
 
 from __future__ import annotations
 
+import random
+
 import pytest
 
-from biblios_kit.bots.ismcts import ISMCTSBot, create_bot
+from biblios_kit.bots.determinize import Determinizer
+from biblios_kit.bots.ismcts import ISMCTSBot, _settle_by_heuristic, create_bot
 from biblios_kit.bots.registry import make_bot
-from biblios_kit.engine import new_game
+from biblios_kit.engine import compile_rules, new_game
 from biblios_kit.engine.observation import Observation
 from biblios_kit.engine.state import Phase
 from biblios_kit.errors import BotSpecError
@@ -32,7 +36,9 @@ def views(players: int, seed: int, every: int = 5) -> list[Observation]:
     return out
 
 
-@pytest.mark.parametrize("spec", ["hard:iterations=10", "hard:iterations=40:paired=1:gate=1"])
+@pytest.mark.parametrize(
+    "spec", ["hard:paired=0:iterations=10", "hard:iterations=40:focus=0:horizon=0:gate=1", "hard:iterations=20"]
+)
 def test_analyse_finds_the_move_choose_plays(spec: str) -> None:
     for index, obs in enumerate(views(2, 3, every=9)):
         a = make_bot(spec, index)
@@ -47,9 +53,9 @@ def test_analyse_finds_the_move_choose_plays(spec: str) -> None:
 def test_the_paired_comparison_keeps_the_styles_move_without_evidence() -> None:
     changed = 0
     for index, obs in enumerate(views(2, 5, every=4)):
-        stubborn = ISMCTSBot(index, iterations=60, paired=1, gate=1e9).analyse(obs)
+        stubborn = ISMCTSBot(index, iterations=60, paired=1, focus=0, horizon=0, gate=1e9).analyse(obs)
         assert stubborn.choice == stubborn.style_choice
-        eager = ISMCTSBot(index, iterations=60, paired=1, gate=0.0).analyse(obs)
+        eager = ISMCTSBot(index, iterations=60, paired=1, focus=0, horizon=0, gate=0.0).analyse(obs)
         means = {m.action: m.mean for m in eager.moves}
         if eager.choice != eager.style_choice:
             changed += 1
@@ -61,7 +67,7 @@ def test_the_paired_comparison_spends_its_budget_on_close_moves() -> None:
     budget = 200
     spent = []
     for index, obs in enumerate(views(3, 8, every=6)):
-        bot = ISMCTSBot(index, iterations=budget, paired=1, gate=1.5)
+        bot = ISMCTSBot(index, iterations=budget, paired=1, focus=0, horizon=0, gate=1.5)
         analysis = bot.analyse(obs)
         assert bot.last_iterations <= budget + len(obs.legal_actions)  # a round plays every live move once
         rounds = [m.visits for m in analysis.moves]
@@ -70,7 +76,36 @@ def test_the_paired_comparison_spends_its_budget_on_close_moves() -> None:
     assert min(spent) < budget  # clearly worse moves are dropped, and a decision stops once one move is left
 
 
-def test_paired_is_a_checked_parameter() -> None:
-    assert create_bot("hard", 1, {"paired": 1}).paired == 1
-    with pytest.raises(BotSpecError):
-        make_bot("hard:paired=2", 1)
+def test_paired_focus_and_horizon_are_checked_parameters() -> None:
+    assert create_bot("hard", 1, {"paired": 0}).paired == 0
+    default = create_bot("hard", 1, {})
+    assert (default.paired, default.focus, default.horizon, default.gate) == (1, 1, 1, 2.0)
+    for bad in ("hard:paired=2", "hard:focus=2", "hard:horizon=-1", "hard:focus=0.5"):
+        with pytest.raises(BotSpecError):
+            make_bot(bad, 1)
+
+
+def test_the_default_searches_bids_and_plays_its_style_elsewhere() -> None:
+    searched = {Phase.BIDDING: 0, Phase.GIFT: 0}
+    for index, obs in enumerate(views(2, 7, every=3)):
+        bot = ISMCTSBot(index, iterations=20)
+        analysis = bot.analyse(obs)
+        if obs.phase == Phase.BIDDING:
+            searched[Phase.BIDDING] += bot.last_iterations > 0
+            assert analysis.choice in obs.legal_actions
+        else:
+            assert bot.last_iterations == 0 and analysis.choice == analysis.style_choice
+            searched[Phase.GIFT] += obs.phase == Phase.GIFT
+    assert searched[Phase.BIDDING] > 0 and searched[Phase.GIFT] > 0
+
+
+def test_a_world_is_played_to_the_end_of_the_game_or_of_the_turn() -> None:
+    ruleset = load_ruleset("biblios")
+    rules = compile_rules(ruleset)
+    obs = views(2, 4, every=7)[1]
+    world = Determinizer(rules, obs).sample(random.Random(1))
+    turn, game = world.clone(), world.clone()
+    _settle_by_heuristic(turn, rules, random.Random(2), obs.player)
+    _settle_by_heuristic(game, rules, random.Random(2), obs.player, to_end=True)
+    assert game.cur < 0 and game.result() is not None
+    assert turn.cur >= 0  # the turn ended before the game did

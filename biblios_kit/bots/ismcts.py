@@ -1,8 +1,18 @@
-"""The ``hard`` bot: information-set Monte Carlo tree search (ISMCTS) over the bot's own view.
+"""The ``hard`` bot: information-set Monte Carlo search over the bot's own view.
 
-Each iteration deals a fresh determinization of the hidden cards from the bot's own
-observation (:class:`~biblios_kit.bots.determinize.Determinizer`: no card is ever put
-where the bot knows it is not), walks one tree keyed by actions, choosing among the
+By default (``paired=1``, ``focus=1``, ``horizon=1``) hard plays its tuned style
+(:func:`~biblios_kit.bots.style.strong_style`) and searches its **bidding** decisions, where
+the style's judgement leaves the most to gain (docs/bots.md, "Where the search stands"):
+each round deals a determinization of the hidden cards, plays pass and the lowest raise (and
+the style's own bid) from it with common random numbers, and plays every resulting game **to
+its end** with the heuristic for every seat (the style for the bot, medium for its rivals),
+scoring the real result (:meth:`ISMCTSBot._compare`). It leaves the style's bid only when
+another is better by ``gate`` standard errors of the paired differences.
+
+``paired=0`` grows a tree instead (the default before): each iteration deals a fresh
+determinization of the hidden cards from the bot's own observation
+(:class:`~biblios_kit.bots.determinize.Determinizer`: no card is ever put where the bot
+knows it is not), walks one tree keyed by actions, choosing among the
 children legal in that world by UCB1 with availability counts (Cowling, Powley and
 Whitehouse 2012) plus a progressive bias towards the medium heuristic's move at the
 root, adds one node, lets the cheap :class:`~biblios_kit.bots.playout.PlayoutPolicy`
@@ -11,8 +21,8 @@ position, and backs the reward up the path.
 
 With ``model=2`` (the default) the rivals' moves inside the tree, and every move of the
 settling playout after the leaf, are the medium heuristic's own decisions, each seat
-deciding on its own observation of the determinized world (which has no history, so a
-rival there remembers nothing of what it saw earlier); the tree holds the bot's own moves
+deciding on its own observation of the determinized world (which keeps only the public
+history); the tree holds the bot's own moves
 and searches for the best reply to heuristic play. ``model=1`` uses the cheap playout
 policy for the rivals and the settling instead (about three times faster per iteration,
 but weaker: level with medium in our measurements); with ``model=0`` the rivals' moves
@@ -22,8 +32,8 @@ The bot's own heuristic moves and the evaluation use the tuned
 more); the modelled rivals play medium's
 :data:`~biblios_kit.bots.style.MEDIUM`.
 
-Bids are searched over a few candidates (pass, the lowest raise, and the next two), so
-the tree stays narrow; payments are not searched (the heuristic's least-waste payment
+In the tree, bids are searched over a few candidates (pass, the lowest raise, and the next
+two), so the tree stays narrow; payments are not searched (the heuristic's least-waste payment
 is exact). A decision with a single legal action is returned at once. The budget is a
 number of iterations (deterministic for a seed) and/or a time limit; the tree holds at
 most ``max_nodes`` nodes. All search state is local to a call, so a bot may think in a
@@ -52,16 +62,20 @@ from biblios_kit.engine.observation import Observation, observe
 from biblios_kit.engine.state import GameState
 from biblios_kit.rules.model import Ruleset
 
-DEFAULT_ITERATIONS = 100
-"""Default budget (median decision about 0.2 s on the reference machine; see docs/bots.md)."""
+DEFAULT_ITERATIONS = 200
+"""Default budget: evaluations (``paired=1``) or iterations (the tree); see docs/bots.md for times."""
 DEFAULT_EXPLORATION = 0.7
 DEFAULT_MAX_NODES = 100_000
 DEFAULT_DEPTH = 0
 DEFAULT_PRIOR = 1.0
 DEFAULT_MODEL = 2
-DEFAULT_PAIRED = 0
+DEFAULT_PAIRED = 1
 """1: compare the root moves on common worlds (:meth:`ISMCTSBot._compare`); 0: grow a tree."""
-DEFAULT_GATES = (0.0, 1.5)
+DEFAULT_FOCUS = 1
+"""1: the paired comparison searches bidding decisions only (the style decides the others); 0: every decision."""
+DEFAULT_HORIZON = 1
+"""1: the paired comparison plays each world to the end of the game; 0: to the end of the turn, then evaluates it."""
+DEFAULT_GATES = (0.0, 2.0)
 """The default ``gate`` of the tree search and of the paired comparison."""
 
 
@@ -130,6 +144,8 @@ class ISMCTSBot:
         model: int = DEFAULT_MODEL,
         gate: float | None = None,
         paired: int = DEFAULT_PAIRED,
+        focus: int = DEFAULT_FOCUS,
+        horizon: int = DEFAULT_HORIZON,
     ) -> None:
         if iterations is None and seconds is None:
             raise ValueError("give an iteration budget, a time budget, or both")
@@ -157,6 +173,11 @@ class ISMCTSBot:
         """Standard errors of evidence needed to play another move than the heuristic's (0: off)."""
         self.paired = paired
         """1: compare the root moves on common worlds instead of growing a tree (see :meth:`_compare`)."""
+        self.focus = focus
+        """1 (``paired=1`` only): search bidding decisions only; the style decides every other one."""
+        self.horizon = horizon
+        """``paired=1`` only: 1 plays each world to the end of the game and scores the real result;
+        0 plays to the end of the turn and evaluates the position (:meth:`PlayoutPolicy.evaluate`)."""
         self.ruleset: Ruleset | None = None
         self.last_iterations = 0
         """Iterations run by the last search (0 when no search was needed)."""
@@ -169,7 +190,7 @@ class ISMCTSBot:
         self.ruleset = ruleset
 
     def choose(self, observation: Observation) -> Action:
-        """Search from ``observation`` and return the most visited legal action."""
+        """Search from ``observation`` and return the move to play (see the module docstring)."""
         legal = observation.legal_actions
         if not legal:
             raise ValueError(f"player {observation.player} has no decision to make")
@@ -351,6 +372,9 @@ class ISMCTSBot:
             options = list(legal)
         options += sorted(extra.difference(options))
         prior = decide(rules, obs, random.Random(rng.getrandbits(32)), own)
+        if self.focus and obs.phase != Phase.BIDDING:  # the style's move, unsearched
+            self.last_iterations = 0
+            return Analysis(prior, prior, (MoveStat(prior, 0, 0.0),))
         if prior not in options:
             options.append(prior)
         limit = self.iterations if self.iterations is not None else 1 << 62
@@ -374,7 +398,7 @@ class ISMCTSBot:
                 w.step(a)
                 r = random.Random(seed)
                 if w.cur >= 0:
-                    _settle_by_heuristic(w, rules, r, me, estimates, own)
+                    _settle_by_heuristic(w, rules, r, me, estimates, own, to_end=self.horizon == 1)
                 got[a] = (policy.evaluate(w) if w.cur >= 0 else rewards(w))[me]
                 done += 1
             base = got[prior]
@@ -449,15 +473,18 @@ def _settle_by_heuristic(
     estimates: list[EstimateCache] | None = None,
     own: Style | None = None,
     limit: int = 80,
+    to_end: bool = False,
 ) -> None:
-    """Play ``world`` on to the end of the turn, each seat deciding on its own view: the
-    searching player ``me`` in its own style (``own``, by default the hard bot's for this
-    player count), the rivals as medium (``estimates``: each seat's estimate cache)."""
+    """Play ``world`` on to the end of the turn (or of the game, ``to_end``), each seat deciding on
+    its own view: the searching player ``me`` in its own style (``own``, by default the hard bot's
+    for this player count), the rivals as medium (``estimates``: each seat's estimate cache)."""
     mine = strong_style(world.n) if own is None else own
     caches = estimates if estimates is not None else [EstimateCache() for _ in range(world.n)]
     active, auction = world.active, world.draw == [] and world.to_draw == 0
-    while world.cur >= 0 and limit > 0 and world.active == active:
-        if auction != (world.draw == [] and world.to_draw == 0):
+    if to_end:
+        limit = 1 << 20
+    while world.cur >= 0 and limit > 0 and (to_end or world.active == active):
+        if not to_end and auction != (world.draw == [] and world.to_draw == 0):
             break
         if world.ph == PH_PAYMENT:
             legal = world.legal()
@@ -478,14 +505,27 @@ def _settle_by_heuristic(
 def create_bot(name: str, seed: int, params: dict[str, object]) -> ISMCTSBot:
     """Registry hook: ``hard`` with optional ``iterations``, ``seconds``, ``exploration``, ``epsilon``,
     ``max_nodes``, ``depth`` (playout decisions before evaluating), ``prior`` (bias to the
-    heuristic), ``model`` and ``gate`` (see :class:`ISMCTSBot`).
+    heuristic), ``model``, ``gate``, ``paired``, ``focus`` and ``horizon`` (see :class:`ISMCTSBot`).
 
     Giving only ``seconds`` searches for that long (not reproducible); giving both stops at
     whichever comes first.
     """
     check_names(
         params,
-        ("iterations", "seconds", "exploration", "epsilon", "max_nodes", "depth", "prior", "model", "gate", "paired"),
+        (
+            "iterations",
+            "seconds",
+            "exploration",
+            "epsilon",
+            "max_nodes",
+            "depth",
+            "prior",
+            "model",
+            "gate",
+            "paired",
+            "focus",
+            "horizon",
+        ),
     )
     timed_only = "seconds" in params and "iterations" not in params
     return ISMCTSBot(
@@ -501,4 +541,6 @@ def create_bot(name: str, seed: int, params: dict[str, object]) -> ISMCTSBot:
         model=int(number(params, "model", DEFAULT_MODEL, low=0, high=2, whole=True)),
         gate=number(params, "gate", 0.0, low=0.0) if "gate" in params else None,
         paired=int(number(params, "paired", DEFAULT_PAIRED, low=0, high=1, whole=True)),
+        focus=int(number(params, "focus", DEFAULT_FOCUS, low=0, high=1, whole=True)),
+        horizon=int(number(params, "horizon", DEFAULT_HORIZON, low=0, high=1, whole=True)),
     )
