@@ -215,8 +215,9 @@ class ISMCTSBot:
 
         ``consider`` adds legal actions the tree would not try on its own (a bid above the
         few raises it searches), so a move someone played can be compared with the others.
-        A payment, or a decision with one legal action, is not searched: the analysis then
-        holds only the move the bot plays, with no statistics (``visits`` 0).
+        A payment, or a decision with one legal action, is not searched (nor, with ``focus=1``,
+        anything but a bid): the analysis then holds only the move the bot plays, with no
+        statistics (``visits`` 0). Hints and reviews analyse with the tree (``paired=0``).
         """
         legal = observation.legal_actions
         if not legal:
