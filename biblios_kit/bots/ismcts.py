@@ -197,18 +197,7 @@ class ISMCTSBot:
         if len(legal) == 1:
             self.last_iterations = 0
             return legal[0]
-        with self._lock:
-            rules = rules_for(observation, self.ruleset)
-            own = strong_style(observation.players)
-            if observation.phase == Phase.PAYMENT:
-                self.last_iterations = 0
-                return decide(rules, observation, self.rng, own)
-            det = Determinizer(rules, observation)
-            policy = PlayoutPolicy(rules, self.epsilon, style=own)
-            if self.paired:
-                return self._compare(observation, det, policy, own).choice
-            root, prior = self._search(observation, det, policy, own)
-            return self._pick(observation, det.rules, root, prior, own)
+        return self.analyse(observation).choice
 
     def analyse(self, observation: Observation, consider: tuple[Action, ...] = ()) -> Analysis:
         """Search from ``observation`` and return every root move's statistics, best first.
