@@ -15,7 +15,9 @@ very same games. It prints ``a``'s win rate (shared wins count as
 fractions) with its 95% Wilson interval, ``a``'s fair share (1 / players), and each bot's
 decision times (median and 95th percentile over the decisions with more than one legal
 action, timed around ``choose`` only, in CPU time of this process: on a shared machine wall-clock
-times vary with the load). ``--json FILE`` also writes every figure. In ``--pairings``, the
+times vary with the load). ``--json FILE`` also writes every figure, each game's share among them. ``--first K`` starts at
+game ``K``: ``--games 200 --first 200`` plays exactly the games that ``--games 400`` adds to
+``--games 200``, so a run can be extended without replaying it. In ``--pairings``, the
 name ``style`` stands for hard's own style without search at that player count
 (``medium:deny=0.3:spread=1.5`` at two players, ``medium:deny=0.3`` from three on).
 
@@ -121,11 +123,20 @@ def paired_interval(shares: list[float], group: int = 2) -> tuple[float, float]:
 
 
 def run_pairing(
-    ruleset: str, a: str, b: str, games: int, workers: int, seed: int, paired: bool = False, players: int = 2
+    ruleset: str,
+    a: str,
+    b: str,
+    games: int,
+    workers: int,
+    seed: int,
+    paired: bool = False,
+    players: int = 2,
+    first: int = 0,
 ) -> dict[str, object]:
-    """Play one pairing and return its figures."""
+    """Play games ``first`` to ``first + games - 1`` of one pairing and return their figures."""
     chunk = max(1, min(10, games // (workers * 4) or 1))
-    batches = [list(range(start, min(games, start + chunk))) for start in range(0, games, chunk)]
+    end = first + games
+    batches = [list(range(start, min(end, start + chunk))) for start in range(first, end, chunk)]
     results: list[GameRow] = []
     began = time.perf_counter()
     if workers <= 1:
@@ -154,6 +165,7 @@ def run_pairing(
         "a": a,
         "b": b,
         "games": len(results),
+        "first": first,
         "paired": paired,
         "a_win_rate": rate,
         "fair_share": 1 / players,
@@ -165,6 +177,7 @@ def run_pairing(
         "a_decisions": len(a_times),
         "b_decisions": len(b_times),
         "seconds": seconds,
+        "shares": shares,
     }
 
 
@@ -239,6 +252,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--players", default="2,3,4", help="comma-separated player counts")
     parser.add_argument("--workers", type=int, default=2)
     parser.add_argument("--seed", type=int, default=2026)
+    parser.add_argument(
+        "--first", type=int, default=0, help="index of the first game: extend an earlier run without replaying it"
+    )
     parser.add_argument("--json", type=Path, default=None, help="also write the figures to this file")
     parser.add_argument(
         "--paired", action="store_true", help="play each deal with every seating (see the module docstring)"
@@ -265,7 +281,7 @@ def main(argv: list[str] | None = None) -> int:
         for players in counts:
             for pair_a, pair_b in pairings:
                 a, b = resolve(pair_a, players), resolve(pair_b, players)
-                row = run_pairing(ruleset, a, b, args.games, args.workers, seed, args.paired, players)
+                row = run_pairing(ruleset, a, b, args.games, args.workers, seed, args.paired, players, args.first)
                 rows.append(row)
                 interval = row["ci95"]
                 assert isinstance(interval, list)
