@@ -27,7 +27,7 @@ from pathlib import Path
 from typing import Any
 
 from biblios_kit.errors import BibliosError
-from biblios_kit.i18n import _
+from biblios_kit.i18n import N_, _
 
 MAX_INT_DIGITS = 40
 """Longest integer accepted in a JSON or YAML input, in digits (a 128-bit number has 39)."""
@@ -172,6 +172,30 @@ def number_too_long() -> str:
     return _("a number has more than {limit} digits").format(limit=MAX_INT_DIGITS)
 
 
+# How Python's JSON parser words each syntax error (the start of ``JSONDecodeError.msg``), in
+# words a translator can reach: the parser's own are English only.
+_JSON_REASONS = (
+    ("Expecting value", N_("a value was expected here")),
+    ("Expecting property name enclosed in double quotes", N_("a key in double quotes was expected here")),
+    ("Expecting ':' delimiter", N_("a colon was expected here")),
+    ("Expecting ',' delimiter", N_("a comma was expected here")),
+    ("Extra data", N_("there is more text after the end of the data")),
+    ("Unterminated string", N_("a string starts here and is never closed")),
+    ("Invalid control character", N_("a control character inside a string")),
+    ("Invalid \\escape", N_("an invalid backslash escape inside a string")),
+    ("Invalid \\uXXXX escape", N_("an invalid \\uXXXX escape inside a string")),
+    ("Illegal trailing comma", N_("a comma just before a closing bracket or brace")),
+)
+
+
+def json_reason(message: str) -> str:
+    """Python's JSON parser message ``message`` in the current language (one it does not know as it is)."""
+    for english, ours in _JSON_REASONS:
+        if message.startswith(english):
+            return _(ours)
+    return message
+
+
 def loads_json(text: str, max_depth: int = DEFAULT_JSON_DEPTH) -> Any:
     """Parse JSON ``text``, refusing nesting deeper than ``max_depth`` and over-long integers.
 
@@ -194,7 +218,7 @@ def loads_json(text: str, max_depth: int = DEFAULT_JSON_DEPTH) -> Any:
         return json.loads(text, parse_int=_parse_int)
     except json.JSONDecodeError as error:
         raise InputError(
-            _("invalid or truncated JSON: {reason}").format(reason=error.msg), error.lineno, error.colno
+            _("invalid or truncated JSON: {reason}").format(reason=json_reason(error.msg)), error.lineno, error.colno
         ) from None
     except (RecursionError, ValueError) as error:  # pragma: no cover - the scans above refuse these first
         raise InputError(_("invalid JSON: {reason}").format(reason=error)) from None

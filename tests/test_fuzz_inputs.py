@@ -13,6 +13,7 @@ import hashlib
 import json
 import os
 import random
+import re
 import shutil
 import signal
 import string
@@ -101,8 +102,6 @@ def assert_refused(status: int, out: str, err: str, where: str) -> None:
 
 def good_record_document(players: int = 3, seed: int = 5, moves: int = 12) -> dict[str, Any]:
     """A real record of a game of Biblios (current content hash) after ``moves`` random actions."""
-    import random
-
     state = new_game(load_ruleset("biblios"), players, seed)
     rng = random.Random(seed)
     for _ in range(moves):
@@ -331,6 +330,40 @@ def test_loads_json_raises_only_input_errors(text: str) -> None:
             loads_json(text)
         except InputError as error:
             assert error.message
+            assert not PARSER_ENGLISH.search(error.message), error.message  # every parser message has our words
+
+
+PARSER_ENGLISH = re.compile(r"Expecting|Invalid|Unterminated|Extra data|Illegal")
+
+
+@pytest.mark.parametrize(
+    ("text", "line", "column", "expected"),
+    [
+        ('{"seed" 1}', 1, 9, {"fr": "un deux-points était attendu ici", "es": "se esperaban dos puntos aquí"}),
+        (
+            '{"seed": 1 "players": 2}',
+            1,
+            12,
+            {"fr": "une virgule était attendue ici", "es": "se esperaba una coma aquí"},
+        ),
+        ('{"seed": 1}\n{"seed": 2}', 2, 1, {"fr": "du texte suit la fin des données", "es": "hay más texto"}),
+        ('{"seed": "12', 1, 10, {"fr": "une chaîne commence ici", "es": "una cadena empieza aquí"}),
+        ('{"seed": ', 1, 10, {"fr": "une valeur était attendue ici", "es": "se esperaba un valor aquí"}),
+    ],
+)
+@pytest.mark.parametrize("lang", ["fr", "es"])
+def test_json_syntax_errors_are_located_and_in_the_players_language(
+    text: str, line: int, column: int, expected: dict[str, str], lang: str
+) -> None:
+    set_language(lang)
+    try:
+        with pytest.raises(InputError) as caught:
+            loads_json(text)
+    finally:
+        set_language("en")
+    assert (caught.value.line, caught.value.column) == (line, column)
+    assert expected[lang] in caught.value.message
+    assert not PARSER_ENGLISH.search(caught.value.message)
 
 
 @FUZZ
@@ -467,8 +500,6 @@ def test_any_numbers_in_a_ruleset_are_checked_and_a_passing_one_plays_quickly(
             return
         ruleset = build_ruleset(dict(document, active_options=[]), source="fuzz")
         state = new_game(ruleset, 4, 1)
-        import random
-
         state.playout([random.Random(seat) for seat in range(4)])
         assert state.is_terminal()
 
