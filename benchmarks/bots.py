@@ -15,10 +15,10 @@ very same games. It prints ``a``'s win rate (shared wins count as
 fractions) with its 95% Wilson interval, ``a``'s fair share (1 / players), and each bot's
 decision times (median and 95th percentile over the decisions with more than one legal
 action, timed around ``choose`` only, in CPU time of this process: on a shared machine wall-clock
-times vary with the load). ``--json FILE`` also writes every figure, each game's share among them. ``--first K`` starts at
-game ``K``: ``--games 200 --first 200`` plays exactly the games that ``--games 400`` adds to
-``--games 200``, so a run can be extended without replaying it. In ``--pairings``, the
-name ``style`` stands for hard's own style without search at that player count
+times vary with the load). ``--json FILE`` also writes every figure, each game's share
+among them. ``--first K`` starts at game ``K``: ``--games 200 --first 200`` plays exactly the
+games that ``--games 400`` adds to ``--games 200``, so a run can be extended without
+replaying it. In ``--pairings``, the name ``style`` stands for hard's own style without search at that player count
 (``medium:deny=0.3:spread=1.5`` at two players, ``medium:deny=0.3`` from three on).
 
 ``--paired`` plays each deal once per seat of ``a`` (games ``N k`` to ``N k + N - 1`` share deal
