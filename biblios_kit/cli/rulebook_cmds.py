@@ -113,15 +113,16 @@ def register(app: typer.Typer) -> None:
             try:
                 sections = [book.section(section_id(section, loaded))]
             except UnknownSectionError as error:
+                shown = section if len(section) <= 60 else section[:59] + "…"
                 if error.candidates:
                     _fail(
                         _("section {name} is ambiguous; did you mean {candidates}?").format(
-                            name=repr(section), candidates=_section_choices(loaded, code, error.candidates, "or")
+                            name=repr(shown), candidates=_section_choices(loaded, code, error.candidates, "or")
                         )
                     )
                 _fail(
                     _("unknown section {name}; choose one of: {choices}").format(
-                        name=repr(section), choices=_section_choices(loaded, code)
+                        name=repr(shown), choices=_section_choices(loaded, code)
                     )
                 )
         sys.stdout.write(format_rulebook(book, fmt, sections))

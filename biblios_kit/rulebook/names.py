@@ -77,7 +77,9 @@ def _all_synonyms() -> dict[str, tuple[str, ...]]:
 
 
 def _typo(wanted: str, name: str) -> bool:
-    """One typo away (from five letters), or close enough by difflib for longer names."""
+    """One typo away (from five letters), or close enough by difflib for longer names (no name is 60 letters)."""
+    if len(wanted) > 60:
+        return False
     if len(wanted) >= 5 and len(name) >= 4 and within_one_edit(wanted, name):
         return True
     return len(wanted) >= 7 and difflib.SequenceMatcher(None, wanted, name).ratio() >= 0.85
