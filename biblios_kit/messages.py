@@ -118,7 +118,58 @@ TEMPLATES: dict[str, str | Plural] = {
     "bot-param-at-least": N_("parameter {name} must be at least {low}, got {value}"),
     # reading a ruleset file (rules.source)
     "yaml-syntax": N_("YAML syntax error: {detail}"),
-    "yaml-context": N_("({context} that starts on line {line}, column {column})"),
+    # what PyYAML or libyaml found (rules.source.yaml_problem): their English never reaches the reader
+    "yaml-colon-here": N_(
+        "a 'key:' is not allowed here: put each key on its own line, or quote a text that holds ': '"
+    ),
+    "yaml-complex-key": N_("a '?' complex key is not allowed here"),
+    "yaml-dash-here": N_(
+        "a list item ('- ') is not allowed here: start the list on the next line, indented under its key"
+    ),
+    "yaml-no-colon": N_("a ':' was expected after a key; each line of a mapping is 'key: value'"),
+    "yaml-tab": N_("a tab character; YAML indents with spaces"),
+    "yaml-bad-start": N_("the character {char} cannot start a value here; quote the text"),
+    "yaml-unclosed": N_("the file ends inside a quoted text: its closing quote is missing"),
+    "yaml-separator-in-text": N_(
+        "a document separator ('---' or '...') inside a quoted text: its closing quote is probably missing"
+    ),
+    "yaml-bad-escape": N_(
+        "an unknown backslash escape in a double-quoted text: write \\\\ for a backslash, or use single quotes"
+    ),
+    "yaml-bad-hex-escape": N_(
+        "an invalid \\x, \\u or \\U escape in a double-quoted text (hexadecimal digits expected)"
+    ),
+    "yaml-expected-key": N_("a 'key: value' line was expected here: check the indentation of this line"),
+    "yaml-expected-item": N_("a list item ('- ') was expected here: check the indentation of this line"),
+    "yaml-flow-sequence": N_("a ',' or a closing ']' was expected here, in a list written in brackets"),
+    "yaml-flow-mapping": N_("a ',' or a closing '}}' was expected here, in a mapping written in braces"),
+    "yaml-expected-value": N_("a value was expected here"),
+    "yaml-several-documents": N_("a second YAML document ('---') starts here; a ruleset file holds only one"),
+    "yaml-after-end": N_("there is more text after the end of the document"),
+    "yaml-colon-in-flow": N_(
+        "a ':' inside brackets or braces must be followed by a space; quote the text if the colon belongs to it"
+    ),
+    "yaml-block-header": N_(
+        "a malformed header for a block of text: write '|' or '>' at the end of the line (optionally with "
+        "'-', '+' or a digit from 1 to 9)"
+    ),
+    "yaml-directive-or-tag": N_(
+        "a malformed YAML directive ('%') or tag ('!'); rulesets need neither: remove it, or quote the text"
+    ),
+    "yaml-unknown-tag": N_("a tag ('!...') that rulesets do not use: remove it, or quote the text"),
+    "yaml-anchor-name": N_("'&' and '*' start anchors and aliases, which rulesets do not use: quote the text"),
+    "yaml-control": N_("the control character {char} is not allowed in YAML; remove it"),
+    "yaml-invalid": N_("this is not valid YAML"),
+    "yaml-in-key": N_("(the key that starts on line {line}, column {column})"),
+    "yaml-in-mapping": N_("(in the mapping that starts on line {line}, column {column})"),
+    "yaml-in-list": N_("(in the list that starts on line {line}, column {column})"),
+    "yaml-in-quoted": N_("(the quoted text that starts on line {line}, column {column})"),
+    "yaml-in-block-text": N_("(the block of text that starts on line {line}, column {column})"),
+    "yaml-in-directive": N_("(the directive that starts on line {line}, column {column})"),
+    "yaml-in-tag": N_("(the tag that starts on line {line}, column {column})"),
+    "yaml-in-anchor": N_("(the anchor or alias that starts on line {line}, column {column})"),
+    "yaml-in-value": N_("(in the value that starts on line {line}, column {column})"),
+    "yaml-in-part": N_("(in the part that starts on line {line}, column {column})"),
     "not-utf8": N_("byte 0x{byte:02x} is not valid UTF-8; save the file as UTF-8 text"),
     "yaml-alias": N_("aliases (*{name}) are not allowed in rulesets; write the value out"),
     "yaml-anchor": N_("anchors (&{name}) are not allowed in rulesets; write the value out"),
@@ -127,7 +178,14 @@ TEMPLATES: dict[str, str | Plural] = {
     "duplicate-key": N_("duplicate key {key!r} (first set on line {first}); keep only one"),
     "number-too-long": N_("a number has more than {limit} digits"),
     "empty-file": N_("the file is empty; expected a ruleset mapping"),
-    "unreadable-value": N_("unreadable value: {detail}"),
+    "unreadable-value": N_(
+        "the value {value} cannot be read (an impossible date such as 2024-02-30, or a '!!' tag that does not fit "
+        "it); quote it to make it a text"
+    ),
+    "unreadable-document": N_(
+        "a value cannot be read (an impossible date such as 2024-02-30, or a '!!' tag that does not fit it); "
+        "quote it to make it a text"
+    ),
     "not-a-mapping": N_("the file must hold a mapping of fields (like 'id: ...')"),
     "file-too-large": N_("the file is larger than {limit} KiB; a ruleset is a few KiB"),
     "unreadable-file": "{detail}",  # made by the shared bounded reader
@@ -140,6 +198,9 @@ TEMPLATES: dict[str, str | Plural] = {
     "invalid-key": N_("the key {key!r} is not valid here: expected {hint}"),
     "missing-field": N_("missing required field {name!r}"),
     "wrong-type": N_("{value} is {actual}; expected {expected}"),
+    "wrong-type-found": N_("expected {expected}, found {found}"),
+    "found-null": N_("an empty value"),
+    "found-boolean": N_("the yes/no value {value}"),
     "not-in-choices": N_("{value} is not allowed; expected one of: {choices}"),
     "did-you-mean": N_("(did you mean {close!r}?)"),
     "not-allowed-expected": N_("{value} is not allowed; expected {expected}"),

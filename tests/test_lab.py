@@ -8,7 +8,9 @@ import itertools
 import json
 import math
 from collections.abc import Iterator, Sequence
+from html import escape as html_escape
 from pathlib import Path
+from typing import Any
 
 import pytest
 from hypothesis import given
@@ -537,3 +539,91 @@ def test_metric_labels_contract_the_article_of_each_edition_term(lang: str) -> N
             label = metric_label("comeback", ruleset)
         assert " de le " not in label and " de el " not in label, label
         assert ("de la " if lang == "fr" and ruleset_id == "biblios" else "de l") in label, label
+
+
+# --------------------------------------------------------------------------- reports in the reader's language
+
+
+@pytest.fixture(scope="module")
+def editions_report(tmp_path_factory: pytest.TempPathFactory) -> LabReport:
+    experiment = Experiment((_ref("biblios"), _ref("scripts-and-scribes")), (3,), ("random",), (MAIN,), games=6)
+    return run_experiment(experiment, InProcessBackend(), tmp_path_factory.mktemp("lab") / "e.jsonl")
+
+
+def _tick_texts(figure: Any, axis: str = "y") -> list[str]:
+    figure.draw_without_rendering()
+    (axes,) = figure.axes
+    labels = axes.get_yticklabels() if axis == "y" else axes.get_xticklabels()
+    return [label.get_text() for label in labels if label.get_text()]
+
+
+@pytest.mark.parametrize(
+    ("lang", "expected"),
+    [
+        ("en", ["0.00", "0.25", "0.50", "0.75", "1.00", "1.25", "1.50"]),
+        ("fr", ["0,00", "0,25", "0,50", "0,75", "1,00", "1,25", "1,50"]),
+        ("es", ["0,00", "0,25", "0,50", "0,75", "1,00", "1,25", "1,50"]),
+    ],
+)
+def test_tick_labels_use_the_languages_decimal_format(lang: str, expected: list[str]) -> None:
+    from matplotlib.figure import Figure
+
+    use_language(lang)
+    figure = Figure()
+    axes = figure.subplots()
+    axes.plot([0, 1.5], [0, 1.5])
+    axes.set_yticks([0, 0.25, 0.5, 0.75, 1, 1.25, 1.5])
+    axes.yaxis.set_major_formatter(out.tick_formatter(out.DECIMAL_AXIS))
+    assert _tick_texts(figure) == expected
+
+
+@pytest.mark.parametrize(
+    ("lang", "rate", "count"),
+    [("en", "12.5%", "1,000"), ("fr", "12,5\u00a0%", "1\u202f000"), ("es", "12,5\u00a0%", "1000")],
+)
+def test_rate_and_count_ticks_in_each_language(lang: str, rate: str, count: str) -> None:
+    assert out.tick_formatter(out.RATE_AXIS, lang)(0.125) == rate
+    assert out.tick_formatter(out.COUNT_AXIS, lang)(1000) == count
+
+
+@pytest.mark.parametrize(("lang", "percent"), [("fr", "\u00a0%"), ("es", "\u00a0%"), ("en", "%")])
+def test_report_charts_write_numbers_as_the_language_does(editions_report: LabReport, lang: str, percent: str) -> None:
+    use_language(lang)
+    (_players, _arm, cells), *_rest = list(out.groups(editions_report))
+    rulesets = [ref.build() for ref in editions_report.experiment.rulesets]
+    for figure in (
+        out.seat_rates_figure(cells),
+        out.categories_figure(cells, rulesets),
+        out.vp_figure(editions_report, cells),
+    ):
+        ticks = _tick_texts(figure)
+        assert ticks and all(text.endswith(percent) for text in ticks), ticks
+        if lang != "en":
+            assert not any("." in text for text in ticks), ticks  # a decimal comma, never a point
+    seats = _tick_texts(out.seat_rates_figure(cells), "x")
+    assert seats == ["1", "2", "3"]
+
+
+@pytest.mark.parametrize(
+    ("lang", "row", "own"),
+    [
+        ("en", "Monks: won by the game's winner", "Illuminators: "),
+        ("fr", "Moines\u202f: remportée par le vainqueur de la partie", "Enlumineurs\u202f: "),
+        ("es", "Monjes: la gana el ganador de la partida", "Iluminadores: "),
+    ],
+)
+def test_each_edition_column_names_its_own_categories(
+    editions_report: LabReport, lang: str, row: str, own: str
+) -> None:
+    use_language(lang)
+    (_players, _arm, cells), *_rest = list(out.groups(editions_report))
+    rulesets = [ref.build() for ref in editions_report.experiment.rulesets]
+    rows = {r[0]: r[1:] for r in out.table_rows(editions_report, cells, rulesets)}
+    assert row in rows, sorted(rows)
+    biblios, sns = rows[row]
+    assert not biblios.startswith(own) and sns.startswith(own)
+    # the chart's category ticks name both editions' categories at each place
+    ticks = _tick_texts(out.categories_figure(cells, rulesets), "x")
+    assert ticks[0] == "\n".join((row.split(":")[0].rstrip("\u202f"), own.rstrip(": \u202f")))
+    page = out.to_html(editions_report)
+    assert f'<html lang="{lang}">' in page and html_escape(own) in page

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import re
+
 import pytest
 
 from biblios_kit.rulebook import (
@@ -180,3 +182,160 @@ def test_diff_of_shipped_variants() -> None:
     assert "players" in keys and "gold" in keys
     line = next(d for d in players if d.key == "players").text("biblios", "five-six-players")
     assert "2, 3, and 4" in line and "2, 3, 4, 5, and 6" in line
+
+
+PLAYERS_WORDS = [
+    # (language, what a player types, the section it must find first, a word of the rulebook it marks)
+    ("es", "obsequio", "gift", None),
+    ("es", "obsequios", "gift", None),
+    ("es", "cartas doradas", "components", "Oro"),
+    ("es", "Carta dorada", "components", "Oro"),
+    ("es", "puja mínima", "auction", "puja"),
+    ("es", "pujas minimas", "auction", "puja"),
+    ("es", "desempate", "ties", "desempate"),
+    ("es", "tiebreak", "ties", "desempate"),
+    ("es", "donación", "gift", None),
+    ("es", "oro", "auction", "Oro"),
+    ("fr", "surenchère", "auction", "enchère"),
+    ("fr", "surenchérir", "auction", "enchère"),
+    ("fr", "surencheres", "auction", "enchère"),
+    ("fr", "enchérir", "auction", "enchérit"),
+    ("fr", "mise", "auction", "enchère"),
+    ("fr", "mise minimale", "auction", "enchère"),
+    ("fr", "cartes or", "components", "Or"),
+    ("fr", "cartes dorées", "components", "Or"),
+    ("fr", "tiebreak", "ties", "départage"),
+    ("fr", "tie break", "ties", "départage"),
+    ("fr", "tie-break", "ties", "départage"),
+    ("fr", "cadeau", "gift", None),
+    ("en", "tiebreak", "ties", "tied"),
+    ("en", "tie break", "ties", "tied"),
+    ("en", "tie-break", "ties", "tied"),
+    ("en", "tiebreaker", "ties", "tied"),
+    ("en", "minimum bid", "auction", "first bid"),
+    ("en", "outbid", "auction", "bid"),
+    ("en", "present", "gift", None),
+]
+
+
+@pytest.mark.parametrize("edition", ["biblios", "scripts-and-scribes"])
+@pytest.mark.parametrize(("lang", "query", "first_section", "marked"), PLAYERS_WORDS)
+def test_players_words_find_the_right_section(
+    edition: str, lang: str, query: str, first_section: str, marked: str | None
+) -> None:
+    book = render_rulebook(load_ruleset(edition), lang)
+    hits = search(book, query)
+    assert hits, query
+    assert hits[0].section_id == first_section, [hit.section_id for hit in hits]
+    if marked is not None:
+        assert any(f"[{marked}" in highlight(hit) or f"[{marked.capitalize()}" in highlight(hit) for hit in hits)
+
+
+@pytest.mark.parametrize(
+    ("name", "expected"),
+    [
+        # players' words and their synonyms
+        ("obsequio", "gift"),
+        ("obsequios", "gift"),
+        ("cadeau", "gift"),
+        ("present", "gift"),
+        ("surenchère", "auction"),
+        ("surenchérir", "auction"),
+        ("Surenchere", "auction"),
+        ("mise", "auction"),
+        ("puja mínima", "auction"),
+        ("mise minimale", "auction"),
+        ("minimum bid", "auction"),
+        ("outbid", "auction"),
+        ("tiebreak", "ties"),
+        ("tie break", "ties"),
+        ("Tie-Break", "ties"),
+        ("desempate", "ties"),
+        ("ex aequo", "ties"),
+        # one typo
+        ("subsata", "auction"),
+        ("auctoin", "auction"),
+        ("enchéres", "auction"),
+        ("encheers", "auction"),
+        ("penalizasion", "penalty"),
+        ("pénalitées", "penalty"),
+        ("preparacoin", "setup"),
+        ("puntuacoin", "scoring"),
+        ("opcoines", "options"),
+    ],
+)
+def test_section_names_accept_synonyms_and_typos(name: str, expected: str) -> None:
+    assert section_id(name) == expected
+    assert section_id(name, load_ruleset("scripts-and-scribes")) == expected
+
+
+@pytest.mark.parametrize(("name", "candidates"), [("car", ("components", "church")), ("pun", ("scoring",))])
+def test_an_ambiguous_section_name_says_what_it_could_mean(name: str, candidates: tuple[str, ...]) -> None:
+    if len(candidates) == 1:
+        assert section_id(name) == candidates[0]
+        return
+    with pytest.raises(UnknownSectionError) as caught:
+        section_id(name)
+    assert caught.value.candidates == candidates
+
+
+@pytest.mark.parametrize("name", ["cartas doradas", "zzzzzz", "licorne", "Scriptorium"])
+def test_a_word_that_names_no_section_is_unknown(name: str) -> None:
+    with pytest.raises(UnknownSectionError) as caught:
+        section_id(name)
+    assert caught.value.candidates == ()
+
+
+def _cli(capsys: pytest.CaptureFixture[str], *args: str) -> tuple[int, str, str]:
+    from biblios_kit.cli.app import main
+    from biblios_kit.i18n import set_language
+
+    try:
+        try:
+            main(list(args))
+            code = 0
+        except SystemExit as exit_:
+            code = exit_.code if isinstance(exit_.code, int) else 1
+    finally:
+        set_language("en")
+    out, err = capsys.readouterr()
+    return code, out, err
+
+
+@pytest.mark.parametrize(
+    ("lang", "name", "title"),
+    [
+        ("en", "tiebreak", "Final ties"),
+        ("en", "auctoin", "Auction phase"),
+        ("fr", "surenchère", "Phase d'Enchères"),
+        ("fr", "penalitées", "Pénalités"),
+        ("es", "obsequio", "Fase de regalos"),
+        ("es", "puja mínima", "Fase de subasta"),
+        ("es", "desempate", "Empates finales"),
+    ],
+)
+def test_rules_show_finds_players_words(capsys: pytest.CaptureFixture[str], lang: str, name: str, title: str) -> None:
+    code, out, err = _cli(capsys, "rules", "show", name, "--lang", lang)
+    assert code == 0, err
+    assert f"\n{title}\n{'=' * len(title)}\n" in out
+
+
+@pytest.mark.parametrize(
+    ("lang", "name", "needles"),
+    [
+        ("en", "car", ["error: section 'car' is ambiguous; did you mean", "components (Components) or church"]),
+        ("fr", "car", ["erreur\u202f: la section 'car' est ambiguë\u202f; vouliez-vous dire", "(Matériel) ou church"]),
+        ("es", "car", ["error: la sección 'car' es ambigua; ¿quería decir", "(Componentes) o church"]),
+        ("en", "cartas doradas", ["error: unknown section 'cartas doradas'; choose one of:", "ties (Final ties)"]),
+        ("fr", "zzzzzz", ["erreur\u202f: section inconnue 'zzzzzz'", "ties (Égalités finales)"]),
+        ("es", "zzzzzz", ["error: sección desconocida 'zzzzzz'", "ties (Empates finales)"]),
+    ],
+)
+def test_rules_show_without_one_section_fails_in_the_users_language(
+    capsys: pytest.CaptureFixture[str], lang: str, name: str, needles: list[str]
+) -> None:
+    code, out, err = _cli(capsys, "rules", "show", name, "--lang", lang)
+    assert code == 2
+    assert out == ""
+    for needle in needles:
+        assert needle in re.sub(r" *\n *", " ", err), err

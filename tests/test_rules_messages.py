@@ -4,9 +4,14 @@ from __future__ import annotations
 
 import ast
 import pickle
+import re
 from pathlib import Path
+from typing import Any
 
 import pytest
+import yaml
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
 from biblios_kit.errors import Hint, Problem, RulesetError
 from biblios_kit.i18n import in_language, use_language
@@ -145,3 +150,226 @@ def test_unknown_name_message_for_the_layers_above() -> None:
             unknown_name_message("ruleset", "zz", ["biblios"])
             == "jeu de règles 'zz' introuvable\u202f; attendu l'un de\u202f: biblios"
         )
+
+
+# ---------------------------------------------------------------------- YAML syntax errors in the reader's language
+
+BROKEN_YAML = {
+    "colon-in-value": "a:\n  b: 1 c: 2\n",
+    "tab-indent": "a:\n\tb: 1\n",
+    "tab-after-colon": "a:\n  b:\t\t1\n  c:\n\t- 1\n",
+    "tab-line": "a: 1\n\t\n",
+    "tab-in-list": "a:\n  -\t1\n  - 2\n",
+    "at-sign": "a: @x\n",
+    "backtick": "a: `x`\n",
+    "percent-line": "a: 1\n%x\n",
+    "open-double-quote": 'a: "abc\n',
+    "open-single-quote": "a: 'abc\n",
+    "open-bracket": "a: [1, 2\n",
+    "open-brace": "a: {x: 1\n",
+    "bracket-then-brace": "a: [1, 2 3: x}\n",
+    "brace-then-bracket": "a: {x: 1 ]\n",
+    "unknown-escape": 'a: "\\q"\n',
+    "bad-hex-escape": 'a: "\\xZZ"\n',
+    "bad-indent": "a:\n    b: 1\n  c: 2\n",
+    "item-in-mapping": "a: 1\n- 2\n",
+    "item-after-colon": "a: - 1\n",
+    "two-documents": "a: 1\n---\nb: 2\n",
+    "key-without-colon": "a: 1\nb\nc: 2\n",
+    "control-character": "a: \x01\n",
+    "block-header-zero": "a: |0\n  x\n",
+    "block-header-letter": "a: |x\n  x\n",
+    "yaml-directive": "%YAML 2.0\n---\na: 1\n",
+    "open-tag": "a: !<x y\n",
+    "undefined-tag-handle": "a: !x!y 1\n",
+    "unknown-tag": "a: !!python/name:os.system\n",
+    "empty-anchor": "a: &\n",
+    "empty-alias": "a: *\n",
+    "separator-in-quotes": 'a: "x\n---\ny"\n',
+    "quote-at-end": 'a: "',
+    "closing-bracket": "a: 1\n]\n",
+    "text-after-quotes": 'a: "x"y\n',
+}
+"""One YAML mistake each; every scanner, parser and composer problem PyYAML or libyaml reports for them."""
+
+YAML_ENGLISH = re.compile(
+    r"\b(while (scanning|parsing|composing)|found|expected|could not|not allowed|cannot start|token|"
+    r"mapping values|block end|stream|scalar|indicator|but got)\b"
+)
+"""Words of PyYAML's and libyaml's messages that must never reach a French or Spanish reader."""
+
+
+def _pyyaml_error(text: str, loader: Any) -> yaml.YAMLError:
+    try:
+        yaml.load(text, Loader=loader)  # a safe loader, given by the test
+    except yaml.YAMLError as error:
+        return error
+    raise AssertionError(f"valid YAML: {text!r}")
+
+
+LOADERS = [yaml.SafeLoader] + ([yaml.CSafeLoader] if hasattr(yaml, "CSafeLoader") else [])
+
+
+@pytest.mark.parametrize("loader", LOADERS, ids=lambda loader: loader.__name__)
+@pytest.mark.parametrize("name", sorted(BROKEN_YAML))
+def test_yaml_syntax_errors_speak_the_readers_language(monkeypatch: pytest.MonkeyPatch, loader: Any, name: str) -> None:
+    from biblios_kit.rules import source
+
+    text = BROKEN_YAML[name]
+    monkeypatch.setattr(source, "_Loader", loader)
+    error = _pyyaml_error(text, loader)
+    with pytest.raises(RulesetError) as caught:
+        source.parse_text(text, "f.yaml")
+    (problem,) = caught.value.problems
+    mark = getattr(error, "problem_mark", None) or getattr(error, "context_mark", None)
+    if mark is not None:  # the position is PyYAML's own
+        assert (problem.line, problem.column) == (mark.line + 1, mark.column + 1)
+    english = explain_problem(problem, "en")
+    assert english.startswith("YAML syntax error: ") and "{" not in english
+    for fragment in (getattr(error, "problem", None), getattr(error, "context", None)):
+        if fragment:
+            assert str(fragment) not in english
+    for lang, start in (("fr", "erreur de syntaxe YAML\u202f: "), ("es", "error de sintaxis YAML: ")):
+        translated = explain_problem(problem, lang)
+        assert translated.startswith(start), translated
+        assert not YAML_ENGLISH.search(translated), translated
+        assert "{" not in translated and "Hint(" not in translated
+        assert translated != english
+
+
+@pytest.mark.parametrize("loader", LOADERS, ids=lambda loader: loader.__name__)
+@pytest.mark.parametrize("name", ["tab-indent", "tab-after-colon", "tab-line", "tab-in-list"])
+def test_a_tab_is_named_a_tab(monkeypatch: pytest.MonkeyPatch, loader: Any, name: str) -> None:
+    from biblios_kit.rules import source
+
+    monkeypatch.setattr(source, "_Loader", loader)
+    with pytest.raises(RulesetError) as caught:
+        source.parse_text(BROKEN_YAML[name], "f.yaml")
+    (problem,) = caught.value.problems
+    # (a note may follow: the value the tab interrupts)
+    assert explain_problem(problem, "en").startswith("YAML syntax error: a tab character; YAML indents with spaces")
+    assert explain_problem(problem, "fr").startswith(
+        "erreur de syntaxe YAML\u202f: une tabulation\u202f; en YAML, l'indentation se fait avec des espaces"
+    )
+    assert explain_problem(problem, "es").startswith(
+        "error de sintaxis YAML: un tabulador; en YAML la sangría se hace con espacios"
+    )
+
+
+def test_the_context_of_a_yaml_error_is_a_located_note() -> None:
+    from biblios_kit.rules import source
+
+    with pytest.raises(RulesetError) as caught:
+        source.parse_text('id: x\nname: "never closed\n', "f.yaml")
+    (problem,) = caught.value.problems
+    assert (problem.line, problem.column) == (3, 1)
+    assert explain_problem(problem, "en") == (
+        "YAML syntax error: the file ends inside a quoted text: its closing quote is missing"
+        " (the quoted text that starts on line 2, column 7)"
+    )
+    assert explain_problem(problem, "fr").endswith("(le texte entre guillemets qui commence ligne 2, colonne 7)")
+    assert explain_problem(problem, "es").endswith("(el texto entre comillas que empieza en la línea 2, columna 7)")
+
+
+YAML_TEXT = st.text(alphabet=st.sampled_from(list("ab:- \t\n\"'[]{}#&*!|>%@`,?\\x0")), max_size=40)
+
+
+@settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(YAML_TEXT)
+def test_no_pyyaml_english_reaches_french_or_spanish(text: str) -> None:
+    from biblios_kit.rules import source
+
+    try:
+        source.parse_text(text, "f.yaml")
+    except RulesetError as error:
+        for problem in error.problems:
+            for lang in ("fr", "es"):
+                translated = explain_problem(problem, lang)
+                assert not YAML_ENGLISH.search(translated), (text, translated)
+                assert "{" not in translated.replace("'}'", "").replace("'{'", ""), (text, translated)
+
+
+# ---------------------------------------------------------------------- what was found, not "a list is a list"
+
+BASE = "extends: biblios\nid: t\ntitle: {en: T, fr: T, es: T}\ndescription: {en: T, fr: T, es: T}\n"
+
+
+@pytest.mark.parametrize(
+    ("extra", "messages"),
+    [
+        (
+            "auction: [1, 2]\n",
+            (
+                "expected a mapping of fields, found a list",
+                "attendu une table de champs, trouvé une liste",
+                "se esperaba un mapa de campos, pero se encontró una lista",
+            ),
+        ),
+        (
+            "auction: {opening_bid: {a: 1}}\n",
+            (
+                "expected a whole number from 1 to 100, found a mapping of fields",
+                "attendu un nombre entier de 1 à 100, trouvé une table de champs",
+                "se esperaba un número entero de 1 a 100, pero se encontró un mapa de campos",
+            ),
+        ),
+        (
+            "categories:\n  monks: {cards: [1]}\n",
+            (
+                "expected a mapping of fields, found a list",
+                "attendu une table de champs, trouvé une liste",
+                "se esperaba un mapa de campos, pero se encontró una lista",
+            ),
+        ),
+        (
+            "auction: {opening_bid: no}\n",
+            (
+                "expected a whole number from 1 to 100, found the yes/no value false",
+                "attendu un nombre entier de 1 à 100, trouvé la valeur oui/non false",
+                "se esperaba un número entero de 1 a 100, pero se encontró el valor sí/no false",
+            ),
+        ),
+    ],
+)
+def test_a_wrong_type_says_what_was_expected_and_what_was_found(
+    tmp_path: Path, extra: str, messages: tuple[str, str, str]
+) -> None:
+    path = tmp_path / "t.yaml"
+    path.write_text(BASE + extra, encoding="utf-8")
+    (problem,) = check_file(path, "t.yaml")
+    assert problem.code == "wrong-type-found"
+    assert tuple(explain_problem(problem, lang) for lang in ("en", "fr", "es")) == messages
+
+
+@pytest.mark.parametrize("value", [[1], {"a": 1}, None, True, False], ids=["list", "mapping", "null", "true", "false"])
+@pytest.mark.parametrize("expected_kind", ["array", "object", "string", "integer", "boolean"])
+def test_no_wrong_type_message_repeats_itself(value: object, expected_kind: str) -> None:
+    from biblios_kit.rules.schema import found_hint, kind_of
+
+    if kind_of(value) == expected_kind:
+        return  # not a wrong type
+    problem = Problem("t.yaml", 1, 1, "x", "wrong-type-found", {"expected": Hint("kind", {"kind": expected_kind}),
+                                                                 "found": found_hint(value)})  # fmt: skip
+    for lang in ("en", "fr", "es"):
+        message = explain_problem(problem, lang)
+        expected_part, found_part = re.split(
+            r", (?:found|trouvé|pero se encontró) ", message.split(" ", 1)[1], maxsplit=1
+        )
+        expected_words = expected_part.removeprefix("esperaba ")
+        assert expected_words != found_part and not found_part.startswith(expected_words), message
+
+
+@pytest.mark.parametrize("value", ["2024-02-30", "!!timestamp x", "!!int x", "!!float x"])
+def test_an_unreadable_value_is_located_not_a_crash(tmp_path: Path, value: str) -> None:
+    path = tmp_path / "t.yaml"
+    path.write_text(BASE + f"auction: {{opening_bid: {value}}}\n", encoding="utf-8")
+    (problem,) = check_file(path, "t.yaml")
+    assert (problem.code, problem.line, problem.column, problem.path) == (
+        "unreadable-value",
+        5,
+        24,
+        "auction.opening_bid",
+    )
+    assert explain_problem(problem, "en").startswith("the value ")
+    assert explain_problem(problem, "fr").startswith("la valeur ")
+    assert explain_problem(problem, "es").startswith("el valor ")

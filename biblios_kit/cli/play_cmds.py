@@ -204,7 +204,12 @@ def _serve(port: int, lang: str, bind: str, max_sessions: int) -> None:
     shown = "127.0.0.1" if bind in ("0.0.0.0", "::", "") else bind
     host = f"[{shown}]" if ":" in shown else shown
     url = f"http://{host}:{port}/?token={token}"
-    app = make_play_app(command, token, max_sessions=max_sessions)
+
+    def page_language(request: web.Request) -> str:
+        """The page's language: the game's (``--lang``, else the browser's)."""
+        return lang if explicit_lang else browser_language(request) or lang
+
+    app = make_play_app(command, token, max_sessions=max_sessions, page_language=page_language)
     print(_("Serving biblios-kit on {url} (Ctrl+C to stop)").format(url=url), file=sys.stderr, flush=True)
     try:
         web.run_app(app, host=bind, port=port, print=None, access_log=None, shutdown_timeout=5)

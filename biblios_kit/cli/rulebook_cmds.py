@@ -2,7 +2,7 @@
 
 import sys
 from pathlib import Path
-from typing import TYPE_CHECKING, Annotated, NoReturn
+from typing import TYPE_CHECKING, Annotated, Literal, NoReturn
 
 import typer
 
@@ -61,12 +61,16 @@ def load(name: str, options: list[str]) -> "Ruleset":
         _fail(_("ruleset {name} cannot be loaded: {reason}").format(name=repr(name), reason=str(error)))
 
 
-def _section_choices(ruleset: "Ruleset", lang: str) -> str:
+def _section_choices(
+    ruleset: "Ruleset", lang: str, ids: "tuple[str, ...] | None" = None, style: 'Literal["standard", "or"]' = "standard"
+) -> str:
+    """The sections ``ids`` (all by default) as "id (title)", listed in the active language."""
     from biblios_kit.rulebook.model import SECTION_IDS
     from biblios_kit.rulebook.render import section_title
 
     return format_list(
-        _("{id} ({title})").format(id=sid, title=section_title(sid, ruleset, lang)) for sid in SECTION_IDS
+        (_("{id} ({title})").format(id=sid, title=section_title(sid, ruleset, lang)) for sid in ids or SECTION_IDS),
+        style,
     )
 
 
@@ -108,10 +112,17 @@ def register(app: typer.Typer) -> None:
         if section is not None:
             try:
                 sections = [book.section(section_id(section, loaded))]
-            except UnknownSectionError:
+            except UnknownSectionError as error:
+                shown = section if len(section) <= 60 else section[:59] + "…"
+                if error.candidates:
+                    _fail(
+                        _("section {name} is ambiguous; did you mean {candidates}?").format(
+                            name=repr(shown), candidates=_section_choices(loaded, code, error.candidates, "or")
+                        )
+                    )
                 _fail(
                     _("unknown section {name}; choose one of: {choices}").format(
-                        name=repr(section), choices=_section_choices(loaded, code)
+                        name=repr(shown), choices=_section_choices(loaded, code)
                     )
                 )
         sys.stdout.write(format_rulebook(book, fmt, sections))

@@ -24,7 +24,12 @@ def arm_label(arm: str) -> str:
     return _("all seats")
 
 
-def _category(ruleset: Ruleset | None, position: str) -> str:
+CATEGORY_METRICS = ("category_won", "category_nobody", "category_by_winner", "die")
+"""The metrics about one category (by its board position, ``category_won.3``, ``die.3:2``)."""
+
+
+def category_name(ruleset: Ruleset | None, position: str) -> str:
+    """The name, in the active language, of the category at board ``position`` (from 1) of ``ruleset``."""
     index = int(position) - 1
     if ruleset is None or not 0 <= index < len(ruleset.categories):
         return _("category {number}").format(number=position)
@@ -54,18 +59,18 @@ def metric_label(key: str, ruleset: Ruleset | None = None, arm: str = "main") ->
             return _("Win rate of the stronger bot")
         return _("Win rate of the restricted bot")
     if name == "category_won":
-        return _("{category}: won by someone").format(category=_category(ruleset, param))
+        return _("{category}: won by someone").format(category=category_name(ruleset, param))
     if name == "category_nobody":
-        return _("{category}: won by nobody").format(category=_category(ruleset, param))
+        return _("{category}: won by nobody").format(category=category_name(ruleset, param))
     if name == "category_by_winner":
-        return _("{category}: won by the game's winner").format(category=_category(ruleset, param))
+        return _("{category}: won by the game's winner").format(category=category_name(ruleset, param))
     if name == "die":
         position, _sep, place = param.partition(":")
         if place:
             return _("{category} die for place {place}: final value").format(
-                category=_category(ruleset, position), place=place
+                category=category_name(ruleset, position), place=place
             )
-        return _("{category} die: final value").format(category=_category(ruleset, position))
+        return _("{category} die: final value").format(category=category_name(ruleset, position))
     fixed = {
         "decisions": _("Decisions per game"),
         "auctions": _("Cards auctioned per game"),
@@ -84,3 +89,11 @@ def metric_label(key: str, ruleset: Ruleset | None = None, arm: str = "main") ->
         "decided_at": _("Share of the game after which the winner leads to the end"),
     }
     return fixed.get(key, key)
+
+
+def metric_category(key: str, ruleset: Ruleset | None) -> str | None:
+    """The name of the category metric ``key`` is about, as ``ruleset`` names it (``None``: not a category metric)."""
+    name, _sep, param = key.partition(".")
+    if name not in CATEGORY_METRICS:
+        return None
+    return category_name(ruleset, param.partition(":")[0])

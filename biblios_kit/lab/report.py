@@ -15,8 +15,8 @@ import json
 from collections.abc import Iterator
 from typing import Any
 
-from biblios_kit.i18n import _, current_language, format_decimal, format_number, format_percent
-from biblios_kit.lab.names import arm_label, metric_label
+from biblios_kit.i18n import _, current_language, format_decimal, format_number, format_percent, translator
+from biblios_kit.lab.names import arm_label, metric_category, metric_label
 from biblios_kit.lab.runner import LabReport
 from biblios_kit.lab.stats import RATE, CellStats, Difference, Estimate
 from biblios_kit.rules.model import Ruleset
@@ -73,11 +73,17 @@ def seat_test_text(cell: CellStats) -> str:
 
 
 def table_rows(report: LabReport, cells: list[CellStats], rulesets: list[Ruleset]) -> list[list[str]]:
-    """The text rows of one group's table (without the header): metric name, then one entry per ruleset."""
+    """The text rows of one group's table (without the header): metric name, then one entry per ruleset.
+
+    Categories are compared by board position; a column whose ruleset names the category at that
+    place otherwise than the row does (Scripts & Scribes' Illuminators on Biblios' Monks row) starts
+    with its own name.
+    """
     rows = []
     for key in metric_keys(cells):
         first = next(c for c in cells if key in c.estimates)
         row = [metric_label(key, rulesets[first.ruleset], first.arm)]
+        named = metric_category(key, rulesets[first.ruleset])
         for cell in cells:
             estimate = cell.estimates.get(key)
             if estimate is None:
@@ -87,6 +93,9 @@ def table_rows(report: LabReport, cells: list[CellStats], rulesets: list[Ruleset
             difference = cell.differences.get(key)
             if difference is not None:
                 text += "  " + format_difference(difference, estimate.kind)
+            own = metric_category(key, rulesets[cell.ruleset])
+            if own is not None and own != named:  # another edition's category at that place (Illuminators, Monks)
+                text = _("{category}: {value}").format(category=own, value=text)
             row.append(text)
         rows.append(row)
     if cells[0].arm == "main":
@@ -222,8 +231,62 @@ def _figure(width: float = 7.0, height: float = 3.2) -> Any:
     return Figure(figsize=(width, height))
 
 
-def plot_seat_rates(cells: list[CellStats]) -> str:
-    """Win rate per seat with 95% intervals, one group of bars per ruleset."""
+RATE_AXIS, DECIMAL_AXIS, COUNT_AXIS = "rate", "decimal", "count"
+"""How an axis's tick labels are written: percentages, decimal numbers, whole numbers."""
+
+
+def tick_digits(locations: Any, scale: float = 1.0) -> int:
+    """The decimals (0 to 3) tick labels need to tell ``locations`` (times ``scale``) apart and show them exactly."""
+    values = sorted({round(float(x) * scale, 9) for x in locations})
+    for digits in range(3):
+        if all(abs(v * 10**digits - round(v * 10**digits)) < 1e-6 for v in values):
+            return digits
+    return 3
+
+
+def tick_formatter(kind: str, lang: str | None = None) -> Any:
+    """A matplotlib tick formatter writing numbers as ``lang`` does (the active language by default).
+
+    ``kind`` is :data:`RATE_AXIS` ("25 %", "12,5 %"), :data:`DECIMAL_AXIS` ("0,25") or
+    :data:`COUNT_AXIS` ("3", "1 000"); the decimals shown are as many as the ticks need.
+    """
+    from matplotlib.ticker import Formatter
+
+    tr = translator(lang or current_language())
+
+    class LocaleFormatter(Formatter):
+        """Tick labels in one language; the decimals shown depend on all the axis's ticks."""
+
+        def __init__(self) -> None:
+            self.ticks: list[float] = []
+
+        def set_locs(self, locs: Any) -> None:
+            super().set_locs(locs)
+            self.ticks = [float(x) for x in locs]
+
+        def __call__(self, value: float, pos: int | None = None) -> str:
+            ticks = self.ticks or [value]  # called on its own, not while an axis is drawn
+            if kind == RATE_AXIS:
+                return tr.format_percent(value, tick_digits(ticks, 100))
+            digits = tick_digits(ticks)
+            if kind == COUNT_AXIS and digits == 0:
+                return tr.format_number(round(value))
+            return tr.format_decimal(value, digits)
+
+    return LocaleFormatter()
+
+
+def value_text(value: object) -> str:
+    """A swept value as a tick label in the active language (3 / 2,5 / text as it is)."""
+    if isinstance(value, bool) or not isinstance(value, (int, float)):
+        return str(value)
+    if isinstance(value, int):
+        return format_number(value)
+    return format_decimal(value, tick_digits([value]))
+
+
+def seat_rates_figure(cells: list[CellStats]) -> Any:
+    """Win rate per seat with 95% intervals, one group of bars per ruleset (a matplotlib figure)."""
     figure = _figure()
     axes = figure.subplots()
     players = cells[0].players
@@ -243,13 +306,20 @@ def plot_seat_rates(cells: list[CellStats]) -> str:
         axes.bar(xs, ys, width=width, yerr=errors, capsize=3, label=cell.label)
     axes.axhline(1 / players, color="grey", linestyle=":", linewidth=1)
     axes.set_xticks(range(1, players + 1))
+    axes.xaxis.set_major_formatter(tick_formatter(COUNT_AXIS))
+    axes.yaxis.set_major_formatter(tick_formatter(RATE_AXIS))
     axes.set_xlabel(_("Seat"))
     axes.set_ylabel(_("Win rate"))
     axes.legend(fontsize="small")
-    return _svg(figure)
+    return figure
 
 
-def plot_vp(report: LabReport, cells: list[CellStats]) -> str:
+def plot_seat_rates(cells: list[CellStats]) -> str:
+    """:func:`seat_rates_figure` as inline SVG."""
+    return _svg(seat_rates_figure(cells))
+
+
+def vp_figure(report: LabReport, cells: list[CellStats]) -> Any:
     """The distribution of victory points (every seat of every game), one histogram per ruleset."""
     figure = _figure()
     axes = figure.subplots()
@@ -259,13 +329,29 @@ def plot_vp(report: LabReport, cells: list[CellStats]) -> str:
     for cell, values in zip(cells, series):
         if values:
             axes.hist(values, bins=bins, histtype="step", linewidth=1.5, density=True, label=cell.label)
+    axes.xaxis.set_major_formatter(tick_formatter(COUNT_AXIS))
+    axes.yaxis.set_major_formatter(tick_formatter(RATE_AXIS))
     axes.set_xlabel(_("Victory points"))
     axes.set_ylabel(_("Share of players"))
     axes.legend(fontsize="small")
-    return _svg(figure)
+    return figure
 
 
-def plot_categories(cells: list[CellStats], rulesets: list[Ruleset]) -> str:
+def plot_vp(report: LabReport, cells: list[CellStats]) -> str:
+    """:func:`vp_figure` as inline SVG."""
+    return _svg(vp_figure(report, cells))
+
+
+def category_names(keys: list[str], cells: list[CellStats], rulesets: list[Ruleset]) -> list[str]:
+    """The name of each category metric's category, as every ruleset of the group names it (one per line)."""
+    names = []
+    for key in keys:
+        own = (metric_category(key, rulesets[cell.ruleset]) for cell in cells)
+        names.append("\n".join(dict.fromkeys(name for name in own if name is not None)))
+    return names
+
+
+def categories_figure(cells: list[CellStats], rulesets: list[Ruleset]) -> Any:
     """How often each category was won by the game's winner (its decisiveness), per ruleset."""
     figure = _figure()
     axes = figure.subplots()
@@ -284,40 +370,51 @@ def plot_categories(cells: list[CellStats], rulesets: list[Ruleset]) -> str:
             errors[0].append(e.value - e.low)
             errors[1].append(e.high - e.value)
         axes.bar(xs, ys, width=width, yerr=errors, capsize=3, label=cell.label)
-    lang = current_language()
-    base = rulesets[cells[0].ruleset]
-    names = [base.categories[int(k.split(".")[1]) - 1].name.get(lang) for k in keys]
-    axes.set_xticks(range(len(keys)), names, rotation=15)
+    axes.set_xticks(range(len(keys)), category_names(keys, cells, rulesets), rotation=15)
+    axes.yaxis.set_major_formatter(tick_formatter(RATE_AXIS))
     axes.set_ylabel(_("Won by the game's winner"))
     axes.legend(fontsize="small")
-    return _svg(figure)
+    return figure
+
+
+def plot_categories(cells: list[CellStats], rulesets: list[Ruleset]) -> str:
+    """:func:`categories_figure` as inline SVG."""
+    return _svg(categories_figure(cells, rulesets))
 
 
 SWEEP_METRICS = ("seat_win.1", "decisions", "margin", "shared", "comeback", "lead_changes")
 """The metrics a sweep report plots against the swept values."""
 
 
-def plot_sweep(report: LabReport, cells: list[CellStats], key: str, rulesets: list[Ruleset]) -> str:
+def sweep_figure(report: LabReport, cells: list[CellStats], key: str, rulesets: list[Ruleset]) -> Any:
     """One metric (with its 95% interval) against the sweep's values."""
     figure = _figure(5.0, 3.0)
     axes = figure.subplots()
     labels: list[str] = []
     ys: list[float] = []
     errors: tuple[list[float], list[float]] = ([], [])
+    kind = DECIMAL_AXIS
     for cell in cells:
         e = cell.estimates.get(key)
         if e is None:
             continue
+        kind = RATE_AXIS if e.kind == RATE else DECIMAL_AXIS
         point = report.sweep[cell.ruleset] if cell.ruleset < len(report.sweep) else {}
-        labels.append(", ".join(str(v) for v in point.values()) or cell.label)
+        labels.append(", ".join(value_text(v) for v in point.values()) or cell.label)
         ys.append(e.value)
         errors[0].append(e.value - e.low)
         errors[1].append(e.high - e.value)
     axes.errorbar(range(len(ys)), ys, yerr=errors, marker="o", capsize=3)
     axes.set_xticks(range(len(labels)), labels)
+    axes.yaxis.set_major_formatter(tick_formatter(kind))
     axes.set_xlabel(", ".join(report.sweep[0]) if report.sweep else "")
     axes.set_title(metric_label(key, rulesets[cells[0].ruleset], cells[0].arm), fontsize="medium")
-    return _svg(figure)
+    return figure
+
+
+def plot_sweep(report: LabReport, cells: list[CellStats], key: str, rulesets: list[Ruleset]) -> str:
+    """:func:`sweep_figure` as inline SVG."""
+    return _svg(sweep_figure(report, cells, key, rulesets))
 
 
 _STYLE = """

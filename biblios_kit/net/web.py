@@ -22,7 +22,7 @@ from typing import TYPE_CHECKING, Any
 
 from aiohttp import WSMsgType, web
 
-from biblios_kit.i18n import SUPPORTED, _, normalize_language
+from biblios_kit.i18n import N_, SUPPORTED, _, current_language, normalize_language, translator
 from biblios_kit.net.security import HostPolicy, access_middleware, guard_middleware, json_error
 
 if TYPE_CHECKING:
@@ -45,19 +45,36 @@ def _textual_serve_dir() -> Path:
     return Path(textual_serve.__file__).resolve().parent
 
 
-def _page(request: web.Request, socket_path: str, title: str) -> web.Response:
-    """textual-serve's page, pointing its terminal at ``socket_path`` on this very host."""
+PAGE_TEXTS: dict[str, str] = {
+    "start": N_("Start"),
+    "ended": N_("Session ended."),
+    "restart": N_("Restart"),
+}
+"""The page's own texts (its button and its end-of-session notice), translated into the page's language."""
+
+
+def page_html(socket_url: str, static_url: str, title: str, lang: str) -> str:
+    """The browser page (our copy of textual-serve's, in ``templates/``): ``<html lang>`` and its texts in ``lang``."""
     import jinja2
 
-    env = jinja2.Environment(loader=jinja2.FileSystemLoader(_textual_serve_dir() / "templates"), autoescape=True)
-    scheme = "wss" if request.secure else "ws"
-    base = f"{request.scheme}://{request.host}"
-    html = env.get_template("app_index.html").render(
+    code = lang if lang in SUPPORTED else "en"
+    tr = translator(code)
+    env = jinja2.Environment(loader=jinja2.FileSystemLoader(Path(__file__).parent / "templates"), autoescape=True)
+    return env.get_template("app_index.html").render(
+        lang=code,
+        texts={key: tr.gettext(text) for key, text in PAGE_TEXTS.items()},
         font_size=16,
-        app_websocket_url=f"{scheme}://{request.host}{socket_path}",
-        config={"static": {"url": f"{base}/static/"}},
+        app_websocket_url=socket_url,
+        config={"static": {"url": static_url}},
         application={"name": title},
     )
+
+
+def _page(request: web.Request, socket_path: str, title: str, lang: str) -> web.Response:
+    """The page, in ``lang``, pointing its terminal at ``socket_path`` on this very host."""
+    scheme = "wss" if request.secure else "ws"
+    base = f"{request.scheme}://{request.host}"
+    html = page_html(f"{scheme}://{request.host}{socket_path}", f"{base}/static/", title, lang)
     return web.Response(text=html, content_type="text/html", headers={"Cache-Control": "no-store"})
 
 
@@ -178,7 +195,8 @@ def _static_routes() -> list[web.AbstractRouteDef]:
 
 
 def make_play_app(command: Callable[[web.Request], str], access_token: str, *, allowed_hosts: tuple[str, ...] = (),
-                  max_sessions: int = 4) -> web.Application:  # fmt: skip
+                  max_sessions: int = 4,
+                  page_language: Callable[[web.Request], str] | None = None) -> web.Application:  # fmt: skip
     """The ``play --web`` application: the page, its WebSocket (one game process each) and the scripts.
 
     Nothing is served without ``access_token`` (the printed URL carries it once, then a
@@ -186,7 +204,9 @@ def make_play_app(command: Callable[[web.Request], str], access_token: str, *, a
     ``command(request)`` gives the shell command of each session (the language of the
     browser can go into it). Each browser gets a session cookie (a random secret) on its
     first page; its games run with that secret in the environment, so they save to that
-    browser's own file (see :func:`biblios_kit.resources.saved_game_path`).
+    browser's own file (see :func:`biblios_kit.resources.saved_game_path`). The page speaks
+    ``page_language(request)`` (by default the browser's language, else the active one): give
+    the game's language so the page and the game agree.
     """
     import secrets
 
@@ -199,7 +219,8 @@ def make_play_app(command: Callable[[web.Request], str], access_token: str, *, a
     )
 
     async def index(request: web.Request) -> web.Response:
-        response = _page(request, "/ws", "biblios-kit")
+        lang = page_language(request) if page_language else browser_language(request) or current_language()
+        response = _page(request, "/ws", "biblios-kit", lang)
         if not request.cookies.get(SESSION_COOKIE):
             response.set_cookie(SESSION_COOKIE, secrets.token_urlsafe(24), httponly=True, samesite="Strict",
                                 max_age=SESSION_COOKIE_DAYS * 86400, path="/")  # fmt: skip
@@ -229,7 +250,7 @@ def add_seat_pages(app: web.Application, hub: TableHub, config: ServerConfig) ->
     Opening the link checks its token, keeps it in an HttpOnly, SameSite=Strict cookie
     limited to that table's path, and redirects to the page without it. The page's
     WebSocket starts ``biblios-kit join`` for that seat in a Textual process, with the
-    seat token in its environment and the browser's language.
+    seat token in its environment and the browser's language; the page speaks that language too.
     """
     sessions = Sessions(config.browser_sessions)
     app.add_routes(_static_routes())
@@ -253,7 +274,7 @@ def add_seat_pages(app: web.Application, hub: TableHub, config: ServerConfig) ->
             raise response
         if table.seat_of(request.cookies.get(seat_cookie(table.id))) is None:
             return json_error(403, "bad_token", _("open your invitation link (it carries your seat token)"))
-        return _page(request, f"/play/{table.id}/ws", "biblios-kit")
+        return _page(request, f"/play/{table.id}/ws", "biblios-kit", browser_language(request) or "en")
 
     async def socket(request: web.Request) -> web.StreamResponse:
         table_id, token = token_of(request)

@@ -40,7 +40,16 @@ SYNONYMS: dict[str, dict[str, tuple[str, ...]]] = {
         "vp": ("victory points",),
         "fine": ("penalty", "penalized"),
         "money": ("gold",),
-        "tie breaker": ("tie-break", "ties"),
+        "tie breaker": ("tie-break", "ties", "tied"),
+        "tiebreaker": ("tie-break", "ties", "tied"),
+        "tie break": ("ties", "tied"),
+        "tiebreak": ("tie-break", "ties", "tied"),
+        "minimum bid": ("first bid", "bid"),
+        "lowest bid": ("first bid", "bid"),
+        "outbid": ("higher", "bid"),
+        "overbid": ("higher", "bid"),
+        "raise the bid": ("higher", "bid"),
+        "present": ("gift", "donation"),
     },
     "fr": {
         "pv": ("points de victoire",),
@@ -48,6 +57,23 @@ SYNONYMS: dict[str, dict[str, tuple[str, ...]]] = {
         "sanction": ("penalite", "penalise"),
         "argent": ("or",),
         "egalite": ("departage", "egalites"),
+        "ex aequo": ("egalite", "departage"),
+        "tiebreak": ("departage", "egalite"),
+        "tie break": ("departage", "egalite"),
+        "surenchere": ("enchere", "encherit", "depasser"),
+        "surencherir": ("enchere", "encherit", "depasser"),
+        "surencherisseur": ("encherisseur", "enchere"),
+        "mise": ("enchere",),
+        "miser": ("enchere", "encherir"),
+        "mise minimale": ("enchere",),
+        "mise minimum": ("enchere",),
+        "enchere minimale": ("enchere",),
+        "enchere minimum": ("enchere",),
+        "doree": ("or",),
+        "dore": ("or",),
+        "cadeau": ("don", "donation"),
+        "offrir": ("don", "donation"),
+        "donner": ("don", "donation"),
     },
     "es": {
         "multa": ("penalizacion", "penalizado"),
@@ -55,10 +81,25 @@ SYNONYMS: dict[str, dict[str, tuple[str, ...]]] = {
         "sancionado": ("penalizado", "penalizacion"),
         "oferta": ("puja",),
         "dinero": ("oro",),
+        "obsequio": ("regalo", "donacion"),
+        "obsequiar": ("regalo", "donacion"),
+        "regalar": ("regalo", "donacion"),
+        "donar": ("regalo", "donacion"),
+        "dorada": ("oro",),
+        "dorado": ("oro",),
+        "puja minima": ("puja",),
+        "puja minimo": ("puja",),
+        "oferta minima": ("puja",),
+        "apuesta": ("puja",),
+        "apuesta minima": ("puja",),
+        "sobrepujar": ("superar", "puja"),
+        "desempate": ("empate", "empates", "empatan"),
+        "tiebreak": ("desempate", "empate", "empates"),
+        "tie break": ("desempate", "empate", "empates"),
     },
 }
-"""Words players use for the rulebook's words, per language (folded: lower case, no accents);
-the seeds' own words ("multa", "PV") are among them. Edition terms and option titles are added
+"""Words players use for the rulebook's words, per language (folded: lower case, no accents, in the
+singular: a plural query finds its singular entry); the seeds' own words ("multa", "PV") are among them. Edition terms and option titles are added
 from the shipped rulesets (see :func:`edition_synonyms`)."""
 
 
@@ -185,7 +226,8 @@ def edition_synonyms(lang: str) -> dict[str, tuple[str, ...]]:
     return {name: tuple(sorted(values)) for name, values in mapping.items() if values}
 
 
-def _synonyms(lang: str) -> dict[str, tuple[str, ...]]:
+def player_synonyms(lang: str) -> dict[str, tuple[str, ...]]:
+    """Folded phrases players type in ``lang`` -> the rulebook's words: :data:`SYNONYMS` and the editions' own."""
     table = dict(edition_synonyms(lang))
     for phrase, values in SYNONYMS.get(lang, {}).items():
         table[phrase] = tuple(dict.fromkeys(table.get(phrase, ()) + values))
@@ -196,26 +238,41 @@ def _alternative(phrase: str) -> _Alternative:
     return tuple((word.bare, False) for word in _tokens(phrase))
 
 
+def singular(word: str) -> str:
+    """A folded word without its plural mark (*-s*, *-x*), for looking it up: "doradas" -> "dorada"."""
+    if len(word) > 3 and word[-1] in "sx" and word[-2] != word[-1]:
+        return word[:-1]
+    return word
+
+
+def synonyms_of(phrase: Sequence[str], synonyms: dict[str, tuple[str, ...]]) -> tuple[str, ...] | None:
+    """The synonyms of a phrase of folded words, as typed or in the singular ("cartas doradas"); None if unknown."""
+    typed = " ".join(phrase)
+    if typed in synonyms:
+        return synonyms[typed]
+    return synonyms.get(" ".join(singular(word) for word in phrase))
+
+
 def query_units(query: str, lang: str) -> list[_Unit]:
     """The units of ``query`` in a rulebook of ``lang``: known phrases first (longest), then single words."""
     words = _tokens(query)
-    synonyms = _synonyms(lang)
+    synonyms = player_synonyms(lang)
     stop = STOPWORDS.get(lang, frozenset()) | STOPWORDS["en"]
     units: list[_Unit] = []
     index = 0
     while index < len(words):
         for size in range(min(5, len(words) - index), 1, -1):
-            phrase = " ".join(word.bare for word in words[index : index + size])
-            if phrase in synonyms:
+            found = synonyms_of([word.bare for word in words[index : index + size]], synonyms)
+            if found is not None:
                 own = tuple((word.low, word.low != word.bare) for word in words[index : index + size])
-                alternatives = (own, *(_alternative(other) for other in synonyms[phrase]))
+                alternatives = (own, *(_alternative(other) for other in found))
                 units.append(_Unit(alternatives))
                 index += size
                 break
         else:
             word = words[index]
             own_word: _Alternative = ((word.low, word.low != word.bare),)
-            others = tuple(_alternative(other) for other in synonyms.get(word.bare, ()))
+            others = tuple(_alternative(other) for other in synonyms_of([word.bare], synonyms) or ())
             units.append(_Unit((own_word, *others), optional=word.bare in stop))
             index += 1
     if any(not unit.optional for unit in units):

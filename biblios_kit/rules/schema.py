@@ -103,6 +103,15 @@ def kind_of(value: Any) -> str:
     return type(value).__name__
 
 
+def found_hint(value: Any) -> Hint:
+    """What a value that is shown by its kind is, for ``expected ..., found ...``: a list, a mapping, empty, yes/no."""
+    if value is None:
+        return Hint("found-null")
+    if isinstance(value, bool):
+        return Hint("found-boolean", {"value": value})
+    return Hint("kind", {"kind": kind_of(value)})
+
+
 def suggestion(name: str, candidates: Iterable[str]) -> str | None:
     """The closest candidate to a misspelt ``name``, if any is close enough (``difflib``, cutoff 0.6)."""
     matches = difflib.get_close_matches(name, list(candidates), n=1, cutoff=0.6)
@@ -209,9 +218,16 @@ def _issues_for(error: Any) -> Iterator[Issue]:
                 yield Issue(path, "missing-field", {"name": name})
         return
     if validator == "type":
-        yield Issue(
-            path, "wrong-type", {"value": shown(value), "actual": kind_of(value), "expected": describe(error.schema)}
-        )
+        if value is None or isinstance(value, (bool, list, dict)):
+            # "a list is a list": a value shown by its kind would repeat itself; say what was found instead
+            found = {"expected": describe(error.schema), "found": found_hint(value)}
+            yield Issue(path, "wrong-type-found", found)
+        else:
+            yield Issue(
+                path,
+                "wrong-type",
+                {"value": shown(value), "actual": kind_of(value), "expected": describe(error.schema)},
+            )
     elif validator == "enum":
         choices: dict[str, object] = {"value": shown(value), "choices": [shown(choice) for choice in expected]}
         close = suggestion(value, [str(choice) for choice in expected]) if isinstance(value, str) else None

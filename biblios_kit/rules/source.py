@@ -110,6 +110,103 @@ def _text_position(text: str, index: int) -> tuple[int, int]:
     return line, index - (text.rfind("\n", 0, index) + 1) + 1
 
 
+_YAML_PROBLEMS: tuple[tuple[str, str], ...] = (
+    ("mapping values are not allowed", "yaml-colon-here"),
+    ("mapping keys are not allowed", "yaml-complex-key"),
+    ("block sequence entries are not allowed", "yaml-dash-here"),
+    ("sequence entries are not allowed", "yaml-dash-here"),
+    ("could not find expected ':'", "yaml-no-colon"),
+    ("found a tab character", "yaml-tab"),
+    ("found character", "yaml-bad-start"),
+    ("found unexpected end of stream", "yaml-unclosed"),
+    ("found unexpected document", "yaml-separator-in-text"),
+    ("found unknown escape character", "yaml-bad-escape"),
+    ("found invalid Unicode character escape code", "yaml-bad-hex-escape"),
+    ("did not find expected hexdecimal number", "yaml-bad-hex-escape"),
+    ("expected escape sequence of", "yaml-bad-hex-escape"),
+    ("did not find expected key", "yaml-expected-key"),
+    ("did not find expected '-' indicator", "yaml-expected-item"),
+    ("did not find expected ',' or ']'", "yaml-flow-sequence"),
+    ("expected ',' or ']'", "yaml-flow-sequence"),
+    ("did not find expected ',' or '}'", "yaml-flow-mapping"),
+    ("expected ',' or '}'", "yaml-flow-mapping"),
+    ("did not find expected node content", "yaml-expected-value"),
+    ("expected the node content", "yaml-expected-value"),
+    ("but found another document", "yaml-several-documents"),
+    ("expected a single document", "yaml-several-documents"),
+    ("did not find expected <document start>", "yaml-after-end"),
+    ("expected '<document start>'", "yaml-after-end"),
+    ("found unexpected ':'", "yaml-colon-in-flow"),
+    ("found an indentation indicator equal to 0", "yaml-block-header"),
+    ("expected indentation indicator", "yaml-block-header"),
+    ("expected chomping or indentation indicators", "yaml-block-header"),
+    ("could not determine a constructor", "yaml-unknown-tag"),
+    ("found undefined tag handle", "yaml-directive-or-tag"),
+    ("found incompatible YAML document", "yaml-directive-or-tag"),
+    ("found duplicate", "yaml-directive-or-tag"),
+    ("found unknown directive name", "yaml-directive-or-tag"),
+    ("Maximum nesting level", "yaml-too-deep"),
+    ("control characters are not allowed", "yaml-control"),
+    ("special characters are not allowed", "yaml-control"),
+)
+"""How PyYAML and libyaml word each syntax problem (the start of ``problem``, in English) -> our code.
+
+The sentences are ``biblios_kit.messages.TEMPLATES[code]``, in the reader's language; a problem
+not listed here gets ``yaml-invalid`` ("this is not valid YAML"), never PyYAML's English."""
+
+_YAML_CONTEXTS: tuple[tuple[str, str | None], ...] = (
+    ("simple key", "yaml-in-key"),
+    ("single document", None),  # points at the first document, which is fine
+    ("next token", None),  # the same place as the problem
+    ("mapping", "yaml-in-mapping"),
+    ("collection", "yaml-in-list"),
+    ("sequence", "yaml-in-list"),
+    ("quoted scalar", "yaml-in-quoted"),
+    ("block scalar", "yaml-in-block-text"),
+    ("directive", "yaml-in-directive"),
+    ("tag", "yaml-in-tag"),
+    ("anchor", "yaml-in-anchor"),
+    ("alias", "yaml-in-anchor"),
+    ("scalar", "yaml-in-value"),
+    ("node", "yaml-in-value"),
+)
+"""PyYAML's and libyaml's ``context`` ("while parsing a block mapping") -> the code of our note about it."""
+
+
+def _character(text: str, line: int, column: int) -> str | None:
+    """The character at 1-based ``line`` and ``column`` of ``text`` (``None`` past the end)."""
+    lines = text.split("\n")
+    if 0 < line <= len(lines) and 0 < column <= len(lines[line - 1]):
+        return lines[line - 1][column - 1]
+    return None
+
+
+def _shown_character(character: str) -> str:
+    """A character as messages show it: printable ones quoted, the others as ``U+0001``."""
+    return repr(character) if character.isprintable() else f"U+{ord(character):04X}"
+
+
+def yaml_problem(problem: str, context: str, character: str | None) -> Hint:
+    """Our words for a PyYAML or libyaml syntax problem (``problem``, ``context``: their English; ``character``:
+    the one at the problem's position): a :class:`Hint` whose code has a sentence in every language."""
+    if character == "\t" or problem.startswith("found a tab character"):
+        return Hint("yaml-tab")
+    if problem.startswith("expected <block end>"):  # PyYAML; libyaml says which it expected
+        return Hint("yaml-expected-item" if "collection" in context else "yaml-expected-key")
+    code = next((ours for english, ours in _YAML_PROBLEMS if problem.startswith(english)), "yaml-invalid")
+    if code == "yaml-invalid" and ("directive" in context or "tag" in context):
+        code = "yaml-directive-or-tag"
+    elif code == "yaml-invalid" and ("anchor" in context or "alias" in context):
+        code = "yaml-anchor-name"
+    elif code == "yaml-invalid" and "block scalar" in context:
+        code = "yaml-block-header"
+    if code in ("yaml-bad-start", "yaml-control"):
+        return Hint(code, {"char": _shown_character(character)}) if character else Hint("yaml-invalid")
+    if code == "yaml-too-deep":
+        return Hint("too-deep", {"limit": MAX_DEPTH})
+    return Hint(code)
+
+
 def _syntax_problem(file: str, text: str, error: yaml.YAMLError) -> Problem:
     mark = getattr(error, "problem_mark", None) or getattr(error, "context_mark", None)
     if mark is not None:
@@ -118,13 +215,16 @@ def _syntax_problem(file: str, text: str, error: yaml.YAMLError) -> Problem:
         line, column = _text_position(text, position)  # a ReaderError (control character)
     else:
         line, column = 1, 1
-    detail = str(getattr(error, "problem", None) or "") or str(error).strip()
-    fields: dict[str, object] = {"detail": detail}  # PyYAML's own words, in English
-    context, context_mark = getattr(error, "context", None), getattr(error, "context_mark", None)
-    if context and context_mark is not None and context_mark is not mark:
-        fields["note"] = Hint(
-            "yaml-context", {"context": context, "line": context_mark.line + 1, "column": context_mark.column + 1}
-        )
+    problem = str(getattr(error, "problem", None) or getattr(error, "reason", None) or "")
+    context = str(getattr(error, "context", None) or "")
+    fields: dict[str, object] = {"detail": yaml_problem(problem, context, _character(text, line, column))}
+    context_mark = getattr(error, "context_mark", None)
+    if context and context_mark is not None and (context_mark.line, context_mark.column) != (line - 1, column - 1):
+        note = next((ours for english, ours in _YAML_CONTEXTS if english in context), "yaml-in-part")
+        if note == "yaml-in-mapping" and context_mark.column == 0:
+            note = None  # the whole file's mapping: saying so helps nobody
+        if note is not None:
+            fields["note"] = Hint(note, {"line": context_mark.line + 1, "column": context_mark.column + 1})
     return Problem(file, line, column, "", "yaml-syntax", fields)
 
 
@@ -183,7 +283,11 @@ class _Builder:
                     continue
                 if self._too_long(key_node, path):
                     continue
-                key = str(self.loader.construct_object(key_node))
+                try:
+                    key = str(self.loader.construct_object(key_node))
+                except (ValueError, TypeError, AttributeError, OverflowError):
+                    self._unreadable(key_node, path)
+                    continue
                 key_path = (*path, key)
                 if key in result:
                     line, column = _mark(key_node)
@@ -207,7 +311,19 @@ class _Builder:
             return [self.build(item, (*path, index)) for index, item in enumerate(node.value)]
         if self._too_long(node, path):
             return None
-        return self.loader.construct_object(node)
+        try:
+            return self.loader.construct_object(node)
+        except (ValueError, TypeError, AttributeError, OverflowError):  # 2024-02-30, "!!timestamp x", "!!int x"
+            self._unreadable(node, path)
+            return None
+
+    def _unreadable(self, node: yaml.Node, path: FieldPath) -> None:
+        """Report a scalar the constructor refuses (an impossible date, a tag that does not fit its text)."""
+        line, column = _mark(node)
+        value = node.value if isinstance(node.value, str) else ""
+        self.problems.append(
+            Problem(self.document.file, line, column, dotted(path), "unreadable-value", {"value": value[:60]})
+        )
 
     def _too_long(self, node: yaml.Node, path: FieldPath) -> bool:
         """Report an integer scalar of more than MAX_INT_DIGITS digits (building it would be slow or fail)."""
@@ -243,8 +359,8 @@ def parse_text(text: str, file: str, path: Path | None = None) -> LocatedDocumen
             loader.dispose()
     except yaml.YAMLError as error:
         raise RulesetError([_syntax_problem(file, text, error)]) from None
-    except ValueError as error:  # the constructor rejects e.g. an out-of-range timestamp
-        raise RulesetError([Problem(file, 1, 1, "", "unreadable-value", {"detail": str(error)})]) from None
+    except (ValueError, TypeError, AttributeError, OverflowError):  # pragma: no cover - the builder reports these
+        raise RulesetError([Problem(file, 1, 1, "", "unreadable-document")]) from None
     if builder.problems:
         raise RulesetError(builder.problems)
     if not isinstance(document.data, dict):
