@@ -37,6 +37,10 @@ def _check(page: str, lang: str) -> None:
         for english in ENGLISH_ONLY:
             assert english not in page
     assert "MIT License" in page and "Textualize" in page  # textual-serve's notice travels with its page
+    # nothing is fetched from another host: scripts and styles come from the server the game's socket is on
+    server = re.search(r'data-session-websocket-url="wss?://([^/"]+)', page).group(1)  # type: ignore[union-attr]
+    hosts = set(re.findall(r'(?:src|href)="(?:https?:)?//([^/"]+)', page))
+    assert hosts <= {server}, hosts
 
 
 @pytest.mark.parametrize("lang", ["en", "fr", "es"])
