@@ -346,6 +346,10 @@ def test_sweep_applies_values_and_skips_invalid_ones() -> None:
     assert points == [] and "expected a list" in skipped[0]
     with pytest.raises(SetError):
         sweep_rulesets("biblios", [], ["dice.0.start"])
+    # values whose YAML tag cannot build a value are skipped like any wrong value, not a crash
+    points, skipped = sweep_rulesets("biblios", [], ["dice[0].start=!!timestamp x,2024-02-30,!!int x,3"])
+    assert [p.ruleset.categories[0].dice[0].start for p in points] == [3]
+    assert len(skipped) == 3 and all("dice[0].start" in line for line in skipped)
 
 
 def test_sweep_a_card_value_with_a_whole_mapping() -> None:

@@ -55,10 +55,14 @@ def _string_keys(value: Any) -> Any:
 
 
 def _parse_value(text: str) -> Any:
-    """A value as YAML reads it (``3`` an int, ``true`` a boolean, ``ABCD`` a string, ``{2: AB}`` a mapping)."""
+    """A value as YAML reads it (``3`` an int, ``true`` a boolean, ``ABCD`` a string, ``{2: AB}`` a mapping).
+
+    Text that YAML cannot read, or whose tag cannot build a value (``!!timestamp x``, ``2024-02-30``,
+    ``!!int x``), stays text: the sweep's checks then refuse it at that field like any other wrong value.
+    """
     try:
         return _string_keys(yaml.safe_load(text))
-    except yaml.YAMLError:
+    except (yaml.YAMLError, ValueError, TypeError, AttributeError, OverflowError, RecursionError):
         return text
 
 
