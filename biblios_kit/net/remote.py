@@ -7,6 +7,10 @@ the result), sends the person's actions over the WebSocket, and never holds a ca
 seat may not see. :class:`RemoteApp` connects (and reconnects by itself), and tells
 the table screen to redraw after each new view. Texts are rendered on the player's
 machine, in the player's own language.
+
+The client does not trust its server: seat names are cleaned (:func:`~biblios_kit.names.clean_name`)
+before anything shows them, replies are read up to :data:`~biblios_kit.net.client.MAX_REPLY_BYTES`,
+and a message too large or malformed stops the app with a clear message, never a traceback.
 """
 
 from __future__ import annotations
@@ -28,7 +32,15 @@ from biblios_kit.engine.scoring import GameResult
 from biblios_kit.engine.state import GameState, Phase
 from biblios_kit.errors import BibliosError
 from biblios_kit.i18n import _
-from biblios_kit.net.client import ApiError, SeatConnection
+from biblios_kit.names import clean_name, clean_text
+from biblios_kit.net.client import (
+    MAX_REPLY_BYTES,
+    ApiError,
+    SeatConnection,
+    server_error,
+    too_large_reply,
+    unreadable_reply,
+)
 from biblios_kit.net.protocol import event_from_json, observation_from_json, result_from_json
 from biblios_kit.rules.model import Ruleset
 from biblios_kit.tui import app as tui_app
@@ -106,8 +118,10 @@ class RemoteSession(GameSession):
         """Sends actions (text form) to the server; the app's event loop does the sending."""
         self.ruleset = ruleset
         self.seat: int = view["seat"]
-        self.seats = tuple(s["kind"] for s in view["seats"])
-        self.names = tuple(s["name"] for s in view["seats"])
+        self.seats = tuple(clean_text(s["kind"], limit=100) or HUMAN for s in view["seats"])
+        # Names come from the server, which may be anyone's: cleaned before any screen or terminal sees them.
+        self.names = tuple(clean_name(s["name"], _("Player {number}").format(number=number))
+                           for number, s in enumerate(view["seats"], 1))  # fmt: skip
         self.lang = lang
         self.autoplay = DEFAULT_AUTOPLAY
         self.save_to = None
@@ -200,16 +214,24 @@ def _post_json(connection: SeatConnection, route: str, body: dict[str, Any]) -> 
     )
     try:
         with urllib.request.urlopen(request, timeout=10) as response:
-            result: dict[str, Any] = json.loads(response.read())
-            return result
+            reply = response.read(MAX_REPLY_BYTES + 1)
     except urllib.error.HTTPError as error:
         try:
-            problem = json.loads(error.read()).get("error", {})
-        except ValueError:
-            problem = {}
-        raise ApiError(str(problem.get("code", "http_error")), str(problem.get("message", error)), error.code) from None
+            problem = json.loads(error.read(MAX_REPLY_BYTES + 1)).get("error")
+        except (ValueError, AttributeError):
+            problem = None
+        raise server_error(problem, error.code) from None
     except (urllib.error.URLError, OSError, ValueError) as error:
         raise ApiError("network", str(error)) from None
+    if len(reply) > MAX_REPLY_BYTES:
+        raise too_large_reply(connection.server)
+    try:
+        result = json.loads(reply)
+    except ValueError:
+        raise unreadable_reply(connection.server) from None
+    if not isinstance(result, dict):
+        raise unreadable_reply(connection.server)
+    return result
 
 
 class RemoteApp(BibliosApp):
@@ -228,40 +250,61 @@ class RemoteApp(BibliosApp):
     def on_mount(self, event: events.Mount) -> None:  # type: ignore[override]
         event.prevent_default()  # not the local game's start-up (setup screen, saved game)
         self.notify(_("Connecting to {server}…").format(server=self.connection.server), timeout=3)
-        self.run_worker(self.connection.run(), exclusive=True, group="connection")
+        self.run_worker(self._connect(), exclusive=True, group="connection")
+
+    async def _connect(self) -> None:
+        """Run the connection; a message the client refuses (too large, malformed) ends the app with its reason."""
+        try:
+            await self.connection.run()
+        except ApiError as error:
+            await self.connection.close()
+            self._stop(error.message)
 
     async def _on_view(self, view: dict[str, Any]) -> None:
+        """Take a view; one that is not what the protocol says stops the connection (``ApiError`` ``bad_reply``)."""
         session = self.remote_session
-        if session is None:
-            if view.get("seat") is None:
-                self._stop(_("this link is not a seat of the table"))
+        try:
+            if session is None:
+                self.remote_session = self._first_session(view)
+                if self.remote_session is None:
+                    return
+                session = self.remote_session
+                if session.over:
+                    self.show_end(session)
+                else:
+                    self.start_session(session)
                 return
-            from biblios_kit.rules import load_ruleset
-
-            rules = view["ruleset"]
-            try:
-                ruleset = load_ruleset(rules["id"], rules["options"])
-            except BibliosError as error:
-                self._stop(str(error))
-                return
-            if ruleset.content_hash != rules["content_hash"]:
-                self._stop(
-                    _("the server plays another version of {ruleset}; update biblios-kit").format(ruleset=rules["id"])
-                )
-                return
-            session = RemoteSession(self.connection, ruleset, view, self.config.lang, self._send)
-            self.remote_session = session
-            if session.over:
-                self.show_end(session)
-            else:
-                self.start_session(session)
-            return
-        if session.update(view):
+            moved = session.update(view)
+        except (KeyError, TypeError, ValueError, IndexError, AttributeError):
+            raise unreadable_reply(self.connection.server) from None
+        if moved:
             remote = session.remote
             if remote.phase is Phase.PAYMENT and remote.current_player == session.seat and remote.legal_actions():
                 await self.prefetch_payments(session, remote.version, levels=2)  # before the dialog opens
                 self.run_worker(self.prefetch_payments(session, remote.version), group="payments")
             self._advance(session)
+
+    def _first_session(self, view: dict[str, Any]) -> RemoteSession | None:
+        """The session of the first view (``None`` after stopping the app: not a seat, another ruleset)."""
+        if view.get("seat") is None:
+            self._stop(_("this link is not a seat of the table"))
+            return None
+        from biblios_kit.rules import load_ruleset
+
+        rules = view["ruleset"]
+        try:
+            ruleset = load_ruleset(rules["id"], rules["options"])
+        except BibliosError as error:
+            self._stop(str(error))
+            return None
+        if ruleset.content_hash != rules["content_hash"]:
+            self._stop(
+                _("the server plays another version of {ruleset}; update biblios-kit").format(
+                    ruleset=clean_text(rules["id"], limit=100)
+                )
+            )
+            return None
+        return RemoteSession(self.connection, ruleset, view, self.config.lang, self._send)
 
     async def prefetch_payments(self, session: RemoteSession, version: int, levels: int = 8,
                                 budget: int = 64) -> None:  # fmt: skip
@@ -334,7 +377,7 @@ class RemoteApp(BibliosApp):
             self.notify(_("Connection lost; reconnecting…"), severity="warning", timeout=4)
 
     def _stop(self, message: str) -> None:
-        self.problem = message
+        self.problem = clean_text(message)  # printed to the terminal after the app exits
         self.exit()
 
     def show_setup(self, message: str = "") -> None:
