@@ -52,10 +52,10 @@ def clean_name(raw: object, default: str = "") -> str:
 
 def name_problem(raw: str) -> str | None:
     """Why a name a person typed is refused (translated), or ``None`` when :func:`clean_name` keeps it as it is
-    (apart from spaces at its ends): 1 to 40 characters, no control or format character."""
-    name = raw.strip()
-    if any(hidden(c) or (c.isspace() and c != " ") for c in name):
+    (apart from runs of spaces): 1 to 40 characters, no control or format character, no whitespace but spaces."""
+    if any(hidden(c) or (c.isspace() and c != " ") for c in raw):
         return _("a name must not contain control characters, line breaks or invisible characters")
+    name = raw.strip(" ")
     if not name or len(name) > MAX_NAME_LENGTH:
         return _("a name has 1 to {limit} characters").format(limit=MAX_NAME_LENGTH)
     return None
