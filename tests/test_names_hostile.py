@@ -84,6 +84,15 @@ def test_clean_name_keeps_words_collapses_spaces_caps_and_falls_back() -> None:
     assert clean_text("x" * 600).endswith("…") and len(clean_text("x" * 600)) == 500
 
 
+def test_the_reasons_are_translated() -> None:
+    set_language("fr")
+    try:
+        assert "caractère de contrôle" in (name_problem("Ana\x1b") or "")
+        assert "1 à 40 caractères" in (name_problem("x" * 41) or "")
+    finally:
+        set_language("en")
+
+
 # ---------------------------------------------------------------- entry points
 
 
