@@ -246,6 +246,59 @@ def test_join_cleans_the_names_a_server_sends(tmp_path: Path) -> None:
 
 
 @pytest.mark.parametrize(
+    ("ruleset", "options", "players", "seed"),
+    [
+        ("biblios", [], 3, 1),
+        ("biblios", [], 4, 2),
+        ("scripts-and-scribes", [], 2, 3),
+        ("biblios", ["medieval-bluff"], 3, 4),
+    ],
+)
+def test_every_view_of_real_games_passes_the_clients_checks(
+    tmp_path: Path, ruleset: str, options: list[str], players: int, seed: int
+) -> None:
+    """The client's checks of a view (cards, players, dice, result in range) never refuse a real server's."""
+    hub = TableHub(Store(tmp_path))
+    invitation = hub.create(ruleset, options, players, [], seed=seed, bot_delay=0)
+    table = hub.table(invitation.table)
+    rules = load_ruleset(ruleset, options)
+    sessions = [RemoteSession(None, rules, table.view(s), "en", lambda a: None) for s in range(players)]  # type: ignore[arg-type]
+    rng = random.Random(seed)
+    while not table.finished:
+        seat = table.state.current_player
+        assert seat is not None
+        hub.act(table, seat, [rng.choice(table.view(seat, 10**6)["observation"]["legal_actions"])])
+        for s, session in enumerate(sessions):
+            session.update(table.view(s, len(session.remote.events)))
+    assert all(session.over for session in sessions)
+    hub.store.close()
+
+
+@pytest.mark.parametrize(
+    "spoil",
+    [
+        lambda v: v["observation"]["hand"].append(10**6),
+        lambda v: v["observation"].update(current_player=7),
+        lambda v: v["observation"]["dice"].append(3),
+        lambda v: v["observation"].update(dice=[9] * len(v["observation"]["dice"])),
+        lambda v: v["observation"]["hand_sizes"].pop(),
+        lambda v: v["events"].append({"kind": "bid", "player": 9, "card": None, "args": [1]}),
+        lambda v: v["events"].append({"kind": "bid", "player": 0, "card": -5, "args": [1]}),
+        lambda v: v.update(version="x"),
+    ],
+    ids=["card", "player", "dice count", "die face", "hand sizes", "event player", "event card", "version"],
+)
+def test_a_view_naming_what_does_not_exist_is_refused(tmp_path: Path, spoil: Callable[[dict[str, Any]], None]) -> None:
+    view = _real_view(tmp_path, [])
+    session = RemoteSession(None, load_ruleset("biblios"), json.loads(json.dumps(view)), "en", lambda a: None)  # type: ignore[arg-type]
+    before = session.remote.last
+    spoil(view)
+    with pytest.raises(ValueError):
+        session.update(view)
+    assert session.remote.last is before  # nothing changed
+
+
+@pytest.mark.parametrize(
     ("message", "reason"),
     [
         ("x" * (MAX_REPLY_BYTES + 10), "larger than 1 MB"),

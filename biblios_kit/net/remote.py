@@ -128,6 +128,7 @@ class RemoteSession(GameSession):
         self.autosave = False
         self.bots = {}
         self.save_error = None
+        self._cards = range(len(ruleset.deck))
         self.remote = RemoteState(ruleset, self._observation(view), [], 0, None)
         self.state = cast(GameState, self.remote)
         self.update(view)
@@ -138,17 +139,33 @@ class RemoteSession(GameSession):
     def _observation(self, view: dict[str, Any]) -> Observation:
         data = view["observation"]
         legal = [parse_action(self.ruleset, text) for text in data["legal_actions"]]
-        return observation_from_json(data, legal)
+        observation = observation_from_json(data, legal)
+        check_observation(self.ruleset, observation, len(self.names))
+        return observation
 
     def update(self, view: dict[str, Any]) -> bool:
-        """Take a new view; returns whether the game moved on (a new version)."""
+        """Take a new view; returns whether the game moved on (a new version).
+
+        ``ValueError`` (and nothing changes) for a view that is not what the protocol says.
+        """
         remote = self.remote
+        observation = self._observation(view)
+        events = [event_from_json(e) for e in view["events"]]
+        players = range(len(self.names))
+        if any(not (e.player == -1 or e.player in players) or not (e.card is None or e.card in self._cards)
+               for e in events):  # fmt: skip
+            raise ValueError("an event names a player or card that does not exist")
+        result = (
+            None if view["result"] is None else check_result(self.ruleset, result_from_json(view["result"]), players)
+        )
+        if not isinstance(view["version"], int):
+            raise ValueError("the version must be a number")
         moved = view["version"] != remote.version or remote.pending
-        remote.last = self._observation(view)
-        remote.events.extend(event_from_json(e) for e in view["events"])
+        remote.last = observation
+        remote.events.extend(events)
         remote.version = view["version"]
-        if view["result"] is not None:
-            remote.final = result_from_json(view["result"])
+        if result is not None:
+            remote.final = result
         remote.pending = False
         self._payments = {}
         return moved
@@ -202,6 +219,63 @@ class RemoteSession(GameSession):
 
     def save(self) -> None:
         """Nothing to save here: the server saves after every action."""
+
+
+def check_observation(ruleset: Ruleset, obs: Observation, seats: int) -> None:
+    """``ValueError`` unless every card and player ``obs`` names exists and its dice are the ruleset's.
+
+    The table screen indexes the deck, the seats and the dice with these numbers: a server
+    that sends others would crash it.
+    """
+    cards = range(len(ruleset.deck))
+    players = range(seats)
+    named_cards = [*obs.hand, *obs.public, *obs.discard, *obs.my_kept, *obs.my_auction_cards, *obs.revealed,
+                   *obs.my_buried, *(card for _player, card in (*obs.acquired, *obs.gold_paid))]  # fmt: skip
+    named_players = [obs.player, obs.active_player, *(player for player, _card in (*obs.acquired, *obs.gold_paid))]
+    named_cards += [card for card in (obs.drawn, obs.kept) if card is not None]
+    if obs.current_player is not None:
+        named_players.append(obs.current_player)
+    if obs.church is not None:
+        named_players.append(obs.church[0])
+        named_cards.append(obs.church[1])
+    if obs.auction is not None:
+        auction = obs.auction
+        named_cards.append(auction.card)
+        named_players += [*auction.out, *auction.excluded, *(player for player, _amount in auction.bids)]
+        if auction.high_bidder is not None:
+            named_players.append(auction.high_bidder)
+    if obs.payment is not None:
+        named_players.append(obs.payment.payer)
+    if (
+        obs.players != seats
+        or len(obs.hand_sizes) != seats
+        or len(obs.dice) != sum(len(category.dice) for category in ruleset.categories)
+        or not all(1 <= face <= 6 for face in obs.dice)
+        or not all(card in cards for card in named_cards)
+        or not all(player in players for player in named_players)
+    ):
+        raise ValueError("the observation names a card, player or die that does not exist")
+
+
+def check_result(ruleset: Ruleset, result: GameResult, players: range) -> GameResult:
+    """``result`` if every player and category it names exists (the end screen indexes them), else ``ValueError``."""
+    categories = {category.id for category in ruleset.categories}
+    if (
+        result.players != len(players)
+        or len(result.victory_points) != len(players)
+        or len(result.gold) != len(players)
+        or not result.ranking
+        or not all(p.players and all(player in players for player in p.players) for p in result.ranking)
+        or not all(
+            c.category in categories
+            and len(c.totals) == len(players)
+            and len(c.best_letters) == len(players)
+            and all(a.category in categories and (a.winner is None or a.winner in players) for a in c.awards)
+            for c in result.categories
+        )
+    ):
+        raise ValueError("the result names a player or category that does not exist")
+    return result
 
 
 def _post_json(connection: SeatConnection, route: str, body: dict[str, Any]) -> dict[str, Any]:
