@@ -56,9 +56,10 @@ def too_large_reply(server: str) -> ApiError:
                     .format(server=server, size=MAX_REPLY_BYTES >> 20))  # fmt: skip
 
 
-def unreadable_reply(server: str) -> ApiError:
+def unreadable_reply(server: str, status: int = 0) -> ApiError:
     """The error of a reply or message that is not what the protocol says (not JSON, a field missing ...)."""
-    return ApiError("bad_reply", _("{server}: the server sent a message this client cannot read").format(server=server))
+    message = _("{server}: the server sent a message this client cannot read").format(server=server)
+    return ApiError("bad_reply", message, status)
 
 
 def server_error(problem: object, status: int) -> ApiError:
@@ -144,7 +145,7 @@ class ApiClient:
         try:
             data = json.loads(b"".join(chunks))
         except ValueError:  # not JSON, or not UTF-8
-            raise unreadable_reply(self.server) from None
+            raise unreadable_reply(self.server, status) from None
         if status >= 400:
             raise server_error(data.get("error") if isinstance(data, dict) else None, status)
         return data

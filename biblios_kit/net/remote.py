@@ -129,6 +129,8 @@ class RemoteSession(GameSession):
         self.bots = {}
         self.save_error = None
         self._cards = range(len(ruleset.deck))
+        if not isinstance(self.seat, int) or self.seat not in range(len(self.names)):
+            raise ValueError("the view's seat is not one of the table's")
         self.remote = RemoteState(ruleset, self._observation(view), [], 0, None)
         self.state = cast(GameState, self.remote)
         self.update(view)
