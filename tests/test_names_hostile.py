@@ -178,6 +178,27 @@ def test_a_saved_game_with_markup_names_reaches_the_end_screen() -> None:
     asyncio.run(scenario())
 
 
+def test_the_setup_screen_drops_pasted_control_characters_from_a_name() -> None:
+    from textual.widgets import Input
+
+    from biblios_kit.tui.config import GameConfig
+    from biblios_kit.tui.screens.setup import SetupScreen
+
+    async def scenario() -> None:
+        app = make_app(GameConfig(lang="en"), bot_delay=0)
+        async with app.run_test(size=(100, 34)) as pilot:
+            await run_until(pilot, lambda: isinstance(app.screen, SetupScreen) and bool(app.screen.query("#name-0")))
+            screen = app.screen
+            assert isinstance(screen, SetupScreen)
+            field = screen.query_one("#name-0", Input)
+            field.value = "\x1b]0;pwned\x07[/]Ana\u202e"  # what a paste would put there
+            await pilot.pause()
+            assert field.value == "]0;pwned[/]Ana" and screen.form.names[0] == "]0;pwned[/]Ana"
+            assert screen.form.to_config("en").names[0] == "]0;pwned[/]Ana"
+
+    asyncio.run(scenario())
+
+
 # ---------------------------------------------------------------- a hostile server
 
 

