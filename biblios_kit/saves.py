@@ -5,7 +5,8 @@ hash, options, players, seed, actions, ``bots`` = who sits in each seat) that
 ``biblios-kit replay`` and :func:`~biblios_kit.engine.records.load_record` read as is.
 The TUI adds one key the record format ignores, ``"table"``, with the seat names, the
 language and the *forced moves* setting (``autoplay``), so a resumed game looks and plays
-the way it was left; a save without the setting (written before it was saved) gets the
+the way it was left (names are read through :func:`~biblios_kit.names.clean_name`: no
+control character of an edited save reaches the screen); a save without the setting (written before it was saved) gets the
 default. The file is read with the bounds of every game record (``docs/inputs.md``);
 temporary files left by interrupted saves are removed by the first save of a process.
 
@@ -25,14 +26,15 @@ from biblios_kit.engine.records import GameRecord, from_json, read_record_docume
 from biblios_kit.engine.state import GameState
 from biblios_kit.errors import BibliosError, RecordError
 from biblios_kit.i18n import _, ngettext
+from biblios_kit.names import clean_name
 from biblios_kit.resources import saved_game_path as save_path
 from biblios_kit.resources import saves_dir as saves_dir
 from biblios_kit.tui.config import AUTOPLAY_MODES, DEFAULT_AUTOPLAY
 
 HUMAN = "human"
 """The seat spec of a person (any other spec names a bot)."""
-MAX_NAME_LENGTH = 100
-"""Longest seat name (or language code) taken from a save; longer ones fall back to the defaults."""
+MAX_LANG_LENGTH = 100
+"""Longest language code taken from a save; a longer one falls back to the default."""
 
 
 @dataclass(frozen=True)
@@ -123,23 +125,19 @@ def load_game(path: Path | None = None) -> SavedGame:
         ).format(key="'bots'", players=record.players, seats=len(seats))
         raise RecordError("record-located", where=where, message=message)
     table = document.get("table") if isinstance(document, dict) else None
-    names: tuple[str, ...] = ()
+    defaults = [_("Player {number}").format(number=seat + 1) for seat in range(record.players)]
+    names = tuple(defaults)
     lang: str | None = None
     autoplay = DEFAULT_AUTOPLAY
     if isinstance(table, dict):
         raw_names = table.get("names")
-        if (
-            isinstance(raw_names, list)
-            and len(raw_names) == record.players
-            and all(isinstance(n, str) and len(n) <= MAX_NAME_LENGTH for n in raw_names)
-        ):
-            names = tuple(raw_names)
-        if isinstance(table.get("lang"), str) and len(table["lang"]) <= MAX_NAME_LENGTH:
+        if isinstance(raw_names, list) and len(raw_names) == record.players:
+            # A save is a file anyone can edit: every name is cleaned (names.py), a bad one gets its default.
+            names = tuple(clean_name(raw, default) for raw, default in zip(raw_names, defaults))
+        if isinstance(table.get("lang"), str) and len(table["lang"]) <= MAX_LANG_LENGTH:
             lang = table["lang"]
         if table.get("autoplay") in AUTOPLAY_MODES:  # older saves have none: the default
             autoplay = table["autoplay"]
-    if not names:
-        names = tuple(_("Player {number}").format(number=seat + 1) for seat in range(record.players))
     return SavedGame(state=state, seats=seats, names=names, lang=lang, record=record, autoplay=autoplay)
 
 

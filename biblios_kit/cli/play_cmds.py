@@ -93,6 +93,13 @@ def _config(ruleset: str | None, options: list[str], players: int | None, seed: 
                 values=format_list(AUTOPLAY_MODES, style="or"), value=shlex.quote(forced_moves)))  # fmt: skip
         explicit.add("autoplay")  # it also wins over the setting a continued game was saved with
     autoplay = forced_moves or DEFAULT_AUTOPLAY
+    from biblios_kit.names import clean_name, name_problem
+
+    for given in names:  # the rule of every entry point: see biblios_kit/names.py
+        problem = name_problem(given)
+        if problem:
+            fail(f"{error_prefix()} --name {given!r}: {problem}")  # repr: no control character reaches the terminal
+    names = [clean_name(given) for given in names]
     if seed is not None and abs(seed) >= 10**MAX_INT_DIGITS:  # the save could not hold it
         fail(f"{error_prefix()} " + _("--seed must have at most {digits} digits").format(digits=MAX_INT_DIGITS))
     if ruleset is None and not options and players is None and not seats:

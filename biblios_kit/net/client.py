@@ -4,6 +4,12 @@ Used by ``biblios-kit join``, ``biblios-kit host new``, the example bot
 (``examples/api_bot.py``) and the load benchmark. :class:`SeatConnection` keeps a
 WebSocket open to one table, reconnecting by itself (with the events it already has,
 so nothing is received twice or lost) and handing every view to a callback.
+
+A client does not trust its server: every reply and WebSocket message is read up to
+:data:`MAX_REPLY_BYTES` (a larger or unreadable one is an :class:`ApiError` with code
+``bad_reply`` and a translated message, never a traceback), and the server's error
+messages and the names of the tables it creates lose their control characters
+(:mod:`biblios_kit.names`).
 """
 
 from __future__ import annotations
@@ -18,20 +24,48 @@ from urllib.parse import parse_qs, urlsplit
 
 import aiohttp
 
+from biblios_kit.i18n import _
+from biblios_kit.names import clean_name, clean_text
 from biblios_kit.net.protocol import ProtocolError
 
+MAX_REPLY_BYTES = 1 << 20
+"""Largest server reply or WebSocket message read, in bytes. The largest message of a real game, the view of
+a finished game with its whole event log, measured 61 KB (4 players, random moves)."""
 RATE_LIMIT_PAUSES: tuple[float, ...] = (0.25, 0.5, 1.0, 2.0)
 """Seconds :class:`ApiClient` waits before sending a request the server refused as too fast (429)."""
 
 
 class ApiError(Exception):
-    """An error reply of the server (``code`` as in docs/network.md), or a connection problem (``code`` ``"network"``)."""
+    """An error reply of the server (``code`` as in docs/network.md), a connection problem (``code``
+    ``"network"``), or a reply this client refuses (``"bad_reply"``: too large, not JSON, malformed).
+
+    ``message`` is safe to print: it never holds a control character, whatever the server sent.
+    """
 
     def __init__(self, code: str, message: str, status: int = 0) -> None:
+        message = clean_text(message)
         super().__init__(message)
-        self.code = code
+        self.code = clean_text(code, limit=40)
         self.message = message
         self.status = status
+
+
+def too_large_reply(server: str) -> ApiError:
+    """The error of a reply or message over :data:`MAX_REPLY_BYTES`."""
+    return ApiError("bad_reply", _("{server}: the server sent a message larger than {size} MB; it was not read")
+                    .format(server=server, size=MAX_REPLY_BYTES >> 20))  # fmt: skip
+
+
+def unreadable_reply(server: str, status: int = 0) -> ApiError:
+    """The error of a reply or message that is not what the protocol says (not JSON, a field missing ...)."""
+    message = _("{server}: the server sent a message this client cannot read").format(server=server)
+    return ApiError("bad_reply", message, status)
+
+
+def server_error(problem: object, status: int) -> ApiError:
+    """The :class:`ApiError` of an error reply's ``error`` object (``{"code": ..., "message": ...}``)."""
+    fields = problem if isinstance(problem, dict) else {}
+    return ApiError(str(fields.get("code", "http_error")), str(fields.get("message", status)), status)
 
 
 @dataclass(frozen=True)
@@ -96,23 +130,40 @@ class ApiClient:
             async with self.session.request(
                 method, self.server + path, json=body, headers=self._headers(token)
             ) as response:
-                text = await response.text()
                 status = response.status
+                if (response.content_length or 0) > MAX_REPLY_BYTES:
+                    raise too_large_reply(self.server)
+                chunks: list[bytes] = []
+                size = 0
+                async for chunk in response.content.iter_any():
+                    size += len(chunk)
+                    if size > MAX_REPLY_BYTES:  # a server that does not say its length, or lies about it
+                        raise too_large_reply(self.server)
+                    chunks.append(chunk)
         except (aiohttp.ClientError, TimeoutError, OSError) as error:
             raise ApiError("network", f"{self.server}: {error}") from None
         try:
-            data = json.loads(text)
-        except ValueError:
-            raise ApiError("bad_reply", f"{self.server}: not a JSON reply (HTTP {status})", status) from None
+            data = json.loads(b"".join(chunks))
+        except ValueError:  # not JSON, or not UTF-8
+            raise unreadable_reply(self.server, status) from None
         if status >= 400:
-            problem = data.get("error", {}) if isinstance(data, dict) else {}
-            raise ApiError(str(problem.get("code", "http_error")), str(problem.get("message", status)), status)
+            raise server_error(data.get("error") if isinstance(data, dict) else None, status)
         return data
 
     async def create_table(self, admin_token: str, **fields: Any) -> dict[str, Any]:
         """``POST /api/tables`` (fields: ruleset, options, players, seats, names, seed, bot_delay)."""
-        result: dict[str, Any] = await self._call("POST", "/api/tables", fields, admin_token)
-        return result
+        result = await self._call("POST", "/api/tables", fields, admin_token)
+        try:  # printed to a terminal by ``host new``: names, kinds, links and the table id are cleaned
+            result["table"] = clean_text(result["table"], limit=100)
+            for seat in result["seats"]:
+                seat["name"] = clean_name(seat["name"], "?")
+                seat["kind"] = clean_text(seat["kind"], limit=100)
+                seat["link"] = clean_text(seat.get("link"), limit=500) or None
+                if not isinstance(seat["seat"], int):
+                    raise TypeError(seat["seat"])
+        except (KeyError, TypeError):
+            raise unreadable_reply(self.server) from None
+        return dict(result)
 
     async def view(self, table: str, since: int = 0) -> dict[str, Any]:
         """``GET /api/tables/{table}``: this seat's view (the public view without a token)."""
@@ -145,7 +196,9 @@ class SeatConnection:
 
     Every view (with only the events not received yet) goes to ``on_view``; error
     replies go to ``on_error``; ``on_status(connected)`` tells when the link is lost or
-    back. :meth:`send_actions` plays; :meth:`run` runs until :meth:`close`.
+    back. :meth:`send_actions` plays; :meth:`run` runs until :meth:`close`, or until the
+    server sends a message larger than :data:`MAX_REPLY_BYTES` or one that is not JSON:
+    then it raises :class:`ApiError` (``bad_reply``) instead of reconnecting to more of the same.
     """
 
     def __init__(self, server: str, table: str, token: str | None, on_view: ViewCallback,
@@ -171,17 +224,23 @@ class SeatConnection:
         return f"{base}/api/tables/{self.table}/ws"
 
     async def run(self, retry: float = 0.5, max_retry: float = 10.0) -> None:
-        """Connect, receive views until closed, and reconnect after a drop (waiting up to ``max_retry`` seconds)."""
+        """Connect, receive views until closed, and reconnect after a drop (waiting up to ``max_retry`` seconds).
+
+        ``ApiError`` (``bad_reply``) when the server sends a message too large or not JSON.
+        """
         delay = retry
         async with aiohttp.ClientSession() as session:
             while not self._closing:
                 try:
-                    async with session.ws_connect(self.url, heartbeat=20, max_msg_size=0) as ws:
+                    async with session.ws_connect(self.url, heartbeat=20, max_msg_size=MAX_REPLY_BYTES) as ws:
                         self._ws = ws
                         await ws.send_json({"type": "hello", "token": self.token, "since": self.events})
                         delay = retry
                         async for message in ws:
                             if message.type != aiohttp.WSMsgType.TEXT:
+                                error = message.data if message.type == aiohttp.WSMsgType.ERROR else None
+                                if getattr(error, "code", None) == aiohttp.WSCloseCode.MESSAGE_TOO_BIG:
+                                    raise too_large_reply(self.server)
                                 break
                             await self._receive(message.data)
                             if not self.connected.is_set():
@@ -206,9 +265,16 @@ class SeatConnection:
                 delay = min(max_retry, delay * 2)
 
     async def _receive(self, data: str) -> None:
-        message = json.loads(data)
+        try:
+            message = json.loads(data)
+        except ValueError:
+            raise unreadable_reply(self.server) from None
+        if not isinstance(message, dict):
+            raise unreadable_reply(self.server)
         kind = message.get("type")
         if kind == "view":
+            if not isinstance(message.get("first_event"), int) or not isinstance(message.get("events"), list):
+                raise unreadable_reply(self.server)
             if message["first_event"] > self.events:
                 raise ProtocolError("events missing from the server's view")
             skip = self.events - message["first_event"]
@@ -221,10 +287,10 @@ class SeatConnection:
         elif kind in ("accepted", "payment_options", "pong", "error"):
             future = self._pending.pop(kind if kind != "error" else next(iter(self._pending), ""), None)
             if kind == "error" and future is None and self.on_error:
-                self.on_error(message.get("code", ""), message.get("message", ""))
+                self.on_error(clean_text(message.get("code"), limit=40), clean_text(message.get("message")))
             if future is not None and not future.done():
                 if kind == "error":
-                    future.set_exception(ApiError(message.get("code", ""), message.get("message", "")))
+                    future.set_exception(ApiError(str(message.get("code", "")), str(message.get("message", ""))))
                 else:
                     future.set_result(message)
 

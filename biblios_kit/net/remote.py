@@ -7,6 +7,10 @@ the result), sends the person's actions over the WebSocket, and never holds a ca
 seat may not see. :class:`RemoteApp` connects (and reconnects by itself), and tells
 the table screen to redraw after each new view. Texts are rendered on the player's
 machine, in the player's own language.
+
+The client does not trust its server: seat names are cleaned (:func:`~biblios_kit.names.clean_name`)
+before anything shows them, replies are read up to :data:`~biblios_kit.net.client.MAX_REPLY_BYTES`,
+and a message too large or malformed stops the app with a clear message, never a traceback.
 """
 
 from __future__ import annotations
@@ -28,7 +32,15 @@ from biblios_kit.engine.scoring import GameResult
 from biblios_kit.engine.state import GameState, Phase
 from biblios_kit.errors import BibliosError
 from biblios_kit.i18n import _
-from biblios_kit.net.client import ApiError, SeatConnection
+from biblios_kit.names import clean_name, clean_text
+from biblios_kit.net.client import (
+    MAX_REPLY_BYTES,
+    ApiError,
+    SeatConnection,
+    server_error,
+    too_large_reply,
+    unreadable_reply,
+)
 from biblios_kit.net.protocol import event_from_json, observation_from_json, result_from_json
 from biblios_kit.rules.model import Ruleset
 from biblios_kit.tui import app as tui_app
@@ -106,14 +118,19 @@ class RemoteSession(GameSession):
         """Sends actions (text form) to the server; the app's event loop does the sending."""
         self.ruleset = ruleset
         self.seat: int = view["seat"]
-        self.seats = tuple(s["kind"] for s in view["seats"])
-        self.names = tuple(s["name"] for s in view["seats"])
+        self.seats = tuple(clean_text(s["kind"], limit=100) or HUMAN for s in view["seats"])
+        # Names come from the server, which may be anyone's: cleaned before any screen or terminal sees them.
+        self.names = tuple(clean_name(s["name"], _("Player {number}").format(number=number))
+                           for number, s in enumerate(view["seats"], 1))  # fmt: skip
         self.lang = lang
         self.autoplay = DEFAULT_AUTOPLAY
         self.save_to = None
         self.autosave = False
         self.bots = {}
         self.save_error = None
+        self._cards = range(len(ruleset.deck))
+        if not isinstance(self.seat, int) or self.seat not in range(len(self.names)):
+            raise ValueError("the view's seat is not one of the table's")
         self.remote = RemoteState(ruleset, self._observation(view), [], 0, None)
         self.state = cast(GameState, self.remote)
         self.update(view)
@@ -124,17 +141,33 @@ class RemoteSession(GameSession):
     def _observation(self, view: dict[str, Any]) -> Observation:
         data = view["observation"]
         legal = [parse_action(self.ruleset, text) for text in data["legal_actions"]]
-        return observation_from_json(data, legal)
+        observation = observation_from_json(data, legal)
+        check_observation(self.ruleset, observation, len(self.names))
+        return observation
 
     def update(self, view: dict[str, Any]) -> bool:
-        """Take a new view; returns whether the game moved on (a new version)."""
+        """Take a new view; returns whether the game moved on (a new version).
+
+        ``ValueError`` (and nothing changes) for a view that is not what the protocol says.
+        """
         remote = self.remote
+        observation = self._observation(view)
+        events = [event_from_json(e) for e in view["events"]]
+        players = range(len(self.names))
+        if any(not (e.player == -1 or e.player in players) or not (e.card is None or e.card in self._cards)
+               for e in events):  # fmt: skip
+            raise ValueError("an event names a player or card that does not exist")
+        result = (
+            None if view["result"] is None else check_result(self.ruleset, result_from_json(view["result"]), players)
+        )
+        if not isinstance(view["version"], int):
+            raise ValueError("the version must be a number")
         moved = view["version"] != remote.version or remote.pending
-        remote.last = self._observation(view)
-        remote.events.extend(event_from_json(e) for e in view["events"])
+        remote.last = observation
+        remote.events.extend(events)
         remote.version = view["version"]
-        if view["result"] is not None:
-            remote.final = result_from_json(view["result"])
+        if result is not None:
+            remote.final = result
         remote.pending = False
         self._payments = {}
         return moved
@@ -190,6 +223,63 @@ class RemoteSession(GameSession):
         """Nothing to save here: the server saves after every action."""
 
 
+def check_observation(ruleset: Ruleset, obs: Observation, seats: int) -> None:
+    """``ValueError`` unless every card and player ``obs`` names exists and its dice are the ruleset's.
+
+    The table screen indexes the deck, the seats and the dice with these numbers: a server
+    that sends others would crash it.
+    """
+    cards = range(len(ruleset.deck))
+    players = range(seats)
+    named_cards = [*obs.hand, *obs.public, *obs.discard, *obs.my_kept, *obs.my_auction_cards, *obs.revealed,
+                   *obs.my_buried, *(card for _player, card in (*obs.acquired, *obs.gold_paid))]  # fmt: skip
+    named_players = [obs.player, obs.active_player, *(player for player, _card in (*obs.acquired, *obs.gold_paid))]
+    named_cards += [card for card in (obs.drawn, obs.kept) if card is not None]
+    if obs.current_player is not None:
+        named_players.append(obs.current_player)
+    if obs.church is not None:
+        named_players.append(obs.church[0])
+        named_cards.append(obs.church[1])
+    if obs.auction is not None:
+        auction = obs.auction
+        named_cards.append(auction.card)
+        named_players += [*auction.out, *auction.excluded, *(player for player, _amount in auction.bids)]
+        if auction.high_bidder is not None:
+            named_players.append(auction.high_bidder)
+    if obs.payment is not None:
+        named_players.append(obs.payment.payer)
+    if (
+        obs.players != seats
+        or len(obs.hand_sizes) != seats
+        or len(obs.dice) != sum(len(category.dice) for category in ruleset.categories)
+        or not all(1 <= face <= 6 for face in obs.dice)
+        or not all(card in cards for card in named_cards)
+        or not all(player in players for player in named_players)
+    ):
+        raise ValueError("the observation names a card, player or die that does not exist")
+
+
+def check_result(ruleset: Ruleset, result: GameResult, players: range) -> GameResult:
+    """``result`` if every player and category it names exists (the end screen indexes them), else ``ValueError``."""
+    categories = {category.id for category in ruleset.categories}
+    if (
+        result.players != len(players)
+        or len(result.victory_points) != len(players)
+        or len(result.gold) != len(players)
+        or not result.ranking
+        or not all(p.players and all(player in players for player in p.players) for p in result.ranking)
+        or not all(
+            c.category in categories
+            and len(c.totals) == len(players)
+            and len(c.best_letters) == len(players)
+            and all(a.category in categories and (a.winner is None or a.winner in players) for a in c.awards)
+            for c in result.categories
+        )
+    ):
+        raise ValueError("the result names a player or category that does not exist")
+    return result
+
+
 def _post_json(connection: SeatConnection, route: str, body: dict[str, Any]) -> dict[str, Any]:
     """A short blocking HTTP call to the table (for the payment dialog, which asks synchronously)."""
     request = urllib.request.Request(
@@ -200,16 +290,24 @@ def _post_json(connection: SeatConnection, route: str, body: dict[str, Any]) -> 
     )
     try:
         with urllib.request.urlopen(request, timeout=10) as response:
-            result: dict[str, Any] = json.loads(response.read())
-            return result
+            reply = response.read(MAX_REPLY_BYTES + 1)
     except urllib.error.HTTPError as error:
         try:
-            problem = json.loads(error.read()).get("error", {})
-        except ValueError:
-            problem = {}
-        raise ApiError(str(problem.get("code", "http_error")), str(problem.get("message", error)), error.code) from None
+            problem = json.loads(error.read(MAX_REPLY_BYTES + 1)).get("error")
+        except (ValueError, AttributeError):
+            problem = None
+        raise server_error(problem, error.code) from None
     except (urllib.error.URLError, OSError, ValueError) as error:
         raise ApiError("network", str(error)) from None
+    if len(reply) > MAX_REPLY_BYTES:
+        raise too_large_reply(connection.server)
+    try:
+        result = json.loads(reply)
+    except ValueError:
+        raise unreadable_reply(connection.server) from None
+    if not isinstance(result, dict):
+        raise unreadable_reply(connection.server)
+    return result
 
 
 class RemoteApp(BibliosApp):
@@ -228,40 +326,61 @@ class RemoteApp(BibliosApp):
     def on_mount(self, event: events.Mount) -> None:  # type: ignore[override]
         event.prevent_default()  # not the local game's start-up (setup screen, saved game)
         self.notify(_("Connecting to {server}…").format(server=self.connection.server), timeout=3)
-        self.run_worker(self.connection.run(), exclusive=True, group="connection")
+        self.run_worker(self._connect(), exclusive=True, group="connection")
+
+    async def _connect(self) -> None:
+        """Run the connection; a message the client refuses (too large, malformed) ends the app with its reason."""
+        try:
+            await self.connection.run()
+        except ApiError as error:
+            await self.connection.close()
+            self._stop(error.message)
 
     async def _on_view(self, view: dict[str, Any]) -> None:
+        """Take a view; one that is not what the protocol says stops the connection (``ApiError`` ``bad_reply``)."""
         session = self.remote_session
-        if session is None:
-            if view.get("seat") is None:
-                self._stop(_("this link is not a seat of the table"))
+        try:
+            if session is None:
+                self.remote_session = self._first_session(view)
+                if self.remote_session is None:
+                    return
+                session = self.remote_session
+                if session.over:
+                    self.show_end(session)
+                else:
+                    self.start_session(session)
                 return
-            from biblios_kit.rules import load_ruleset
-
-            rules = view["ruleset"]
-            try:
-                ruleset = load_ruleset(rules["id"], rules["options"])
-            except BibliosError as error:
-                self._stop(str(error))
-                return
-            if ruleset.content_hash != rules["content_hash"]:
-                self._stop(
-                    _("the server plays another version of {ruleset}; update biblios-kit").format(ruleset=rules["id"])
-                )
-                return
-            session = RemoteSession(self.connection, ruleset, view, self.config.lang, self._send)
-            self.remote_session = session
-            if session.over:
-                self.show_end(session)
-            else:
-                self.start_session(session)
-            return
-        if session.update(view):
+            moved = session.update(view)
+        except (KeyError, TypeError, ValueError, IndexError, AttributeError):
+            raise unreadable_reply(self.connection.server) from None
+        if moved:
             remote = session.remote
             if remote.phase is Phase.PAYMENT and remote.current_player == session.seat and remote.legal_actions():
                 await self.prefetch_payments(session, remote.version, levels=2)  # before the dialog opens
                 self.run_worker(self.prefetch_payments(session, remote.version), group="payments")
             self._advance(session)
+
+    def _first_session(self, view: dict[str, Any]) -> RemoteSession | None:
+        """The session of the first view (``None`` after stopping the app: not a seat, another ruleset)."""
+        if view.get("seat") is None:
+            self._stop(_("this link is not a seat of the table"))
+            return None
+        from biblios_kit.rules import load_ruleset
+
+        rules = view["ruleset"]
+        try:
+            ruleset = load_ruleset(rules["id"], rules["options"])
+        except BibliosError as error:
+            self._stop(str(error))
+            return None
+        if ruleset.content_hash != rules["content_hash"]:
+            self._stop(
+                _("the server plays another version of {ruleset}; update biblios-kit").format(
+                    ruleset=clean_text(rules["id"], limit=100)
+                )
+            )
+            return None
+        return RemoteSession(self.connection, ruleset, view, self.config.lang, self._send)
 
     async def prefetch_payments(self, session: RemoteSession, version: int, levels: int = 8,
                                 budget: int = 64) -> None:  # fmt: skip
@@ -334,7 +453,7 @@ class RemoteApp(BibliosApp):
             self.notify(_("Connection lost; reconnecting…"), severity="warning", timeout=4)
 
     def _stop(self, message: str) -> None:
-        self.problem = message
+        self.problem = clean_text(message)  # printed to the terminal after the app exits
         self.exit()
 
     def show_setup(self, message: str = "") -> None:

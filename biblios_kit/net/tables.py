@@ -26,6 +26,7 @@ from biblios_kit.engine.actions import format_action, parse_action
 from biblios_kit.engine.state import GameState, Phase, new_game
 from biblios_kit.errors import BibliosError, IllegalActionError, InvalidActionError
 from biblios_kit.i18n import _, ngettext
+from biblios_kit.names import clean_name, name_problem
 from biblios_kit.net.protocol import PROTOCOL_VERSION, result_to_json
 from biblios_kit.net.security import new_token, same_secret, token_digest
 from biblios_kit.net.store import Store, StoredTable
@@ -185,11 +186,12 @@ class TableHub:
                     parse_spec(spec)
                 except BotSpecError as error:
                     raise Rejected(400, "bad_seats", f"{spec!r}: {error}") from None
-        if len(names) > players or any(
-            not isinstance(n, str) or not n.strip() or len(n) > 40 or not n.isprintable() for n in names
-        ):
+        if len(names) > players or not all(isinstance(n, str) for n in names):
             raise Rejected(400, "bad_names", _("give at most one name per seat, each 1 to 40 characters"))
-        all_names = [n.strip() for n in names] + [
+        for number, problem in enumerate(map(name_problem, names), 1):  # the rule of every entry point (names.py)
+            if problem:
+                raise Rejected(400, "bad_names", _("name {number}: {problem}").format(number=number, problem=problem))
+        all_names = [clean_name(n) for n in names] + [
             _("Player {number}").format(number=seat + 1) for seat in range(len(names), players)
         ]
         if not 0 <= bot_delay <= 10:

@@ -19,6 +19,8 @@ from biblios_kit.tui.config import GameConfig
 from biblios_kit.tui.localize import LANGUAGE_NAMES, set_bindings
 
 if TYPE_CHECKING:
+    from textual.notifications import SeverityLevel
+
     from biblios_kit.tui.session import GameSession
 
 # The engine, the saves and the game screens are imported when first needed, so that the
@@ -48,6 +50,18 @@ class BibliosApp(App[None]):
         self.session: GameSession | None = None
         self._claim: Claim | None = None
         self._localize_bindings()
+
+    def notify(self, message: str, *, title: str = "", severity: SeverityLevel = "information",
+               timeout: float | None = None, markup: bool = True) -> None:  # fmt: skip
+        """Show a notification as plain text, whatever ``markup`` says.
+
+        Messages quote names, file names and errors (a server's among them): they are content,
+        never markup, and lose their control characters (:func:`biblios_kit.names.clean_text`).
+        """
+        from biblios_kit.names import clean_text
+
+        super().notify(clean_text(message, limit=2000), title=clean_text(title), severity=severity, timeout=timeout,
+                       markup=False)  # fmt: skip
 
     # ------------------------------------------------------------------ start-up
 

@@ -21,6 +21,8 @@ from biblios_kit.bots.base import Bot
 from biblios_kit.engine.observation import Observation
 from biblios_kit.engine.reseed import reseed
 from biblios_kit.engine.state import GameState, Phase, new_game
+from biblios_kit.i18n import _
+from biblios_kit.names import clean_name
 from biblios_kit.rules.model import Ruleset
 from biblios_kit.saves import HUMAN, SavedGame, save_game
 from biblios_kit.tui.config import AUTOPLAY_MODES, DEFAULT_AUTOPLAY, GameConfig
@@ -62,7 +64,9 @@ class GameSession:
         self.ruleset = ruleset
         self.state = state
         self.seats = tuple(seats)
-        self.names = tuple(names)
+        # Every name on the table passes here, whatever gave it (flags, setup screen, save): see names.py.
+        self.names = tuple(clean_name(name, _("Player {number}").format(number=seat + 1))
+                           for seat, name in enumerate(names))  # fmt: skip
         self.lang = lang
         self.autoplay = autoplay
         """Which moves with a single legal choice are played for a person (the table reads it)."""

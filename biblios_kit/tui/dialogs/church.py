@@ -11,6 +11,7 @@ from rich.text import Text
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Vertical
+from textual.content import Content
 from textual.widgets import Label, OptionList, Static
 
 from biblios_kit.describe import action_label
@@ -41,7 +42,7 @@ class ChurchDialog(TableDialog[int]):
 
     def compose(self) -> ComposeResult:
         with Vertical(classes="table-dialog", id="church-dialog") as box:
-            box.border_title = _("{player}: use the card").format(player=self.owner)
+            box.border_title = Content(_("{player}: use the card").format(player=self.owner))  # a name: not markup
             yield Static(fill(_("Card: {card}"), MUTED, card=card_text(self.ruleset, self.card)), id="church-card")
             yield Label(_("Choose the dice to move (only legal moves are listed):"), classes="hint")
             entries = []

@@ -5,6 +5,7 @@ from __future__ import annotations
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, Vertical
+from textual.content import Content
 from textual.screen import ModalScreen
 from textual.widgets import Button, Static
 
@@ -25,11 +26,12 @@ class ConfirmDialog(ModalScreen[bool]):
 
     def compose(self) -> ComposeResult:
         with Vertical(classes="dialog", id="confirm-dialog") as box:
-            box.border_title = self.title_text
-            yield Static(self.message, id="confirm-message")
+            # Content, not markup strings: the message may quote a file name or an error.
+            box.border_title = Content(self.title_text)
+            yield Static(Content(self.message), id="confirm-message")
             with Horizontal(classes="buttons"):
-                yield Button(self.confirm_label, id="confirm", variant="warning", compact=True)
-                yield Button(self.cancel_label, id="cancel", variant="primary", compact=True)
+                yield Button(Content(self.confirm_label), id="confirm", variant="warning", compact=True)
+                yield Button(Content(self.cancel_label), id="cancel", variant="primary", compact=True)
 
     def on_mount(self) -> None:
         see_through(self, 0.5)  # the question stands out; what it is about stays readable behind it

@@ -16,6 +16,7 @@ from textual import work
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Vertical, VerticalScroll
+from textual.content import Content
 from textual.screen import ModalScreen
 from textual.widgets import Label, Static
 
@@ -186,7 +187,7 @@ class HintDialog(ModalScreen[None]):
 
     def compose(self) -> ComposeResult:
         with Vertical(classes="dialog", id="hint-dialog") as box:
-            box.border_title = _("{player}: a hint").format(player=self.player_name)
+            box.border_title = Content(_("{player}: a hint").format(player=self.player_name))  # a name: not markup
             yield Static(Text(self._body()), id="hint-text")
             yield Label(_("Esc: close"), classes="muted hint")
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Center, Middle, Vertical
+from textual.content import Content
 from textual.screen import Screen
 from textual.widgets import Button, Static
 
@@ -23,16 +24,19 @@ class CurtainScreen(Screen[None]):
 
     def compose(self) -> ComposeResult:
         with Middle(), Center(), Vertical(id="curtain-box"):
-            yield Static(_("Pass the keyboard to {player}.").format(player=self.player), id="curtain-title")
+            # Content, not a markup string: the name is shown as typed ("[/]" included).
+            yield Static(Content(_("Pass the keyboard to {player}.").format(player=self.player)), id="curtain-title")
             yield Static(
-                _("Everyone else, please look away: {player}'s cards will be shown.").format(
-                    **name_forms("player", self.player, current_language())
+                Content(
+                    _("Everyone else, please look away: {player}'s cards will be shown.").format(
+                        **name_forms("player", self.player, current_language())
+                    )
                 ),
                 id="curtain-text",
             )
             with Center():
-                yield Button(_("I am {player}: show my cards").format(player=self.player), id="curtain-ready",
-                             variant="primary", compact=True)  # fmt: skip
+                yield Button(Content(_("I am {player}: show my cards").format(player=self.player)),
+                             id="curtain-ready", variant="primary", compact=True)  # fmt: skip
 
     def on_mount(self) -> None:
         button = self.query(Button).first() if self.query(Button) else None

@@ -40,12 +40,13 @@ def result_renderable(ruleset: Ruleset, result: GameResult, names: Sequence[str]
     lang = current_language()
     vp_term = capitalize(term(ruleset, "victory_points"))
     headline = Text(result_summary(ruleset, result, names), style=ACCENT, justify="center")
+    # Every cell is a Text: a Rich table reads a plain str as markup, and names are content ("[/]" included).
     table = Table(expand=True, show_edge=False, header_style="bold", pad_edge=False, box=None, padding=(0, 1))
-    table.add_column(_("Category"), no_wrap=True, overflow="ellipsis")
-    table.add_column(_("Die"), justify="center", no_wrap=True)
+    table.add_column(Text(_("Category")), no_wrap=True, overflow="ellipsis")
+    table.add_column(Text(_("Die")), justify="center", no_wrap=True)
     for name in names:
-        table.add_column(name, justify="right", no_wrap=True, overflow="ellipsis")
-    table.add_column(_("Won by"), overflow="fold")
+        table.add_column(Text(name), justify="right", no_wrap=True, overflow="ellipsis")
+    table.add_column(Text(_("Won by")), overflow="fold")
     for category_result in result.categories:
         category = ruleset.category(category_result.category)
         style = f"bold {category.colour}"
@@ -62,7 +63,7 @@ def result_renderable(ruleset: Ruleset, result: GameResult, names: Sequence[str]
                 )
                 cells.append(cell)
             reason = award_reason(ruleset, award, category_result.totals, category_result.best_letters, names)
-            table.add_row(label, Text(f"{award.value}", style="bold"), *cells, reason)
+            table.add_row(label, Text(f"{award.value}", style="bold"), *cells, Text(reason))
     table.add_row(
         Text(term(ruleset, "gold"), style="bold #f1c40f"),
         "",
@@ -96,11 +97,13 @@ def ranking_table(ruleset: Ruleset, result: GameResult, names: Sequence[str]) ->
         points = result.victory_points[placing.players[0]]
         ranking.add_row(
             Text(placing_text(ruleset, placing, names), style="bold" if placing.place == 1 else ""),
-            ngettext("{points} {victory_points}", "{points} {victory_points}", points).format(
-                points=format_number(points),
-                victory_points=capitalize(counted_term(ruleset, "victory_points", points, lang)),
+            Text(
+                ngettext("{points} {victory_points}", "{points} {victory_points}", points).format(
+                    points=format_number(points),
+                    victory_points=capitalize(counted_term(ruleset, "victory_points", points, lang)),
+                )
             ),
-            tiebreak_text(ruleset, placing.by) if placing.by is not None else "",
+            Text(tiebreak_text(ruleset, placing.by) if placing.by is not None else ""),
         )
     return ranking
 

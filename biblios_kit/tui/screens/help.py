@@ -6,6 +6,7 @@ from rich.text import Text
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, Vertical, VerticalScroll
+from textual.content import Content
 from textual.screen import ModalScreen
 from textual.widgets import Input, OptionList, Static
 from textual.widgets.option_list import Option
@@ -29,11 +30,13 @@ class HelpScreen(ModalScreen[None]):
 
     def compose(self) -> ComposeResult:
         with Vertical(classes="dialog", id="help-dialog") as box:
-            box.border_title = self.book.title
+            box.border_title = Content(self.book.title)  # from a ruleset file: not markup
             box.border_subtitle = _("Esc: close · Tab: the sections")
             yield Input(placeholder=_("Search the rules…"), id="help-search", compact=True)
             with Horizontal(id="help-body"):
-                yield OptionList(*(Option("  " + s.title, id=s.id) for s in self.book.sections), id="help-sections")
+                yield OptionList(
+                    *(Option(Content("  " + s.title), id=s.id) for s in self.book.sections), id="help-sections"
+                )
                 with VerticalScroll(id="help-scroll"):
                     yield Static(id="help-text")
 
@@ -75,7 +78,7 @@ class HelpScreen(ModalScreen[None]):
         sections = self.query_one(OptionList)
         for section in self.book.sections:
             mark = "▸ " if section.id == self.section else "  "
-            sections.replace_option_prompt(section.id, mark + section.title)
+            sections.replace_option_prompt(section.id, Content(mark + section.title))  # a ruleset's words: not markup
 
     def on_input_changed(self, event: Input.Changed) -> None:
         """Show the lines matching the query, matches highlighted (the section text when empty)."""

@@ -19,6 +19,7 @@ from textual.screen import Screen
 from textual.widgets import Button, Checkbox, Footer, Input, Label, Static
 
 from biblios_kit.i18n import SUPPORTED, _, current_language
+from biblios_kit.names import clean_name, hidden
 from biblios_kit.tui.config import AUTOPLAY_MODES, BOT_LEVELS, DEFAULT_AUTOPLAY, DEFAULT_BOT, HUMAN, GameConfig
 from biblios_kit.tui.localize import LANGUAGE_NAMES, seat_kind_label, set_bindings
 from biblios_kit.tui.widgets.checkbox import SignedCheckbox
@@ -92,8 +93,7 @@ class SetupForm:
             except ValueError:
                 raise ValueError(_("The seed must be a whole number.")) from None
         names = tuple(
-            (self.names[i].strip() if i < len(self.names) and self.names[i].strip() else self.default_name(i))
-            for i in range(self.players)
+            clean_name(self.names[i] if i < len(self.names) else "", self.default_name(i)) for i in range(self.players)
         )
         return GameConfig(
             ruleset=self.ruleset,
@@ -364,6 +364,9 @@ class SetupScreen(Screen[None]):
             self.form.seed = event.value
         elif input_id.startswith("name-"):
             seat = int(input_id[5:])
+            if any(map(hidden, event.value)):  # pasted control or invisible characters never stay on screen
+                event.input.value = "".join(c for c in event.value if not hidden(c))
+                return  # the new value comes back as another Changed message
             while len(self.form.names) <= seat:
                 self.form.names.append("")
             self.form.names[seat] = event.value

@@ -21,6 +21,7 @@ from textual import work
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, Vertical, VerticalScroll
+from textual.content import Content
 from textual.css.query import NoMatches
 from textual.screen import Screen
 from textual.timer import Timer
@@ -379,7 +380,7 @@ class TableScreen(Screen[None]):
             if viewer is not None:
                 hand_title = f"{hand_title} — {names[viewer]}"
             hand = self.query_one("#hand")
-            hand.border_title = hand_title
+            hand.border_title = Content(hand_title)  # a name: not markup
             hand.border_subtitle = _("° seen by all") if viewer is not None else ""
             self.query_one("#public").border_title = capitalize(term(ruleset, "public_space"))
             self.query_one("#focus-box").border_title = _("Now")
