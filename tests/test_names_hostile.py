@@ -35,6 +35,7 @@ from biblios_kit.net.remote import RemoteApp, RemoteSession, _post_json
 from biblios_kit.net.store import Store
 from biblios_kit.net.tables import Rejected, TableHub
 from biblios_kit.rules import load_ruleset
+from biblios_kit.rules.loader import resolve_ruleset
 from biblios_kit.saves import load_game, save_game
 from biblios_kit.tui.app import make_app
 from biblios_kit.tui.render import focus_text, players_table
@@ -262,6 +263,26 @@ def test_join_cleans_the_names_a_server_sends(tmp_path: Path) -> None:
         text = app.seen  # type: ignore[attr-defined]
         assert "[/]]0;pwnedAna" in text and "[link=https://evil.example]Ida" in text and visible(text)
         assert app.problem is None
+
+    asyncio.run(scenario())
+
+
+@pytest.mark.parametrize("ruleset_id", ["rulesets/biblios.yaml", "../../etc/ruleset.yaml", "nonexistent"])
+def test_join_loads_only_a_ruleset_known_here_by_id(tmp_path: Path, ruleset_id: str) -> None:
+    """A server cannot make the client read a file of its choosing: a ruleset is taken by id, never by path."""
+    target = tmp_path / "etc" / "ruleset.yaml"
+    target.parent.mkdir()
+    target.write_text(resolve_ruleset("biblios").read_text(encoding="utf-8"), encoding="utf-8")
+    view = _real_view(tmp_path, [])
+    view["ruleset"]["id"] = str(target) if ruleset_id.startswith("..") else ruleset_id
+
+    async def scenario() -> None:
+        async with fake_server([json.dumps(view)]) as url:
+            app = RemoteApp(url, "t1", "token", "en")
+            async with app.run_test(size=(100, 30)) as pilot:
+                await run_until(pilot, lambda: app.problem is not None)
+        assert "does not have" in (app.problem or "")
+        assert app.remote_session is None
 
     asyncio.run(scenario())
 

@@ -366,10 +366,21 @@ class RemoteApp(BibliosApp):
             self._stop(_("this link is not a seat of the table"))
             return None
         from biblios_kit.rules import load_ruleset
+        from biblios_kit.rules.loader import available_rulesets
 
         rules = view["ruleset"]
+        # The server names a ruleset by id; only a ruleset this machine knows by that id is loaded,
+        # never a path the server chose (a client does not read local files at a server's word).
+        entry = next((entry for entry in available_rulesets() if entry.id == rules["id"]), None)
+        if entry is None:
+            self._stop(
+                _("the server plays a ruleset this machine does not have: {ruleset}").format(
+                    ruleset=clean_text(str(rules["id"]), limit=100)
+                )
+            )
+            return None
         try:
-            ruleset = load_ruleset(rules["id"], rules["options"])
+            ruleset = load_ruleset(entry.path, rules["options"])
         except BibliosError as error:
             self._stop(str(error))
             return None
