@@ -18,7 +18,7 @@ from biblios_kit.cli.options import (
     RulesetsOption,
     SeedOption,
 )
-from biblios_kit.i18n import _
+from biblios_kit.i18n import _, format_number
 
 if TYPE_CHECKING:
     from biblios_kit.lab.plan import Arm, RulesetRef
@@ -298,7 +298,8 @@ def _run(
     """Check the flags, run the experiment, print and write its report; bad input exits with status 2."""
     from biblios_kit.cli.options import parse_bots, parse_players
     from biblios_kit.errors import BibliosError
-    from biblios_kit.lab.plan import Experiment
+    from biblios_kit.lab.backends import WorkersGoneError
+    from biblios_kit.lab.plan import MAX_GAMES, Experiment
     from biblios_kit.lab.results import ResultsFileError
 
     prefix = error_prefix()
@@ -308,6 +309,8 @@ def _run(
         fail(f"{prefix} " + _("--precision must be between 0 and 1, got {value}").format(value=precision))
     if max_games < 1 or batch < 1:
         fail(f"{prefix} " + _("--max-games and --batch must be at least 1"))
+    if max(games, max_games) > MAX_GAMES:
+        fail(f"{prefix} " + _("--games and --max-games must be at most {limit}").format(limit=format_number(MAX_GAMES)))
     if workers is not None and workers < 1:
         fail(f"{prefix} " + _("--workers must be at least 1, got {workers}").format(workers=workers))
     if cluster is not None and in_process:
@@ -341,7 +344,15 @@ def _run(
     try:
         report = _execute(experiment, backend, results, resume)
     except ResultsFileError as error:
-        fail(f"{prefix} " + _("results file {path}: {reason}").format(path=error.path, reason=error.reason))
+        fail(f"{prefix} " + _("results file {path}: {reason}").format(path=error.where, reason=error.reason))
+    except WorkersGoneError as error:
+        fail(
+            f"{prefix} "
+            + _(
+                "the Dask cluster has had no worker for {seconds} s; finished games are in {path}: start workers "
+                "and run the same command with --resume to continue"
+            ).format(seconds=f"{error.seconds:g}", path=results)
+        )
     except OSError as error:
         fail(f"{prefix} {error}")
     except KeyboardInterrupt:
