@@ -242,6 +242,19 @@ def test_cli_exits_2_at_the_damaged_line(tmp_path: Path) -> None:
     assert code == 2 and "named pipe" in output
 
 
+def test_cli_refuses_a_special_file_as_the_html_report_before_playing(tmp_path: Path) -> None:
+    fifo = tmp_path / "report.html"
+    os.mkfifo(fifo)
+    base = ["lab", "compare", "biblios", "-p", "3", "-b", "random", "-g", "3", "--in-process"]
+    code, output = _cli(*base, "--results", str(tmp_path / "r.jsonl"), "--html", str(fifo))
+    assert code == 2 and f"--html {fifo}: a named pipe" in output
+    assert not (tmp_path / "r.jsonl").exists()  # refused before any game was played
+    link = tmp_path / "link.html"
+    link.symlink_to(tmp_path / "elsewhere.html")
+    code, output = _cli(*base, "--results", str(tmp_path / "r.jsonl"), "--html", str(link))
+    assert code == 2 and "symbolic link" in output and not (tmp_path / "elsewhere.html").exists()
+
+
 def test_cli_refuses_more_games_than_the_cap_at_once(tmp_path: Path) -> None:
     code, output = _cli("lab", "compare", "biblios", "-g", "1000000000000", "--in-process",
                         "--results", str(tmp_path / "r.jsonl"))  # fmt: skip

@@ -319,6 +319,13 @@ def _run(
         fail(f"{prefix} " + _("--json and --csv cannot be used together"))
     if html is not None and not html.parent.is_dir():
         fail(f"{prefix} " + _("--html {path}: no such folder").format(path=html))
+    if html is not None:
+        from biblios_kit.lab.results import ResultsFileError, check_writable
+
+        try:
+            check_writable(html)  # checked now, not after the games: a FIFO would hang the write
+        except ResultsFileError as error:
+            fail(f"{prefix} --html {error.where}: {error.reason}")
     try:
         counts = parse_players(players_text)
         bots = parse_bots(bots_text)
@@ -415,11 +422,12 @@ def _execute(experiment: Any, backend: Any, results: Path, resume: bool) -> LabR
 
 def _output(report: LabReport, as_json: bool, as_csv: bool, html: Path | None) -> None:
     """Print the report in the format asked for and write the HTML file."""
+    from biblios_kit.atomic import write_text_atomic
     from biblios_kit.lab import report as out
 
     if html is not None:
         try:
-            html.write_text(out.to_html(report), encoding="utf-8")
+            write_text_atomic(html, out.to_html(report))
         except OSError as error:
             fail(f"{error_prefix()} {html}: {error.strerror or error}")
     if as_json:
