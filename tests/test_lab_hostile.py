@@ -331,3 +331,21 @@ def test_a_cluster_without_workers_stops_the_run_with_a_message(monkeypatch: pyt
                             "--cluster", cluster.scheduler_address, "--results", str(path))  # fmt: skip
     assert code == 2 and "no worker for 1 s" in output and "--resume" in output, output
     assert path.read_text().count("\n") == 1  # the header: ready to be resumed
+
+
+@pytest.mark.slow
+def test_a_lost_scheduler_stops_the_run_with_a_message(tmp_path: Path) -> None:
+    from distributed import LocalCluster
+
+    cluster = LocalCluster(n_workers=0, processes=True, dashboard_address=None, host="127.0.0.1")
+    closer = threading.Timer(2.0, cluster.close)  # the scheduler stops while games wait
+    closer.start()
+    try:
+        path = tmp_path / "r.jsonl"
+        code, output = _cli("lab", "compare", "biblios", "-p", "3", "-b", "random", "-g", "3",
+                            "--cluster", cluster.scheduler_address, "--results", str(path))  # fmt: skip
+    finally:
+        closer.cancel()
+        cluster.close()
+    assert code == 2 and "connection to the Dask scheduler was lost" in output and "--resume" in output, output
+    assert "Traceback" not in output

@@ -298,7 +298,7 @@ def _run(
     """Check the flags, run the experiment, print and write its report; bad input exits with status 2."""
     from biblios_kit.cli.options import parse_bots, parse_players
     from biblios_kit.errors import BibliosError
-    from biblios_kit.lab.backends import WorkersGoneError
+    from biblios_kit.lab.backends import ClusterLostError, WorkersGoneError
     from biblios_kit.lab.plan import MAX_GAMES, Experiment
     from biblios_kit.lab.results import ResultsFileError
 
@@ -352,6 +352,14 @@ def _run(
         report = _execute(experiment, backend, results, resume)
     except ResultsFileError as error:
         fail(f"{prefix} " + _("results file {path}: {reason}").format(path=error.where, reason=error.reason))
+    except ClusterLostError:
+        fail(
+            f"{prefix} "
+            + _(
+                "the connection to the Dask scheduler was lost; finished games are in {path}: run the same "
+                "command with --resume to continue"
+            ).format(path=results)
+        )
     except WorkersGoneError as error:
         fail(
             f"{prefix} "

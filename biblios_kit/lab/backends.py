@@ -9,9 +9,11 @@ re-run after a worker is lost gives the same rows.
 from __future__ import annotations
 
 import importlib
+import logging
 import os
 import time
 from collections.abc import Callable, Iterable, Iterator
+from concurrent.futures import CancelledError
 from typing import Any, Protocol
 
 from biblios_kit.lab.plan import GameRow, Job, run_job
@@ -67,6 +69,10 @@ class WorkersGoneError(RuntimeError):
         super().__init__(f"no Dask worker for {seconds:g} s")
 
 
+class ClusterLostError(RuntimeError):
+    """The connection to the Dask scheduler was lost (the scheduler stopped, or the network between)."""
+
+
 class WorkerWatch:
     """Notices a cluster left without workers: :meth:`check` raises once none was seen for ``limit`` seconds.
 
@@ -105,7 +111,8 @@ class DaskBackend:
     on 127.0.0.1, closed by :meth:`close`. Jobs are taken as room frees up (a few per
     worker in flight) and gathered as they complete; Dask re-runs the jobs of a worker that
     dies on the others. A cluster left without any worker (all of them gone, or none ever
-    joined) stops the run after ``idle_limit`` seconds with :class:`WorkersGoneError`.
+    joined) stops the run after ``idle_limit`` seconds with :class:`WorkersGoneError`; a
+    scheduler lost for longer than ``timeout`` stops it with :class:`ClusterLostError`.
     """
 
     def __init__(self, address: str | None = None, workers: int | None = None, timeout: float = 10.0,
@@ -129,6 +136,7 @@ class DaskBackend:
             )
             self.client: Any = Client(self.cluster)
         else:
+            logging.getLogger("distributed").setLevel(logging.CRITICAL)  # as silence_logs above: no log tracebacks
             try:
                 self.client = Client(address, timeout=timeout)
             except (OSError, TimeoutError) as error:
@@ -171,6 +179,8 @@ class DaskBackend:
                     job = futures.pop(future)
                     yield job, future.result()
                 fill()
+        except (CancelledError, OSError) as error:  # the client gave up reconnecting: every future is cancelled
+            raise ClusterLostError(str(error) or type(error).__name__) from None
         finally:
             for future in futures:
                 future.cancel()
