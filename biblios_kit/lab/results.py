@@ -69,8 +69,7 @@ class ResultsFileError(ValueError):
 class _Shape:
     """What a game line of one cell must hold: its seats and focus, its metrics' sizes."""
 
-    def __init__(self, experiment: Experiment, cell: Cell, ruleset: Ruleset) -> None:
-        self.experiment = experiment
+    def __init__(self, cell: Cell, ruleset: Ruleset) -> None:
         self.cell = cell
         self.categories = len(ruleset.categories)
         self.dice = {
@@ -167,7 +166,7 @@ def _check_row(row: Any, experiment: Experiment, shapes: dict[str, _Shape]) -> s
 def _shapes(experiment: Experiment) -> dict[str, _Shape]:
     """The shape of every cell's game lines, by cell key."""
     built = [ref.build() for ref in experiment.rulesets]
-    return {cell.key: _Shape(experiment, cell, built[cell.ruleset]) for cell in experiment.cells()}
+    return {cell.key: _Shape(cell, built[cell.ruleset]) for cell in experiment.cells()}
 
 
 def read_results(path: Path, experiment: Experiment) -> dict[tuple[str, int], GameRow]:
@@ -204,11 +203,11 @@ def read_results(path: Path, experiment: Experiment) -> dict[tuple[str, int], Ga
                 raise ResultsFileError(
                     path, _("the line is longer than {limit} KiB").format(limit=limit // 1024), number
                 )
+            if not finished:
+                break  # a line cut short by an interruption (the writer drops it): that game is played again
             try:
                 value = loads_json(decode_utf8(raw), MAX_LINE_DEPTH)
             except InputError as error:
-                if not finished:
-                    break  # a line cut short by an interruption: that game is played again
                 if number == 1:
                     raise ResultsFileError(path, _("not a lab results file"), number) from None
                 raise ResultsFileError(path, error.message, number) from None
@@ -224,8 +223,6 @@ def read_results(path: Path, experiment: Experiment) -> dict[tuple[str, int], Ga
                 shapes = _shapes(experiment)
             reason = _check_row(value, experiment, shapes)
             if reason is not None:
-                if not finished:
-                    break
                 raise ResultsFileError(path, reason, number)
             key = (value["cell"], value["index"])
             if key in lines:
