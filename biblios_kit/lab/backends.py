@@ -151,9 +151,11 @@ class DaskBackend:
         """Submit ``jobs`` as room frees up (a few per worker in flight) and yield each as it completes.
 
         Raises :class:`WorkersGoneError` when the cluster has had no worker for
-        ``idle_limit`` seconds while jobs wait.
+        ``idle_limit`` seconds while jobs wait, :class:`ClusterLostError` when the client
+        loses the scheduler (an error raised by a job itself goes through as it is).
         """
         distributed: Any = importlib.import_module("dask.distributed")
+        closed: type[Exception] = importlib.import_module("distributed.comm").CommClosedError
         pending = iter(jobs)
         futures: dict[Any, Job] = {}
         window = max(16, 4 * self.workers)
@@ -179,7 +181,7 @@ class DaskBackend:
                     job = futures.pop(future)
                     yield job, future.result()
                 fill()
-        except (CancelledError, OSError) as error:  # the client gave up reconnecting: every future is cancelled
+        except (CancelledError, closed) as error:  # the client gave up reconnecting: every future is cancelled
             raise ClusterLostError(str(error) or type(error).__name__) from None
         finally:
             for future in futures:
