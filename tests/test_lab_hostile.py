@@ -259,6 +259,8 @@ def test_cli_refuses_more_games_than_the_cap_at_once(tmp_path: Path) -> None:
     code, output = _cli("lab", "compare", "biblios", "-g", "1000000000000", "--in-process",
                         "--results", str(tmp_path / "r.jsonl"))  # fmt: skip
     assert code == 2 and "--games and --max-games must be at most 1,000,000" in output
+    code, output = _cli("lab", "compare", "biblios", "-w", "1000000", "--results", str(tmp_path / "r.jsonl"))
+    assert code == 2 and "--workers must be at most" in output  # a million processes were about to start
     code, output = _cli("lab", "compare", "biblios", "--precision", "0.01", "--max-games", str(MAX_GAMES + 1),
                         "--in-process", "--results", str(tmp_path / "r.jsonl"))  # fmt: skip
     assert code == 2 and "at most" in output

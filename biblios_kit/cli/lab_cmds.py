@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 import sys
 from pathlib import Path
 from typing import TYPE_CHECKING, Annotated, Any
@@ -313,6 +314,10 @@ def _run(
         fail(f"{prefix} " + _("--games and --max-games must be at most {limit}").format(limit=format_number(MAX_GAMES)))
     if workers is not None and workers < 1:
         fail(f"{prefix} " + _("--workers must be at least 1, got {workers}").format(workers=workers))
+    most_workers = max(64, 4 * (os.cpu_count() or 1))  # each is a process of this machine
+    if workers is not None and workers > most_workers:
+        fail(f"{prefix} " + _("--workers must be at most {limit} on this machine, got {workers}").format(
+            limit=most_workers, workers=workers))  # fmt: skip
     if cluster is not None and in_process:
         fail(f"{prefix} " + _("--cluster and --in-process cannot be used together"))
     if as_json and as_csv:
