@@ -86,21 +86,45 @@ def _refuse_special(mode: int) -> None:
         raise InputError(_("{kind}, not a regular file; expected an ordinary file").format(kind=_kind(mode)))
 
 
-def read_bytes(path: str | os.PathLike[str], limit: int) -> bytes:
-    """The bytes of the regular file ``path``, at most ``limit`` of them (raises :class:`InputError`).
+def require_regular(mode: int) -> None:
+    """Raise :class:`InputError` (saying what it is instead) unless ``mode`` is a regular file's ``st_mode``."""
+    _refuse_special(mode)
+
+
+def open_regular(path: str | os.PathLike[str]) -> int:
+    """A read-only descriptor of the regular file ``path`` (raises :class:`InputError`, or ``FileNotFoundError``).
 
     Symbolic links are followed, but what they lead to must be a regular file: it is
     checked before the file is opened, and again on the opened file (non-blocking, so a
-    FIFO swapped in between cannot hang the open).
+    FIFO swapped in between cannot hang the open). The caller closes the descriptor.
     """
     try:
         _refuse_special(os.stat(path).st_mode)
         flags = os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_NOCTTY", 0) | getattr(os, "O_BINARY", 0)
         fd = os.open(path, flags)
+    except FileNotFoundError:
+        raise
     except OSError as error:
         raise InputError(_("cannot read the file: {reason}").format(reason=error.strerror or error)) from None
     try:
         _refuse_special(os.fstat(fd).st_mode)
+    except BaseException:
+        os.close(fd)
+        raise
+    return fd
+
+
+def read_bytes(path: str | os.PathLike[str], limit: int) -> bytes:
+    """The bytes of the regular file ``path``, at most ``limit`` of them (raises :class:`InputError`).
+
+    Symbolic links are followed, but what they lead to must be a regular file (see
+    :func:`open_regular`).
+    """
+    try:
+        fd = open_regular(path)
+    except FileNotFoundError as error:
+        raise InputError(_("cannot read the file: {reason}").format(reason=error.strerror or error)) from None
+    try:
         with os.fdopen(fd, "rb", closefd=False) as handle:
             raw = handle.read(limit + 1)
     except OSError as error:

@@ -97,6 +97,10 @@ TEMPLATES: dict[str, str | Plural] = {
     "record-bad-reseeds": N_(
         "{key} must be a list of objects with 'after' (a number of actions of the record, in order) and 'seed'"
     ),
+    "record-too-many-reseeds": N_(
+        "{key} holds {count} reseed points for {actions} actions; at most {limit} are allowed "
+        "(one each time the game was continued)"
+    ),
     "record-needs-version-2": N_("{key} needs record format version 2 (this record says version 1)"),
     "record-embedded-mismatch": N_(
         "the ruleset embedded in the record is not ruleset {ruleset} with the record's options"

@@ -162,6 +162,10 @@ def _record_file(tmp_path: Path, document: object, name: str = "game.json") -> P
         pytest.param(lambda d: {**d, "players": 9}, id="unsupported-players"),
         pytest.param(lambda d: {**d, "ruleset": {**d["ruleset"], "options": ["x" * 150]}}, id="unknown-option"),
         pytest.param(lambda d: {**d, "bots": ["hard:iterations=" + "9" * 100]}, id="bot-spec"),
+        pytest.param(
+            lambda d: {**d, "version": 2, "reseeds": [{"after": 12, "seed": n} for n in range(100_000)]},
+            id="100000-reseeds",
+        ),
     ],
 )
 def test_adversarial_records_of_a_real_game(
@@ -612,3 +616,48 @@ def test_ten_any_targets_on_fifteen_dice_compile_without_trying_every_order(tmp_
         state = new_game(ruleset, 2, 1)
         state.playout([random.Random(seat) for seat in range(2)])
         assert state.is_terminal()
+
+
+# --------------------------------------------------------------------------- lab results files
+
+
+def _lab_args(results: Path) -> list[str]:
+    return ["lab", "compare", "biblios", "-p", "3", "-b", "random", "-g", "2", "--batch", "1", "--in-process",
+            "--json", "--results", str(results)]  # fmt: skip
+
+
+@needs_fifo
+@pytest.mark.parametrize("kind", ["fifo", "zero", "folder", "dangling"])
+@pytest.mark.parametrize("resume", [False, True], ids=["new", "resume"])
+def test_a_special_file_as_lab_results_is_refused_without_hanging(
+    kind: str, resume: bool, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    path = _special_files(tmp_path)[kind]
+    status, out, err = cli(capsys, *_lab_args(path), *(["--resume"] if resume else []))
+    assert status == 2 and "Traceback" not in out + err and "internal error" not in err, (status, err)
+    assert err.startswith(f"error: results file {path}"), err
+
+
+@pytest.fixture(scope="module")
+def lab_results(tmp_path_factory: pytest.TempPathFactory) -> bytes:
+    """A sound results file of the experiment :func:`_lab_args` describes (a header and two games)."""
+    set_language("en")
+    path = tmp_path_factory.mktemp("lab") / "r.jsonl"
+    with pytest.raises(SystemExit) as stop:
+        main([*_lab_args(path), "--lang", "en"])
+    assert stop.value.code in (None, 0)
+    return path.read_bytes()
+
+
+@FUZZ
+@given(line=st.one_of(st.binary(max_size=300), json_values.map(lambda v: json.dumps(v).encode())))
+def test_any_line_in_a_lab_results_file_is_refused_at_its_line_or_read(
+    line: bytes, lab_results: bytes, tmp_path_factory: pytest.TempPathFactory, capsys: pytest.CaptureFixture[str]
+) -> None:
+    header, first, _second = lab_results.splitlines(keepends=True)
+    path = tmp_path_factory.mktemp("lab") / "r.jsonl"
+    path.write_bytes(header + line.replace(b"\n", b" ") + b"\n" + first)
+    status, out, err = cli(capsys, *_lab_args(path), "--resume")
+    if status != 0:
+        assert status == 2 and "Traceback" not in out + err and "internal error" not in err, err
+        assert err.startswith(f"error: results file {path}:2: "), err

@@ -15,7 +15,7 @@ from typer.testing import CliRunner
 from biblios_kit.bots.registry import make_bot
 from biblios_kit.cli.app import build_app
 from biblios_kit.engine.core import PH_BIDDING
-from biblios_kit.engine.records import from_json, load_record, record_of, replay, save_record
+from biblios_kit.engine.records import MAX_RESEEDS, from_json, load_record, record_of, replay, save_record
 from biblios_kit.engine.reseed import reseed
 from biblios_kit.engine.state import GameState, Phase, new_game
 from biblios_kit.errors import RecordError
@@ -125,12 +125,20 @@ def test_the_record_carries_the_reseeds_and_replays_exactly(tmp_path: Path) -> N
     reseed(state, -9)
     reseed(state, 10**30)  # two reseeds at the same point, the last after the last action
     record = record_of(state)
-    assert record.reseeds == ((20, 77), (50, -9), (50, 10**30))
+    # The second deal depends on its seed alone: the first one at that point is void, and dropped.
+    assert record.reseeds == ((20, 77), (50, 10**30))
     path = save_record(record, tmp_path / "game.json")
     document = json.loads(path.read_text(encoding="utf-8"))
     assert document["version"] == 2
-    assert document["reseeds"] == [{"after": 20, "seed": 77}, {"after": 50, "seed": -9}, {"after": 50, "seed": 10**30}]
+    assert document["reseeds"] == [{"after": 20, "seed": 77}, {"after": 50, "seed": 10**30}]
     assert same_game(replay(load_record(path)), state)
+    # A record written before, with both, is the same game.
+    older = {
+        **document,
+        "reseeds": [{"after": 20, "seed": 77}, {"after": 50, "seed": -9}, {"after": 50, "seed": 10**30}],
+    }
+    again = replay(from_json(older))
+    assert same_game(again, state) and again.reseeds == record.reseeds
     out = CliRunner().invoke(build_app(), ["replay", str(path), "--json"])
     assert out.exit_code == 0, out.output
     data = json.loads(out.stdout)
@@ -182,6 +190,56 @@ def test_malformed_reseeds_are_refused(reseeds: object) -> None:
     assert "game.json" in str(caught.value) and "'reseeds'" in str(caught.value)
 
 
+def test_a_record_with_too_many_reseeds_is_refused_at_once() -> None:
+    """One reseed per continued game is the only use: 100,000 of them are refused before any is read."""
+    document = record_of(played(10)).to_json()
+    document["version"] = 2
+    document["reseeds"] = [{"after": 10, "seed": seed} for seed in range(100_000)]
+    with pytest.raises(RecordError) as caught:
+        from_json(document, "game.json")
+    assert caught.value.code == "record-too-many-reseeds"
+    assert "100000 reseed points for 10 actions" in str(caught.value)
+    assert f"at most {MAX_RESEEDS} are allowed" in str(caught.value)
+    document["reseeds"] = document["reseeds"][:MAX_RESEEDS]  # an old save continued that often: still read
+    assert len(from_json(document).reseeds) == MAX_RESEEDS
+    # A long game may hold one per action (and one more), beyond that figure.
+    long = {**document, "actions": document["actions"] * 200, "result": None}
+    long["reseeds"] = [{"after": after, "seed": 1} for after in range(len(long["actions"]) + 1)]
+    assert len(long["reseeds"]) > MAX_RESEEDS and from_json(long).reseeds[-1] == (len(long["actions"]), 1)
+    long["reseeds"].append({"after": len(long["actions"]), "seed": 2})
+    with pytest.raises(RecordError, match="reseed points for"):
+        from_json(long)
+
+
+def test_replay_deals_once_per_reseed_point_with_constant_work(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Replay is linear: each point is dealt once, and no reseed copies the list of those before it."""
+    import biblios_kit.engine.records as records
+
+    state = new_game(load_ruleset("biblios"), 3, 4)
+    rng = random.Random(4)
+    for after in range(0, 13, 3):
+        reseed(state, 2)
+        if after < 12:
+            for _ in range(3):
+                state.apply(state.random_action(rng))
+    document = record_of(state).to_json()
+    assert document["reseeds"] == [{"after": after, "seed": 2} for after in range(0, 13, 3)]
+    points = [(after, seed) for after in range(0, 13, 3) for seed in (1, 2)]  # two at each point: the last counts
+    document["reseeds"] = [{"after": after, "seed": seed} for after, seed in points]
+    seen: list[int] = []  # how many earlier points each reseed found (what it copies)
+    real = records.reseed
+
+    def counting(game: GameState, seed: int) -> None:
+        seen.append(len(game.reseeds))
+        real(game, seed)
+
+    monkeypatch.setattr(records, "reseed", counting)
+    replayed = replay(from_json(document))
+    assert len(seen) == 5 and sum(seen) == 0
+    assert replayed.reseeds == tuple((after, 2) for after in range(0, 13, 3))
+    assert same_game(replayed, state)
+
+
 def test_reseeds_in_a_version_1_record_are_refused() -> None:
     """An older program would ignore them and replay another game, so only version 2 carries them."""
     document = record_of(played(10)).to_json()
@@ -228,9 +286,13 @@ def test_continuing_saves_the_reseed_at_once() -> None:
     GameSession.from_saved(load_game(), entropy=lambda: 31337)
     record = load_record(saved_game_path())
     assert record.reseeds == ((24, 31337),)
-    # Continuing the continued game adds a reseed; the first stays.
+    # Continuing it again before anyone moves deals again: that reseed replaces the first (now void),
+    # so a save holds at most one reseed per action, however often it is continued.
     GameSession.from_saved(load_game(), entropy=lambda: 4)
-    assert load_record(saved_game_path()).reseeds == ((24, 31337), (24, 4))
+    assert load_record(saved_game_path()).reseeds == ((24, 4),)
+    for entropy in range(50):
+        GameSession.from_saved(load_game(), entropy=lambda e=entropy: e)
+    assert load_record(saved_game_path()).reseeds == ((24, 49),)
 
 
 def test_a_finished_game_is_not_reseeded() -> None:
@@ -341,5 +403,6 @@ def test_the_app_continues_a_save_with_fresh_chance_and_saves_the_reseed() -> No
 
         asyncio.run(scenario())
         assert len(load_record(saved_game_path()).actions) == len(state.history)  # nobody has played yet
-    assert [after for after, _seed in load_record(saved_game_path()).reseeds] == [len(state.history)] * 2
+    # Two continuations at the same point: the second replaced the first (its deal depends on its seed alone).
+    assert [after for after, _seed in load_record(saved_game_path()).reseeds] == [len(state.history)]
     assert draws[0] != draws[1]  # 63 bits of fresh entropy each time

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 import sys
 from pathlib import Path
 from typing import TYPE_CHECKING, Annotated, Any
@@ -18,7 +19,7 @@ from biblios_kit.cli.options import (
     RulesetsOption,
     SeedOption,
 )
-from biblios_kit.i18n import _
+from biblios_kit.i18n import _, format_number
 
 if TYPE_CHECKING:
     from biblios_kit.lab.plan import Arm, RulesetRef
@@ -298,7 +299,8 @@ def _run(
     """Check the flags, run the experiment, print and write its report; bad input exits with status 2."""
     from biblios_kit.cli.options import parse_bots, parse_players
     from biblios_kit.errors import BibliosError
-    from biblios_kit.lab.plan import Experiment
+    from biblios_kit.lab.backends import ClusterLostError, WorkersGoneError
+    from biblios_kit.lab.plan import MAX_GAMES, Experiment
     from biblios_kit.lab.results import ResultsFileError
 
     prefix = error_prefix()
@@ -308,14 +310,27 @@ def _run(
         fail(f"{prefix} " + _("--precision must be between 0 and 1, got {value}").format(value=precision))
     if max_games < 1 or batch < 1:
         fail(f"{prefix} " + _("--max-games and --batch must be at least 1"))
+    if max(games, max_games) > MAX_GAMES:
+        fail(f"{prefix} " + _("--games and --max-games must be at most {limit}").format(limit=format_number(MAX_GAMES)))
     if workers is not None and workers < 1:
         fail(f"{prefix} " + _("--workers must be at least 1, got {workers}").format(workers=workers))
+    most_workers = max(64, 4 * (os.cpu_count() or 1))  # each is a process of this machine
+    if workers is not None and workers > most_workers:
+        fail(f"{prefix} " + _("--workers must be at most {limit} on this machine, got {workers}").format(
+            limit=most_workers, workers=workers))  # fmt: skip
     if cluster is not None and in_process:
         fail(f"{prefix} " + _("--cluster and --in-process cannot be used together"))
     if as_json and as_csv:
         fail(f"{prefix} " + _("--json and --csv cannot be used together"))
     if html is not None and not html.parent.is_dir():
         fail(f"{prefix} " + _("--html {path}: no such folder").format(path=html))
+    if html is not None:
+        from biblios_kit.lab.results import ResultsFileError, check_writable
+
+        try:
+            check_writable(html)  # checked now, not after the games: a FIFO would hang the write
+        except ResultsFileError as error:
+            fail(f"{prefix} --html {error.where}: {error.reason}")
     try:
         counts = parse_players(players_text)
         bots = parse_bots(bots_text)
@@ -341,7 +356,23 @@ def _run(
     try:
         report = _execute(experiment, backend, results, resume)
     except ResultsFileError as error:
-        fail(f"{prefix} " + _("results file {path}: {reason}").format(path=error.path, reason=error.reason))
+        fail(f"{prefix} " + _("results file {path}: {reason}").format(path=error.where, reason=error.reason))
+    except ClusterLostError:
+        fail(
+            f"{prefix} "
+            + _(
+                "the connection to the Dask scheduler was lost; finished games are in {path}: run the same "
+                "command with --resume to continue"
+            ).format(path=results)
+        )
+    except WorkersGoneError as error:
+        fail(
+            f"{prefix} "
+            + _(
+                "the Dask cluster has had no worker for {seconds} s; finished games are in {path}: start workers "
+                "and run the same command with --resume to continue"
+            ).format(seconds=f"{error.seconds:g}", path=results)
+        )
     except OSError as error:
         fail(f"{prefix} {error}")
     except KeyboardInterrupt:
@@ -404,11 +435,12 @@ def _execute(experiment: Any, backend: Any, results: Path, resume: bool) -> LabR
 
 def _output(report: LabReport, as_json: bool, as_csv: bool, html: Path | None) -> None:
     """Print the report in the format asked for and write the HTML file."""
+    from biblios_kit.atomic import write_text_atomic
     from biblios_kit.lab import report as out
 
     if html is not None:
         try:
-            html.write_text(out.to_html(report), encoding="utf-8")
+            write_text_atomic(html, out.to_html(report))
         except OSError as error:
             fail(f"{error_prefix()} {html}: {error.strerror or error}")
     if as_json:

@@ -13,6 +13,7 @@ import typer
 
 from biblios_kit.cli.common import LangOption, error_prefix, fail, start
 from biblios_kit.i18n import _
+from biblios_kit.lifeline import bind_to_parent
 
 DEFAULT_PORT = 8765
 """The port ``biblios-kit host`` listens on by default."""
@@ -193,6 +194,7 @@ def register_join(app: typer.Typer) -> None:
         lang: LangOption = None,
     ) -> None:
         """Parse the link, then run the table in the terminal."""
+        bind_to_parent()  # a browser seat ends with the server that started it
         language = start(lang)
         from biblios_kit.net.client import parse_link
         from biblios_kit.net.web import environ_token

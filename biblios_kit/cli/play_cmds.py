@@ -12,6 +12,7 @@ import typer
 from biblios_kit.cli.common import LangOption, error_prefix, fail, start
 from biblios_kit.cli.options import PLAYERS, SEED, OptionOption, RulesetOption
 from biblios_kit.i18n import _, format_list, ngettext
+from biblios_kit.lifeline import bind_to_parent
 
 if TYPE_CHECKING:
     from biblios_kit.tui.config import GameConfig
@@ -63,6 +64,7 @@ def register(app: typer.Typer) -> None:
         lang: LangOption = None,
     ) -> None:
         """Check the flags, then run the terminal app (or serve it with ``--web``)."""
+        bind_to_parent()  # a browser tab's game ends with the server that started it
         language = start(lang)
         config = _config(ruleset, option or [], players, seed, seat or [], name or [], language, forced_moves)
         if lang is not None:  # an explicit --lang wins over the language a saved game was left in

@@ -57,6 +57,14 @@ MAX_DOCUMENT_BYTES = 1024 * 1024
 """Largest embedded ruleset, as canonical JSON (the limit of a ruleset file)."""
 MAX_ACTIONS = 100_000
 """Most actions a record may hold (a game of the shipped rulesets takes a few hundred)."""
+MAX_RESEEDS = 1_000
+"""Most reseed points a record may hold, unless it has more actions (then one per action, plus one).
+
+A saved game gets one each time it is continued, and one only per point: continued
+again before anyone moves, the new reseed replaces the last (see
+:func:`~biblios_kit.engine.reseed.reseed`). So a game's record has at most one per
+action plus one, and a record with more (it took a minute to replay 100,000) is refused.
+"""
 MAX_ACTION_LENGTH = 200
 """Longest action text accepted (the longest real one is a few dozen characters)."""
 MAX_PLAYERS = 10
@@ -273,8 +281,11 @@ def _reseeds(value: object, version: int, actions: int, where: str | None) -> tu
     key = "'reseeds'"
     if version < 2:
         _fail(where, "record-needs-version-2", key=key)
-    if not isinstance(value, list) or len(value) > MAX_ACTIONS:
+    if not isinstance(value, list):
         _fail(where, "record-bad-reseeds", key=key)
+    limit = max(MAX_RESEEDS, actions + 1)
+    if len(value) > limit:
+        _fail(where, "record-too-many-reseeds", key=key, count=len(value), actions=actions, limit=limit)
     points: list[tuple[int, int]] = []
     for item in value:
         if not isinstance(item, dict) or set(item) != {"after", "seed"}:
@@ -286,6 +297,22 @@ def _reseeds(value: object, version: int, actions: int, where: str | None) -> tu
             _fail(where, "record-too-many-digits", key=key, limit=MAX_INT_DIGITS)
         points.append((after, seed))
     return tuple(points)
+
+
+def distinct_reseeds(points: tuple[tuple[int, int], ...]) -> tuple[tuple[int, int], ...]:
+    """``points`` with only the last of several reseeds at the same point (they give the same game).
+
+    A reseed deals every unseen card again from its seed alone, whatever their order
+    before, so a reseed followed by another at the same point is the second one alone
+    (a game continued, then left and continued again before anyone moved).
+    """
+    kept: list[tuple[int, int]] = []
+    for point in points:
+        if kept and kept[-1][0] == point[0]:
+            kept[-1] = point
+        else:
+            kept.append(point)
+    return tuple(kept)
 
 
 def save_record(record: GameRecord, path: str | os.PathLike[str], *, durable: bool = True) -> Path:
@@ -355,10 +382,19 @@ def replay(record: GameRecord, ruleset: Ruleset | None = None, where: str | None
         state = new_game(ruleset, record.players, record.seed)
     except ValueError as error:  # a setup the deck cannot deal: the engine's own explanation
         _fail(where, "record-setup", reason=error)
-    reseeds = list(reversed(record.reseeds))
+    points = distinct_reseeds(record.reseeds)
+    reseeds = list(reversed(points))
+
+    def deal_again(seed: int) -> None:
+        # reseed() appends its point to state.reseeds, copying the tuple: emptied first, so
+        # each call is constant work and the whole list is set once at the end (replay
+        # stays linear in the number of points).
+        state.reseeds = ()
+        reseed(state, seed)
+
     for number, text in enumerate(record.actions, start=1):
-        while reseeds and reseeds[-1][0] == number - 1:
-            reseed(state, reseeds.pop()[1])
+        if reseeds and reseeds[-1][0] == number - 1:
+            deal_again(reseeds.pop()[1])
         try:
             action = parse_action(state.rules, text)
         except ValueError as error:  # InvalidActionError, or a number the parser cannot take
@@ -367,8 +403,9 @@ def replay(record: GameRecord, ruleset: Ruleset | None = None, where: str | None
             state.apply(action)
         except ValueError as error:  # InvalidActionError or IllegalActionError
             _fail(where, "record-illegal-action", number=number, action=repr(text), reason=error)
-    while reseeds:  # reseeded after the last action (a game continued, then saved at once)
-        reseed(state, reseeds.pop()[1])
+    if reseeds:  # reseeded after the last action (a game continued, then saved at once)
+        deal_again(reseeds.pop()[1])
+    state.reseeds = points
     if record.result is not None:
         if not state.is_terminal():
             _fail(where, "record-not-over")

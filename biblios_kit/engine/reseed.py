@@ -35,7 +35,9 @@ def reseed(state: GameState, seed: int) -> None:
     """Deal again, from ``seed``, every card no player has seen, and give ``state`` a new RNG seeded from it.
 
     The point (the number of actions applied so far) and ``seed`` are appended to
-    ``state.reseeds`` so the game's record replays it. A resampled world (a bot's guess
+    ``state.reseeds`` so the game's record replays it; a reseed at the same point as the
+    last one replaces it (the new deal depends on ``seed`` alone, not on the order the
+    unseen cards were in), so a game has at most one reseed per point. A resampled world (a bot's guess
     at the hidden cards) cannot be reseeded: it has no record.
     """
     if isinstance(seed, bool) or not isinstance(seed, int):
@@ -74,5 +76,9 @@ def reseed(state: GameState, seed: int) -> None:
     shuffle(pile, rng)
     state.pile = pile
     state.rng = random.Random(rng.getrandbits(64))
-    state.reseeds = (*state.reseeds, (len(state.history), seed))
+    point = len(state.history)
+    earlier = state.reseeds
+    if earlier and earlier[-1][0] == point:  # the deal depends on this seed alone: the earlier one is void
+        earlier = earlier[:-1]
+    state.reseeds = (*earlier, (point, seed))
     state.cache = None

@@ -9,8 +9,11 @@ re-run after a worker is lost gives the same rows.
 from __future__ import annotations
 
 import importlib
+import logging
 import os
-from collections.abc import Iterator, Sequence
+import time
+from collections.abc import Callable, Iterable, Iterator
+from concurrent.futures import CancelledError
 from typing import Any, Protocol
 
 from biblios_kit.lab.plan import GameRow, Job, run_job
@@ -22,8 +25,8 @@ class Backend(Protocol):
     workers: int
     """How many games can run at once."""
 
-    def run(self, jobs: Sequence[Job]) -> Iterator[tuple[Job, list[GameRow]]]:
-        """Run ``jobs``; yield each with its rows as it finishes."""
+    def run(self, jobs: Iterable[Job]) -> Iterator[tuple[Job, list[GameRow]]]:
+        """Run ``jobs`` (taken from the iterable as the backend has room); yield each with its rows as it finishes."""
         ...
 
     def close(self) -> None:
@@ -36,7 +39,7 @@ class InProcessBackend:
 
     workers = 1
 
-    def run(self, jobs: Sequence[Job]) -> Iterator[tuple[Job, list[GameRow]]]:
+    def run(self, jobs: Iterable[Job]) -> Iterator[tuple[Job, list[GameRow]]]:
         """Run ``jobs`` one after the other."""
         for job in jobs:
             yield job, run_job(job)
@@ -54,16 +57,70 @@ class SchedulerUnreachableError(ConnectionError):
         super().__init__(f"{address}: {reason}")
 
 
+WORKERS_GONE_AFTER = 60.0
+"""Seconds a Dask run waits with no worker on the cluster before it stops (:class:`WorkersGoneError`)."""
+
+
+class WorkersGoneError(RuntimeError):
+    """The cluster has had no worker for ``seconds`` seconds while games waited to be played."""
+
+    def __init__(self, seconds: float) -> None:
+        self.seconds = seconds
+        super().__init__(f"no Dask worker for {seconds:g} s")
+
+
+class ClusterLostError(RuntimeError):
+    """The connection to the Dask scheduler was lost (the scheduler stopped, or the network between)."""
+
+
+class WorkerWatch:
+    """Notices a cluster left without workers: :meth:`check` raises once none was seen for ``limit`` seconds.
+
+    ``count`` gives the number of workers now (an error counts as none: a scheduler that
+    cannot be asked has no worker for this run).
+    """
+
+    def __init__(self, count: Callable[[], int], limit: float, clock: Callable[[], float] = time.monotonic) -> None:
+        self.count = count
+        self.limit = limit
+        self.clock = clock
+        self.since: float | None = None
+        """When the cluster was first seen without workers (``None`` while it has some)."""
+
+    def check(self) -> None:
+        """Count the workers; raise :class:`WorkersGoneError` if there has been none for ``limit`` seconds."""
+        try:
+            workers = self.count()
+        except Exception:  # the scheduler is gone or does not answer
+            workers = 0
+        now = self.clock()
+        if workers > 0:
+            self.since = None
+            return
+        if self.since is None:
+            self.since = now
+        if now - self.since >= self.limit:
+            raise WorkersGoneError(self.limit)
+
+
 class DaskBackend:
     """Runs jobs on a Dask cluster through ``dask.distributed``.
 
     With ``address`` (``tcp://host:port``), joins that scheduler; without, starts a
     ``LocalCluster`` of ``workers`` single-threaded worker processes (default: one per CPU)
-    on 127.0.0.1, closed by :meth:`close`. Jobs are submitted all at once and gathered as
-    they complete; Dask re-runs the jobs of a worker that dies on the others.
+    on 127.0.0.1, closed by :meth:`close`. Jobs are taken as room frees up (a few per
+    worker in flight) and gathered as they complete; Dask re-runs the jobs of a worker that
+    dies on the others. A cluster left without any worker (all of them gone, or none ever
+    joined) stops the run after ``idle_limit`` seconds with :class:`WorkersGoneError`; a
+    scheduler lost for longer than ``timeout`` stops it with :class:`ClusterLostError`.
     """
 
-    def __init__(self, address: str | None = None, workers: int | None = None, timeout: float = 10.0) -> None:
+    def __init__(self, address: str | None = None, workers: int | None = None, timeout: float = 10.0,
+                 idle_limit: float | None = None, poll: float = 2.0) -> None:  # fmt: skip
+        self.idle_limit = WORKERS_GONE_AFTER if idle_limit is None else idle_limit
+        """Seconds without any worker after which :meth:`run` gives up (:class:`WorkersGoneError`)."""
+        self.poll = min(poll, self.idle_limit)
+        """Seconds without a finished job after which the workers are counted."""
         distributed: Any = importlib.import_module("dask.distributed")  # untyped library: used through Any
         Client, LocalCluster = distributed.Client, distributed.LocalCluster
         self.cluster: Any = None
@@ -79,6 +136,7 @@ class DaskBackend:
             )
             self.client: Any = Client(self.cluster)
         else:
+            logging.getLogger("distributed").setLevel(logging.CRITICAL)  # as silence_logs above: no log tracebacks
             try:
                 self.client = Client(address, timeout=timeout)
             except (OSError, TimeoutError) as error:
@@ -86,17 +144,45 @@ class DaskBackend:
         info = self.client.scheduler_info()
         self.workers = max(1, sum(w.get("nthreads", 1) for w in info.get("workers", {}).values()))
 
-    def run(self, jobs: Sequence[Job]) -> Iterator[tuple[Job, list[GameRow]]]:
-        """Submit ``jobs`` and yield each as it completes."""
-        as_completed: Any = importlib.import_module("dask.distributed").as_completed
+    def _count_workers(self) -> int:
+        return len(self.client.nthreads())
+
+    def run(self, jobs: Iterable[Job]) -> Iterator[tuple[Job, list[GameRow]]]:
+        """Submit ``jobs`` as room frees up (a few per worker in flight) and yield each as it completes.
+
+        Raises :class:`WorkersGoneError` when the cluster has had no worker for
+        ``idle_limit`` seconds while jobs wait, :class:`ClusterLostError` when the client
+        loses the scheduler (an error raised by a job itself goes through as it is).
+        """
+        distributed: Any = importlib.import_module("dask.distributed")
+        closed: type[Exception] = importlib.import_module("distributed.comm").CommClosedError
+        pending = iter(jobs)
         futures: dict[Any, Job] = {}
-        for job in jobs:
-            key = f"lab-{job.ref.content_hash[:12]}-{job.cell}-{job.seed}-{job.start}-{job.stop}"
-            future = self.client.submit(run_job, job, key=key, pure=False)
-            futures[future] = job
+        window = max(16, 4 * self.workers)
+        watch = WorkerWatch(self._count_workers, self.idle_limit)
+
+        def fill() -> None:
+            while len(futures) < window:
+                job = next(pending, None)
+                if job is None:
+                    return
+                key = f"lab-{job.ref.content_hash[:12]}-{job.cell}-{job.seed}-{job.start}-{job.stop}"
+                futures[self.client.submit(run_job, job, key=key, pure=False)] = job
+
         try:
-            for future in as_completed(futures):
-                yield futures[future], future.result()
+            fill()
+            while futures:
+                try:
+                    done = distributed.wait(list(futures), timeout=self.poll, return_when="FIRST_COMPLETED").done
+                except TimeoutError:
+                    watch.check()
+                    continue
+                for future in done:
+                    job = futures.pop(future)
+                    yield job, future.result()
+                fill()
+        except (CancelledError, closed) as error:  # the client gave up reconnecting: every future is cancelled
+            raise ClusterLostError(str(error) or type(error).__name__) from None
         finally:
             for future in futures:
                 future.cancel()

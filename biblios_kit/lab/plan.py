@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import hashlib
 import json
-from collections.abc import Mapping
+from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, field
 from types import MappingProxyType
 from typing import Any
@@ -160,6 +160,10 @@ def run_job(job: Job) -> list[GameRow]:
     return rows
 
 
+MAX_GAMES = 1_000_000
+"""The most games a cell may play (``--games``, ``--max-games``): every game's metrics stay in memory for the report."""
+
+
 @dataclass(frozen=True)
 class Experiment:
     """Everything that determines an experiment's games and figures."""
@@ -182,13 +186,11 @@ class Experiment:
         """Every cell, rulesets outermost, then player counts, then arms."""
         return [Cell(r, p, arm) for r in range(len(self.rulesets)) for p in self.players for arm in self.arms]
 
-    def jobs(self, cell: Cell, start: int, stop: int) -> list[Job]:
-        """The jobs that play games ``start .. stop - 1`` of ``cell``, ``batch`` games each."""
+    def jobs(self, cell: Cell, start: int, stop: int) -> Iterator[Job]:
+        """The jobs that play games ``start .. stop - 1`` of ``cell``, ``batch`` games each, made one at a time."""
         ref = self.rulesets[cell.ruleset]
-        return [
-            Job(ref, cell.key, cell.players, cell.arm, self.bots, self.seed, s, min(stop, s + self.batch))
-            for s in range(start, stop, self.batch)
-        ]
+        for s in range(start, stop, self.batch):
+            yield Job(ref, cell.key, cell.players, cell.arm, self.bots, self.seed, s, min(stop, s + self.batch))
 
     def describe(self) -> dict[str, Any]:
         """The experiment as JSON data (what its fingerprint is computed from)."""

@@ -10,14 +10,14 @@ file, or a run on another backend, ends with the same games and the same figures
 from __future__ import annotations
 
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 from biblios_kit.lab.backends import Backend
 from biblios_kit.lab.plan import Cell, Experiment, GameRow, Job
-from biblios_kit.lab.results import ResultsWriter, read_results
+from biblios_kit.lab.results import ResultsWriter, check_writable, read_results
 from biblios_kit.lab.stats import CellStats, add_differences, cell_stats
 
 Progress = Callable[[int, int], None]
@@ -69,6 +69,7 @@ class _Run:
         self.experiment = experiment
         self.backend = backend
         self.progress = progress
+        check_writable(path)  # before reading: a symbolic link or a FIFO is refused at once
         known = read_results(path, experiment) if resume else {}
         self.rows: dict[str, dict[int, GameRow]] = {cell.key: {} for cell in experiment.cells()}
         for (cell, index), row in known.items():
@@ -81,25 +82,33 @@ class _Run:
         """Games of the jobs finished so far (for progress)."""
         self.planned = 0
 
-    def play(self, cells: list[Cell], start: int, stop: int) -> None:
-        """Make sure games ``start .. stop - 1`` of ``cells`` are known: play the missing ones."""
-        jobs: list[Job] = []
+    def _missing(self, cells: list[Cell], start: int, stop: int) -> Iterator[Job]:
+        """The jobs with a game of ``start .. stop - 1`` not known yet, made as the backend asks for them."""
         for cell in cells:
             have = self.rows[cell.key]
             for job in self.experiment.jobs(cell, start, stop):
                 if any(index not in have for index in range(job.start, job.stop)):
-                    jobs.append(job)  # a job is written whole, so only an interrupted write leaves it partial
-        self.planned += sum(job.stop - job.start for job in jobs)
+                    yield job  # a job is written whole, so only an interrupted write leaves it partial
+
+    def play(self, cells: list[Cell], start: int, stop: int) -> None:
+        """Make sure games ``start .. stop - 1`` of ``cells`` are known: play the missing ones.
+
+        Jobs are planned lazily (the backend takes them as it has room), so a large
+        experiment starts at once and holds only the jobs in flight.
+        """
+        for cell in cells:
+            have = self.rows[cell.key]
+            self.planned += stop - start - sum(1 for index in have if start <= index < stop)
         if self.progress:
             self.progress(self.finished, self.planned)
-        for job, rows in self.backend.run(jobs):
+        for job, rows in self.backend.run(self._missing(cells, start, stop)):
             have = self.rows[job.cell]
             new = [row for row in rows if row["index"] not in have]
             self.writer.write(new)
             for row in new:
                 have[row["index"]] = row
             self.played += len(new)
-            self.finished += len(rows)
+            self.finished += len(new)
             if self.progress:
                 self.progress(self.finished, self.planned)
 
@@ -124,7 +133,9 @@ def run_experiment(
     """Play ``experiment`` on ``backend``, streaming games to ``results``, and return its :class:`LabReport`.
 
     With ``resume``, games already in ``results`` are not played again (the file must belong to
-    the same experiment, else :class:`~biblios_kit.lab.results.ResultsFileError`).
+    the same experiment and be sound, else :class:`~biblios_kit.lab.results.ResultsFileError`).
+    Finished games are in ``results`` whatever ends the run (Ctrl-C, an error, a backend
+    whose workers are gone), so ``resume`` continues it.
     """
     began = time.perf_counter()
     run = _Run(experiment, backend, results, resume, progress)

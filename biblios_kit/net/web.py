@@ -15,6 +15,7 @@ import asyncio
 import contextlib
 import logging
 import os
+import shlex
 import sys
 from collections.abc import Callable
 from pathlib import Path
@@ -23,6 +24,7 @@ from typing import TYPE_CHECKING, Any
 from aiohttp import WSMsgType, web
 
 from biblios_kit.i18n import N_, SUPPORTED, _, current_language, normalize_language, translator
+from biblios_kit.lifeline import child_environment
 from biblios_kit.net.security import HostPolicy, access_middleware, guard_middleware, json_error
 
 if TYPE_CHECKING:
@@ -102,7 +104,11 @@ class Sessions:
         self.count = 0
 
     async def run(self, request: web.Request, command: str, secret: dict[str, str] | None = None) -> web.StreamResponse:
-        """Serve one browser terminal over a WebSocket: start ``command``, relay keys and screen until either ends."""
+        """Serve one browser terminal over a WebSocket: start ``command``, relay keys and screen until either ends.
+
+        ``command`` is a ``shlex``-quoted command line, run without a shell; the process
+        ends with this one (:mod:`biblios_kit.lifeline`).
+        """
         from textual_serve.app_service import AppService
         from textual_serve.download_manager import DownloadManager
 
@@ -111,12 +117,32 @@ class Sessions:
         secret_env = dict(secret or {})
 
         class _Service(AppService):
-            """AppService with extra variables in the child's environment (a secret stays off its command line)."""
+            """AppService with extra variables in the child's environment (a secret stays off its command line).
+
+            The child is started without a shell, bound to this process (see
+            :mod:`biblios_kit.lifeline`): it ends when this server ends, even by ``kill -9``.
+            """
 
             def _build_environment(self, width: int = 80, height: int = 24) -> dict[str, str]:
                 environment: dict[str, str] = super()._build_environment(width=width, height=height)
                 environment.update(secret_env)
+                environment.update(child_environment())
                 return environment
+
+            async def _open_app_process(self, width: int = 80, height: int = 24) -> asyncio.subprocess.Process:
+                # textual-serve runs the command through /bin/sh, which stays between us and
+                # the game (dash does not exec it): started directly, the game is our child
+                # and sees our death.
+                self._process = process = await asyncio.create_subprocess_exec(
+                    *shlex.split(self.command),
+                    stdin=asyncio.subprocess.PIPE,
+                    stdout=asyncio.subprocess.PIPE,
+                    stderr=asyncio.subprocess.PIPE,
+                    env=self._build_environment(width=width, height=height),
+                )
+                assert process.stdin is not None
+                self._stdin = process.stdin
+                return process
 
         ws = web.WebSocketResponse(heartbeat=15, max_msg_size=64 * 1024)
         await ws.prepare(request)
@@ -201,12 +227,12 @@ def make_play_app(command: Callable[[web.Request], str], access_token: str, *, a
 
     Nothing is served without ``access_token`` (the printed URL carries it once, then a
     cookie); Host and Origin are checked; at most ``max_sessions`` processes run at once.
-    ``command(request)`` gives the shell command of each session (the language of the
-    browser can go into it). Each browser gets a session cookie (a random secret) on its
-    first page; its games run with that secret in the environment, so they save to that
-    browser's own file (see :func:`biblios_kit.resources.saved_game_path`). The page speaks
-    ``page_language(request)`` (by default the browser's language, else the active one): give
-    the game's language so the page and the game agree.
+    ``command(request)`` gives the command line of each session, ``shlex``-quoted and run
+    without a shell (the language of the browser can go into it). Each browser gets a
+    session cookie (a random secret) on its first page; its games run with that secret in
+    the environment, so they save to that browser's own file (see :func:`biblios_kit.resources.saved_game_path`).
+    The page speaks ``page_language(request)`` (by default the browser's language, else the
+    active one): give the game's language so the page and the game agree.
     """
     import secrets
 
@@ -283,8 +309,6 @@ def add_seat_pages(app: web.Application, hub: TableHub, config: ServerConfig) ->
             return json_error(403, "bad_token", _("open your invitation link (it carries your seat token)"))
         lang = browser_language(request) or "en"
         base = config.internal_url or config.public_url
-        import shlex
-
         command = shlex.join([sys.executable, "-m", "biblios_kit", "join", f"{base.rstrip('/')}/play/{table.id}",
                               "--lang", lang])  # fmt: skip
         return await sessions.run(request, command, {SEAT_TOKEN_VARIABLE: token})
