@@ -747,11 +747,27 @@ def test_hostile_websocket_messages_get_an_error_message_and_the_socket_stays_op
 
     from net_helpers import create, running_server
 
-    from biblios_kit.net.tables import TableHub
+    from biblios_kit.net.tables import Table, TableHub
 
     async def scenario(folder: Path) -> list[str]:
         async with running_server(folder) as client:
             reply = await create(client, seats=["human", "human", "human"], seed=7)
+            # A deep hello gets a message before the connection closes (it was a 500 written into the socket).
+            hello = await client.ws_connect(f"/api/tables/{reply['table']}/ws")
+            await hello.send_str(DEEP_WS)
+            first = await asyncio.wait_for(hello.receive(), 10)
+            assert first.type == aiohttp.WSMsgType.TEXT and json.loads(first.data)["code"] == "malformed_json"
+            assert (await hello.receive()).type in (aiohttp.WSMsgType.CLOSE, aiohttp.WSMsgType.CLOSED)
+            with monkeypatch.context() as patched:  # a bug while checking the hello: a clean close, code 1011
+
+                def failing(*_args: object) -> None:
+                    raise RuntimeError("a bug")
+
+                patched.setattr(Table, "seat_of", failing)
+                hello = await client.ws_connect(f"/api/tables/{reply['table']}/ws")
+                await hello.send_json({"type": "hello", "token": "x"})
+                closed = await asyncio.wait_for(hello.receive(), 10)
+                assert (closed.type, closed.data) == (aiohttp.WSMsgType.CLOSE, 1011), closed
             ws = await client.ws_connect(f"/api/tables/{reply['table']}/ws")
             await ws.send_json({"type": "hello", "token": reply["seats"][0]["token"]})
             assert json.loads((await ws.receive()).data)["type"] == "view"
