@@ -282,11 +282,15 @@ class ServerMachine(RuleBasedStateMachine):
         )
     )
     def play_legal_actions(self, plays: list[tuple[int, str, bool, bool]]) -> None:
-        """Legal actions, one request each, over HTTP or the WebSocket, with the version or without."""
+        """Legal actions, one request each, over HTTP or the WebSocket, with the version or without
+        (a list of one action, or during a payment, now and then the whole payment in one request)."""
         for pick, how, versioned, as_list in plays:
             seat, legal, version = self.current()
             if seat is None:
                 return
+            if as_list and pick % 2 and self.hub_table.state.phase.name == "PAYMENT":
+                self._pay(seat, legal, version, [pick // 3**n for n in range(1, 9)], how)
+                continue
             text = legal[pick % len(legal)]
             body: dict[str, Any] = {"actions": [text]} if as_list else {"action": text}
             if versioned:
@@ -303,6 +307,9 @@ class ServerMachine(RuleBasedStateMachine):
         seat, legal, version = self.current()
         if seat is None or self.hub_table.state.phase.name != "PAYMENT":
             return
+        self._pay(seat, legal, version, picks, how)
+
+    def _pay(self, seat: int, legal: list[str], version: int, picks: list[int], how: str) -> None:
         chosen = [legal[picks[0] % len(legal)]]
         for pick in picks[1:]:
             body = {"pay": chosen}
