@@ -3,7 +3,9 @@
     python examples/api_bot.py 'http://127.0.0.1:8765/play/TABLE?token=TOKEN' --bot medium
 
 The bot sees only what the server sends this seat: its view, rebuilt as an engine
-Observation. On its turn it chooses, and the action goes back in text form.
+Observation. On its turn it chooses, and the action goes back in text form with the
+version of the view it answers, so sending it again (after a refusal for speed, or a
+lost reply) can never play it twice: a repeat is refused as ``stale_version``.
 """
 
 from __future__ import annotations
@@ -26,14 +28,15 @@ async def play(link: str, spec: str) -> None:
     url = invitation.server.replace("http", "ws", 1) + f"/api/tables/{invitation.table}/ws"
     async with aiohttp.ClientSession() as http, http.ws_connect(url) as ws:
         await ws.send_json({"type": "hello", "token": invitation.token})
-        last: dict[str, str] | None = None
+        last: dict[str, object] | None = None
         async for message in ws:
             data = message.json()
             if data["type"] == "error":
                 print("refused:", data["code"], data["message"])
                 if data["code"] == "rate_limited" and last is not None:
-                    await asyncio.sleep(1)  # too fast for the server: send it again, slower
+                    await asyncio.sleep(1)  # too fast for the server: send it again, slower (safe: it has a version)
                     await ws.send_json(last)
+                # "stale_version": the game moved on (or this action was already played); the next view says what to do
             if data["type"] != "view":
                 continue
             if data["result"] is not None:
@@ -44,7 +47,7 @@ async def play(link: str, spec: str) -> None:
             if texts:  # our turn
                 observation = observation_from_json(data["observation"], [parse_action(ruleset, t) for t in texts])
                 action = await asyncio.to_thread(bot.choose, observation)  # think off the event loop
-                last = {"type": "action", "action": format_action(ruleset, action)}
+                last = {"type": "action", "action": format_action(ruleset, action), "version": data["version"]}
                 await ws.send_json(last)
 
 

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import json
 from pathlib import Path
 from typing import Any
@@ -294,3 +295,97 @@ async def test_the_api_client_waits_and_sends_again_when_slowed(tmp_path: Path) 
             for _ in range(6)
         ]
         assert 429 in raw  # the same pace without waiting is refused
+
+
+async def test_made_up_tokens_are_limited_by_address_and_a_real_seat_keeps_its_own_budget(tmp_path: Path) -> None:
+    """A token is a rate-limit key only once verified: a new made-up token per request is still one address."""
+    import secrets
+
+    async with running_server(tmp_path, http_rate=1, http_burst=5) as client:
+        reply = await create(client, seats=["human", "human", "human"])  # the admin's budget, not the address's
+        table, token = reply["table"], reply["seats"][0]["token"]
+        statuses = []
+        for _ in range(12):
+            made_up = bearer(secrets.token_urlsafe(32))
+            statuses.append((await client.get(f"/api/tables/{table}", headers=made_up)).status)
+        assert statuses[0] == 403 and statuses.count(429) >= 5, statuses
+        wrong_admin = await client.post("/api/tables", json={}, headers=bearer(secrets.token_urlsafe(32)))
+        assert wrong_admin.status == 429  # the same address, whatever it pretends
+        # A verified seat token is its own key: the flood from its address does not lock it out.
+        assert (await client.get(f"/api/tables/{table}", headers=bearer(token))).status == 200
+
+
+async def test_a_replayed_action_is_refused_with_the_current_view(tmp_path: Path) -> None:
+    """``version`` makes an action idempotent: sent again after a lost reply, it is refused, never played twice."""
+    async with running_server(tmp_path) as client:
+        reply = await create(client, seats=["human", "human", "human"], seed=3)
+        table, t0 = reply["table"], reply["seats"][0]["token"]
+        actions = f"/api/tables/{table}/actions"
+        first = await client.post(actions, json={"action": "auction", "version": 0}, headers=bearer(t0))
+        assert first.status == 200 and (await first.json())["version"] == 1
+        again = await client.post(actions, json={"action": "auction", "version": 0}, headers=bearer(t0))
+        body = await again.json()
+        assert again.status == 409, body
+        validate(body, "http_error")
+        assert body["error"]["code"] == "stale_version"
+        validate(body["view"], "view")
+        assert body["view"]["version"] == 1 and body["view"]["seat"] == 0
+        assert [e["kind"] for e in body["view"]["events"]].count("to_auction_pile") == 1
+        # A version from the future is refused too; the right one is played.
+        ahead = await client.post(actions, json={"action": "keep", "version": 5}, headers=bearer(t0))
+        assert ahead.status == 409 and (await ahead.json())["error"]["code"] == "stale_version"
+        view = await _view(client, table, t0)
+        assert view["version"] == 1
+
+        # The WebSocket takes the same field.
+        current = view["observation"]["current_player"]
+        token = reply["seats"][current]["token"]
+        ws = await client.ws_connect(f"/api/tables/{table}/ws")
+        await ws.send_json({"type": "hello", "token": token, "since": 10**6})
+        assert json.loads((await ws.receive()).data)["type"] == "view"
+        choice = (
+            view["observation"]["legal_actions"] or (await _view(client, table, token))["observation"]["legal_actions"]
+        )
+        for _ in range(2):
+            await ws.send_json({"type": "action", "action": choice[0], "version": 1})
+        answers: list[dict[str, Any]] = []
+        while len([a for a in answers if a["type"] != "view"]) < 2:
+            answers.append(json.loads((await asyncio.wait_for(ws.receive(), 5)).data))
+        replies = [a for a in answers if a["type"] != "view"]
+        assert replies[0]["type"] == "accepted" and replies[0]["version"] == 2
+        assert replies[1]["code"] == "stale_version"
+        validate(replies[1], "error")
+        assert replies[1]["view"]["version"] == 2
+        await ws.close()
+        # Without "version" an action is still played (third-party clients of protocol 1 keep working).
+        view = await _view(client, table, None)
+        seat = view["observation"]["current_player"]
+        legal = (await _view(client, table, reply["seats"][seat]["token"]))["observation"]["legal_actions"]
+        plain = await client.post(actions, json={"action": legal[0]}, headers=bearer(reply["seats"][seat]["token"]))
+        assert plain.status == 200
+    rows = _stored_actions(tmp_path, table)
+    assert len(rows) == 3 and rows[0] == "auction"  # each accepted action stored once
+
+
+def _stored_actions(data_dir: Path, table: str) -> list[str]:
+    import sqlite3
+
+    with contextlib.closing(sqlite3.connect(data_dir / "tables.sqlite3")) as db:
+        return [
+            text for (text,) in db.execute("SELECT action FROM actions WHERE table_id = ? ORDER BY number", (table,))
+        ]
+
+
+async def test_the_api_client_sends_the_version_so_a_resend_cannot_play_twice(tmp_path: Path) -> None:
+    from biblios_kit.net.client import ApiClient, ApiError
+
+    async with running_server(tmp_path) as client:
+        reply = await create(client, seats=["human", "human", "human"], seed=3)
+        server = str(client.make_url("")).rstrip("/")
+        async with ApiClient(server, reply["seats"][0]["token"]) as api:
+            view = await api.view(reply["table"])
+            accepted = await api.act(reply["table"], "public", version=view["version"])
+            assert accepted["version"] == 1
+            with pytest.raises(ApiError) as refused:
+                await api.act(reply["table"], "public", version=view["version"])
+            assert refused.value.code == "stale_version" and refused.value.status == 409

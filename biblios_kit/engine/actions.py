@@ -147,7 +147,8 @@ def format_action(ruleset: Ruleset | CompiledRules, action: object) -> str:
 
 
 def _int(text: str, original: str) -> int:
-    if not text.isdigit() or len(text) > 9:
+    # ASCII digits only: str.isdigit() also accepts "²" or "١", which int() then refuses or reads.
+    if not text.isascii() or not text.isdigit() or len(text) > 9:
         raise InvalidActionError("text-not-number", original=original, text=text)
     return int(text)
 

@@ -170,9 +170,15 @@ class ApiClient:
         result: dict[str, Any] = await self._call("GET", f"/api/tables/{table}?since={since}")
         return result
 
-    async def act(self, table: str, *actions: str) -> dict[str, Any]:
-        """``POST /api/tables/{table}/actions``: play one action (or several: a payment) in text form."""
-        body = {"action": actions[0]} if len(actions) == 1 else {"actions": list(actions)}
+    async def act(self, table: str, *actions: str, version: int | None = None) -> dict[str, Any]:
+        """``POST /api/tables/{table}/actions``: play one action (or several: a payment) in text form.
+
+        ``version`` is that of the view the actions answer: sent again after a lost reply, they
+        are refused (``stale_version``) instead of being played twice.
+        """
+        body: dict[str, Any] = {"action": actions[0]} if len(actions) == 1 else {"actions": list(actions)}
+        if version is not None:
+            body["version"] = version
         result: dict[str, Any] = await self._call("POST", f"/api/tables/{table}/actions", body)
         return result
 
@@ -308,13 +314,18 @@ class SeatConnection:
         finally:
             self._pending.pop(reply, None)
 
-    async def send_actions(self, actions: list[str]) -> dict[str, Any]:
-        """Play ``actions`` (text form) for this seat; returns the ``accepted`` reply (``ApiError`` if refused)."""
+    async def send_actions(self, actions: list[str], version: int | None = None) -> dict[str, Any]:
+        """Play ``actions`` (text form) for this seat; returns the ``accepted`` reply (``ApiError`` if refused).
+
+        ``version`` is that of the view the actions answer (a stale one is refused, never played twice).
+        """
         body: dict[str, Any] = {"type": "action"}
         if len(actions) == 1:
             body["action"] = actions[0]
         else:
             body["actions"] = actions
+        if version is not None:
+            body["version"] = version
         result: dict[str, Any] = await self._request(body, "accepted")
         return result
 

@@ -9,15 +9,18 @@ The schema of every message is ``protocol.schema.json`` next to this module.
 from __future__ import annotations
 
 import json
+import re
 from collections.abc import Mapping, Sequence
 from functools import cache
 from importlib import resources
 from typing import Any
 
+from biblios_kit.bounded import InputError, decode_utf8, loads_json
 from biblios_kit.engine.events import Event, EventKind
 from biblios_kit.engine.observation import AuctionView, Observation, PaymentView
 from biblios_kit.engine.scoring import CategoryResult, DieAward, GameResult, Placing, WonBy
 from biblios_kit.engine.state import Phase
+from biblios_kit.i18n import _
 from biblios_kit.rules.model import TieBreak, TieBreakBy
 
 PROTOCOL_VERSION = 1
@@ -27,6 +30,13 @@ MAX_BODY_BYTES = 16 * 1024
 """Largest HTTP request body the server reads."""
 MAX_MESSAGE_BYTES = 8 * 1024
 """Largest WebSocket message the server reads."""
+MAX_JSON_DEPTH = 8
+"""Deepest nesting of arrays and objects in a client message (the deepest the protocol needs is 2)."""
+MAX_VERSION = 10**9
+"""A ``version`` or ``since`` a client sends must be below this (a game has a few hundred actions)."""
+
+_COUNT = re.compile(r"[0-9]{1,9}")
+"""A count in a query string: ASCII digits only (``str.isdigit()`` also accepts "²" and "١")."""
 
 
 class ProtocolError(ValueError):
@@ -271,14 +281,50 @@ def error_message(code: str, message: str) -> dict[str, Any]:
 
 
 def parse_json_object(data: str | bytes) -> dict[str, Any]:
-    """Decode a client message that must be a JSON object (``ProtocolError`` otherwise)."""
+    """Decode a client message that must be a JSON object (``ProtocolError`` with a translated message otherwise).
+
+    The parse is bounded (:mod:`biblios_kit.bounded`): nesting deeper than
+    :data:`MAX_JSON_DEPTH` or an integer over 40 digits is refused before Python's parser
+    sees it, so no message can raise ``RecursionError``.
+    """
     try:
-        value = json.loads(data)
-    except (ValueError, UnicodeDecodeError) as error:
-        raise ProtocolError(f"malformed JSON: {error}") from None
+        text = decode_utf8(data) if isinstance(data, bytes) else data
+        value = loads_json(text, MAX_JSON_DEPTH)
+    except InputError as error:
+        if error.line:
+            reason = _("line {line}, column {column}: {reason}").format(
+                line=error.line, column=error.column, reason=error.message
+            )
+        else:
+            reason = error.message
+        raise ProtocolError(_("malformed JSON: {reason}").format(reason=reason)) from None
     if not isinstance(value, dict):
-        raise ProtocolError("expected a JSON object")
+        raise ProtocolError(_("expected a JSON object"))
     return value
+
+
+def count_of(text: str) -> int | None:
+    """A non-negative count written in ASCII digits (at most 9 of them), or ``None``."""
+    return int(text) if _COUNT.fullmatch(text) else None
+
+
+def is_count(value: object) -> bool:
+    """Whether a JSON value is an integer from 0 to :data:`MAX_VERSION` (``true`` and ``1.0`` are not)."""
+    return isinstance(value, int) and not isinstance(value, bool) and 0 <= value < MAX_VERSION
+
+
+def expected_version(message: Mapping[str, Any]) -> int | None:
+    """The ``version`` an action request expects the table to be at (``None`` when it names none).
+
+    ``ProtocolError`` when it is there but not an integer from 0 on.
+    """
+    if "version" not in message:
+        return None
+    version = message["version"]
+    if not is_count(version):
+        raise ProtocolError(_('"version" must be the version of the view the action answers (an integer from 0)'))
+    assert isinstance(version, int)
+    return version
 
 
 def action_texts(message: Mapping[str, Any]) -> list[str]:
@@ -288,14 +334,14 @@ def action_texts(message: Mapping[str, Any]) -> list[str]:
     elif "actions" in message and "action" not in message:
         texts = message["actions"]
     else:
-        raise ProtocolError('expected "action" (a string) or "actions" (a list of strings)')
+        raise ProtocolError(_('expected "action" (a string) or "actions" (a list of strings)'))
     if (
         not isinstance(texts, list)
         or not texts
         or len(texts) > 64
         or not all(isinstance(t, str) and 0 < len(t) <= 200 for t in texts)
     ):
-        raise ProtocolError('"action" must be a non-empty string, "actions" a list of 1 to 64 of them')
+        raise ProtocolError(_('"action" must be a non-empty string, "actions" a list of 1 to 64 of them'))
     return texts
 
 

@@ -445,7 +445,7 @@ class RemoteApp(BibliosApp):
         session = self.remote_session
         assert session is not None
         try:
-            await self.connection.send_actions(actions)
+            await self.connection.send_actions(actions, session.remote.version)
         except ApiError as error:
             session.remote.pending = False
             self.notify(error.message, severity="error", timeout=6)

@@ -240,8 +240,12 @@ class RateLimiter:
             del self._buckets[key]
 
 
-def client_key(request: web.Request, token: str | None = None) -> str:
-    """The rate-limit key of a request: its token's digest when it has one, else the peer address."""
-    if token:
-        return "t:" + token_digest(token)[:32]
+def client_key(request: web.Request, verified: str | None = None) -> str:
+    """The rate-limit key of a request: the digest of its ``verified`` token, else the peer address.
+
+    Pass a token only once it was checked (a seat's or the admin's): a made-up token must
+    not give its sender a fresh budget.
+    """
+    if verified:
+        return "t:" + token_digest(verified)[:32]
     return "a:" + (request.remote or "?")

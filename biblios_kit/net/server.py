@@ -29,7 +29,10 @@ from biblios_kit.net.protocol import (
     PROTOCOL_VERSION,
     ProtocolError,
     action_texts,
+    count_of,
     error_message,
+    expected_version,
+    is_count,
     parse_json_object,
 )
 from biblios_kit.net.security import (
@@ -177,7 +180,7 @@ async def _errors_middleware(request: web.Request, handler: Handler) -> web.Stre
     try:
         return await handler(request)
     except Rejected as error:
-        return json_error(error.status, error.code, error.message)
+        return _rejected(error)
     except ProtocolError as error:
         return json_error(400, "bad_request", str(error))
     except web.HTTPRequestEntityTooLarge:
@@ -199,9 +202,21 @@ async def _errors_middleware(request: web.Request, handler: Handler) -> web.Stre
         return json_error(500, "internal", _("internal error (the server goes on; see its log)"))
 
 
-def _limit(request: web.Request, token: str | None) -> None:
+def _rejected(error: Rejected) -> web.Response:
+    """The JSON reply of a refused request (with the requester's current view when the error carries one)."""
+    if error.view is None:
+        return json_error(error.status, error.code, error.message)
+    return _json({"error": {"code": error.code, "message": error.message}, "view": error.view}, error.status)
+
+
+def _limit(request: web.Request, verified: str | None) -> None:
+    """Spend one request of the client's budget: its token's once ``verified`` (checked), else its address's.
+
+    A token is only a key once it proved to be a seat's (or the admin's): a client making up
+    a new token for each request is still one address.
+    """
     limiter = request.app[HTTP_LIMIT]
-    if not limiter.allow(client_key(request, token)):
+    if not limiter.allow(client_key(request, verified)):
         raise Rejected(429, "rate_limited", _("too many requests; slow down"))
 
 
@@ -237,8 +252,9 @@ def invitation_link(config: ServerConfig, table: str, token: str) -> str:
 async def _create(request: web.Request) -> web.Response:
     """``POST /api/tables`` (admin token): create a table; returns its id and the tokens and links of its human seats."""
     token = bearer_token(request)
-    _limit(request, token)
-    if token is None or not same_secret(token, request.app[ADMIN]):
+    admin = token is not None and same_secret(token, request.app[ADMIN])
+    _limit(request, token if admin else None)
+    if not admin:
         raise Rejected(403, "bad_token", _("creating a table needs the server's admin token"))
     body = await _body(request)
     ruleset = body.get("ruleset", "biblios")
@@ -254,7 +270,12 @@ async def _create(request: web.Request) -> web.Response:
         )
     if players is None:
         players = len(seats) if seats else 3
-    if not _int(players) or (seed is not None and not _int(seed)) or not isinstance(bot_delay, int | float):
+    if (
+        not _int(players)
+        or (seed is not None and not _int(seed))
+        or isinstance(bot_delay, bool)
+        or not isinstance(bot_delay, int | float)
+    ):
         raise Rejected(400, "bad_request", _('"players" and "seed" must be integers, "bot_delay" a number'))
     hub = request.app[HUB]
     invitation = hub.create(ruleset, options, players, seats, names, seed, float(bot_delay))
@@ -282,8 +303,10 @@ async def _create(request: web.Request) -> web.Response:
 
 def _table_and_seat(request: web.Request, *, required: bool) -> tuple[Table, int, str | None]:
     token = bearer_token(request)
-    _limit(request, token)
     hub = request.app[HUB]
+    known = hub.tables.get(request.match_info["id"])
+    verified = token if known is not None and known.seat_of(token) is not None else None
+    _limit(request, verified)
     table = hub.table(request.match_info["id"])
     if token is None and not required:
         return table, SPECTATOR, None
@@ -293,21 +316,26 @@ def _table_and_seat(request: web.Request, *, required: bool) -> tuple[Table, int
 async def _view(request: web.Request) -> web.Response:
     """``GET /api/tables/{id}``: that seat's view (the public view without a token); ``?since=N`` trims the events."""
     table, seat, _token = _table_and_seat(request, required=False)
-    since_text = request.query.get("since", "0")
-    if not since_text.isdigit() or len(since_text) > 9:
+    since = count_of(request.query.get("since", "0"))
+    if since is None:
         raise Rejected(400, "bad_request", _('"since" must be a non-negative integer'))
-    return _json(table.view(seat, int(since_text)))
+    return _json(table.view(seat, since))
 
 
 async def _actions(request: web.Request) -> web.Response:
-    """``POST /api/tables/{id}/actions`` with ``{"action": "..."}`` or ``{"actions": [...]}``."""
+    """``POST /api/tables/{id}/actions`` with ``{"action": "...", "version": V}`` or ``{"actions": [...], ...}``.
+
+    With ``version`` (the version of the view the client chose from), a stale or replayed
+    request is refused with ``409 stale_version`` and the current view.
+    """
     table, seat, _token = _table_and_seat(request, required=True)
     body = await _body(request)
     try:
         texts = action_texts(body)
+        expected = expected_version(body)
     except ProtocolError as error:
         raise Rejected(400, "bad_request", str(error)) from None
-    accepted = request.app[HUB].act(table, seat, texts)
+    accepted = request.app[HUB].act(table, seat, texts, expected)
     return _json({"type": "accepted", "actions": accepted, "version": table.version})
 
 
@@ -371,6 +399,13 @@ async def _websocket(request: web.Request) -> web.StreamResponse:
             reply = _handle(hub, table, listener.seat, message.data)
             if reply is not None:
                 await _send(ws, reply)
+    except (asyncio.CancelledError, ConnectionResetError):
+        raise
+    except Exception:
+        # The socket is upgraded: an error reply of the middleware cannot be written into it any more.
+        log.exception("unexpected error on the WebSocket of table %s", table.id)
+        with contextlib.suppress(Exception):
+            await ws.close(code=1011, message=b"internal error")
     finally:
         sockets.discard(ws)
         if listener is not None:
@@ -402,7 +437,7 @@ async def _hello(ws: web.WebSocketResponse, request: web.Request, table: Table) 
         return None
     token = hello.get("token", bearer_token(request))
     since = hello.get("since", 0)
-    if hello.get("type") != "hello" or not (token is None or isinstance(token, str)) or not _int(since) or since < 0:
+    if hello.get("type") != "hello" or not (token is None or isinstance(token, str)) or not is_count(since):
         await _send(
             ws, error_message("bad_request", _("the first message must be a hello message with the seat's token"))
         )
@@ -421,35 +456,50 @@ async def _hello(ws: web.WebSocketResponse, request: web.Request, table: Table) 
 
 
 def _handle(hub: TableHub, table: Table, seat: int, data: str) -> dict[str, Any] | None:
-    """One client message: an action, a payment question or a ping; returns the reply (``None``: the view says it)."""
+    """One client message: an action, a payment question or a ping; returns the reply (``None``: the view says it).
+
+    Nothing a client sends ends its connection: every failure, even an unexpected one, is an
+    error reply.
+    """
+    try:
+        return _reply(hub, table, seat, data)
+    except Rejected as error:
+        reply = error_message(error.code, error.message)
+        if error.view is not None:
+            reply["view"] = error.view
+        return reply
+    except Exception:
+        log.exception("unexpected error on a WebSocket message to table %s", table.id)
+        return error_message("internal", _("internal error (the server goes on; see its log)"))
+
+
+def _reply(hub: TableHub, table: Table, seat: int, data: str) -> dict[str, Any] | None:
+    """The reply to one client message (``Rejected`` for a refused one)."""
     try:
         message = parse_json_object(data)
     except ProtocolError as error:
         return error_message("malformed_json", str(error))
     kind = message.get("type")
-    try:
-        if kind == "ping":
-            return {"type": "pong"}
-        if kind == "action":
-            if seat == SPECTATOR:
-                raise Rejected(403, "spectator", _("spectators cannot play"))
-            fields = {k: v for k, v in message.items() if k != "type"}
-            try:
-                texts = action_texts(fields)
-            except ProtocolError as error:
-                raise Rejected(400, "bad_request", str(error)) from None
-            accepted = hub.act(table, seat, texts)
-            return {"type": "accepted", "actions": accepted, "version": table.version}
-        if kind == "payment_options":
-            if seat == SPECTATOR:
-                raise Rejected(403, "spectator", _("spectators cannot play"))
-            pay = message.get("pay", [])
-            if not _strings(pay) or len(pay) > 64:
-                raise Rejected(400, "bad_request", _('"pay" must be a list of actions in text form'))
-            return {"type": "payment_options", "pay": pay, "options": hub.payment_options(table, seat, pay)}
-        return error_message("bad_request", _("unknown message type {type}").format(type=repr(kind)[:40]))
-    except Rejected as error:
-        return error_message(error.code, error.message)
+    if kind == "ping":
+        return {"type": "pong"}
+    if kind == "action":
+        if seat == SPECTATOR:
+            raise Rejected(403, "spectator", _("spectators cannot play"))
+        try:
+            texts = action_texts(message)
+            expected = expected_version(message)
+        except ProtocolError as error:
+            raise Rejected(400, "bad_request", str(error)) from None
+        accepted = hub.act(table, seat, texts, expected)
+        return {"type": "accepted", "actions": accepted, "version": table.version}
+    if kind == "payment_options":
+        if seat == SPECTATOR:
+            raise Rejected(403, "spectator", _("spectators cannot play"))
+        pay = message.get("pay", [])
+        if not _strings(pay) or len(pay) > 64:
+            raise Rejected(400, "bad_request", _('"pay" must be a list of actions in text form'))
+        return {"type": "payment_options", "pay": pay, "options": hub.payment_options(table, seat, pay)}
+    return error_message("bad_request", _("unknown message type {type}").format(type=repr(kind)[:40]))
 
 
 async def _write(ws: web.WebSocketResponse, listener: Listener) -> None:

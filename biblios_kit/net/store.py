@@ -44,6 +44,10 @@ CREATE TABLE IF NOT EXISTS actions (
 """
 
 
+MAX_SEED = 2**63 - 1
+"""The largest seed a table can have: SQLite's ``INTEGER`` holds signed 64-bit numbers."""
+
+
 @dataclass(frozen=True)
 class StoredTable:
     """A table as stored: how it was created and every action accepted since."""

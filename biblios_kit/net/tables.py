@@ -16,6 +16,7 @@ import json
 import logging
 import random
 import secrets
+import sqlite3
 from collections.abc import Sequence
 from concurrent.futures import Executor
 from dataclasses import dataclass, field
@@ -29,7 +30,7 @@ from biblios_kit.i18n import _, ngettext
 from biblios_kit.names import clean_name, name_problem
 from biblios_kit.net.protocol import PROTOCOL_VERSION, result_to_json
 from biblios_kit.net.security import new_token, same_secret, token_digest
-from biblios_kit.net.store import Store, StoredTable
+from biblios_kit.net.store import MAX_SEED, Store, StoredTable
 from biblios_kit.net.views import SPECTATOR, ViewCache
 
 log = logging.getLogger("biblios_kit.net")
@@ -42,13 +43,17 @@ QUEUE_LIMIT = 256
 
 
 class Rejected(Exception):
-    """A request the hub refuses; ``code`` is stable (see docs/network.md), ``message`` is for people."""
+    """A request the hub refuses; ``code`` is stable (see docs/network.md), ``message`` is for people.
 
-    def __init__(self, status: int, code: str, message: str) -> None:
+    ``view``, when set, is the requester's current view, sent with the error (a stale action).
+    """
+
+    def __init__(self, status: int, code: str, message: str, view: dict[str, Any] | None = None) -> None:
         super().__init__(message)
         self.status = status
         self.code = code
         self.message = message
+        self.view = view
 
 
 @dataclass(eq=False)
@@ -196,6 +201,8 @@ class TableHub:
         ]
         if not 0 <= bot_delay <= 10:
             raise Rejected(400, "bad_bot_delay", _("the bot delay must be between 0 and 10 seconds"))
+        if seed is not None and (isinstance(seed, bool) or not isinstance(seed, int) or not 0 <= seed <= MAX_SEED):
+            raise Rejected(400, "bad_seed", _("the seed must be an integer from 0 to {limit}").format(limit=MAX_SEED))
         seed = seed if seed is not None else random.SystemRandom().randrange(1 << 31)
         try:
             state = new_game(ruleset, players, seed)
@@ -209,7 +216,11 @@ class TableHub:
         active = tuple(sorted(ruleset.active_options))
         stored = StoredTable(table_id, ruleset.id, active, players, seed, tuple(specs), tuple(all_names), digests,
                              bot_delay, False, ())  # fmt: skip
-        self.store.create(stored)
+        try:
+            self.store.create(stored)
+        except (sqlite3.Error, OSError) as error:  # the disk is full or gone: refuse, nothing changed
+            log.exception("cannot store a new table")
+            raise Rejected(503, "storage_error", _("the server cannot save the game right now")) from error
         table = self._open(stored, state)
         self._after_change(table)
         return Invitation(table_id, tokens)
@@ -271,12 +282,19 @@ class TableHub:
 
     # ------------------------------------------------------------------ changes
 
-    def act(self, table: Table, seat: int, texts: Sequence[str]) -> list[str]:
+    def act(self, table: Table, seat: int, texts: Sequence[str], expected: int | None = None) -> list[str]:
         """Apply ``texts`` (actions in text form) for ``seat``, all or none; returns them normalized.
 
+        ``expected`` is the version the client saw when it chose (``None``: not checked). A
+        request for another version is stale, or a replay of one already applied: it is
+        refused (409 ``stale_version``) with the seat's current view, and nothing changes.
         Every action is parsed and checked on a copy of the state; only when all are legal
         are they committed to the store, and then the copy becomes the table's state.
         """
+        if expected is not None and expected != table.version:
+            message = _("this action answers version {expected} of the game, which is now at version {version}")
+            raise Rejected(409, "stale_version", message.format(expected=expected, version=table.version),
+                           view=table.view(seat))  # fmt: skip
         state = table.state
         if state.is_terminal():
             raise Rejected(409, "game_over", _("the game is over"))
