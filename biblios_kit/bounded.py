@@ -39,6 +39,16 @@ _JSON_STRING = re.compile(r'"[^"\\]*(?:\\.[^"\\]*)*"', re.DOTALL)
 _BRACKET = re.compile(r"[\[\]{}]")
 _NOT_BRACKET = re.compile(r"[^\[\]{}]+")
 _LONG_NUMBER = re.compile(rf"\d{{{MAX_INT_DIGITS + 1},}}")
+_COUNT = re.compile(r"[0-9]{1,9}")
+
+
+def count_of(text: str) -> int | None:
+    """A non-negative whole number written in ASCII digits (at most 9 of them), or ``None``.
+
+    For every count a person or a client types (a seat number, ``--players``, ``?since=``):
+    ``str.isdigit()`` also accepts "²" and "١", which ``int()`` refuses or reads as a number.
+    """
+    return int(text) if _COUNT.fullmatch(text) else None
 
 
 class InputError(BibliosError):

@@ -28,6 +28,8 @@ import sys
 import threading
 import time
 
+from biblios_kit.bounded import count_of
+
 PARENT_VARIABLE = "BIBLIOS_KIT_PARENT_PID"
 """The environment variable naming the process a child must not outlive."""
 
@@ -54,10 +56,9 @@ def bind_to_parent(*, interval: float = CHECK_INTERVAL, grace: float = GRACE) ->
     The variable is removed from the environment, so this process's own children are not
     bound to it by mistake.
     """
-    value = os.environ.pop(PARENT_VARIABLE, "")
-    if not value.isdigit():
+    parent = count_of(os.environ.pop(PARENT_VARIABLE, ""))
+    if parent is None:
         return False
-    parent = int(value)
     _death_signal(signal.SIGTERM)
     if os.getppid() != parent:  # gone before the death signal was set
         os._exit(ORPHAN_EXIT)

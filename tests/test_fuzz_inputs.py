@@ -19,6 +19,7 @@ import shutil
 import signal
 import sqlite3
 import string
+import unicodedata
 from collections.abc import Callable, Iterator
 from pathlib import Path
 from types import FrameType
@@ -532,6 +533,39 @@ def test_a_ruleset_broken_only_by_two_options_together_is_refused_with_any_optio
 def test_play_refuses_a_seed_that_no_save_could_hold(capsys: pytest.CaptureFixture[str]) -> None:
     status, _out, err = cli(capsys, "play", "--seed", "9" * (MAX_INT_DIGITS + 1))
     assert status == 2 and err == f"error: --seed must have at most {MAX_INT_DIGITS} digits\n"
+
+
+@pytest.mark.parametrize("digits", ["\u00b2", "\u0663", "1\u00b9"], ids=["superscript", "arabic-indic", "mixed"])
+@pytest.mark.parametrize(
+    "command",
+    [
+        ["lab", "compare", "biblios", "-p", "{n}", "-b", "random", "-g", "2", "--in-process"],
+        ["host", "--lang", "en", "new", "--players", "3", "--seat", "{n}=medium"],
+        ["host", "--lang", "en", "new", "--players", "3", "--name", "{n}=Ana"],
+        ["lab", "sweep", "biblios", "--set", "dice.{n}.start=2", "-p", "3", "-b", "random", "-g", "2", "--in-process"],
+    ],
+    ids=["lab --players", "host new --seat", "host new --name", "lab --set"],
+)
+def test_counts_written_with_other_digits_are_refused_with_status_2(
+    command: list[str], digits: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """str.isdigit() accepts superscripts and other scripts' digits, which int() refuses or reads as numbers."""
+    args = [part.replace("{n}", digits) for part in command]
+    if args[0] == "host":  # ``host new`` takes the language before ``new``
+        capsys.readouterr()
+        with pytest.raises(SystemExit) as stop:
+            main(args)
+        status, (out, err) = stop.value.code, capsys.readouterr()
+    else:
+        status, out, err = cli(capsys, *args)
+    assert status == 2 and "Traceback" not in out + err and "internal error" not in err, (status, err)
+    assert "expected" in err or "--players" in err or "no field" in err, err
+
+
+def test_join_never_echoes_a_hostile_link_raw(capsys: pytest.CaptureFixture[str]) -> None:
+    status, _out, err = cli(capsys, "join", "\x1b]0;pwned\x07\x1b[2Jnot-a-link\u202e")
+    assert status == 2 and "not an invitation link: ]0;pwned[2Jnot-a-link" in err
+    assert not any(unicodedata.category(c).startswith("C") for c in err.replace("\n", ""))
 
 
 # --------------------------------------------------------------------------- a church card with millions of uses

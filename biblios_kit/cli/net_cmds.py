@@ -11,9 +11,11 @@ from typing import Annotated, Any
 
 import typer
 
+from biblios_kit.bounded import count_of
 from biblios_kit.cli.common import LangOption, error_prefix, fail, start
 from biblios_kit.i18n import _
 from biblios_kit.lifeline import bind_to_parent
+from biblios_kit.names import clean_text
 
 DEFAULT_PORT = 8765
 """The port ``biblios-kit host`` listens on by default."""
@@ -202,7 +204,7 @@ def register_join(app: typer.Typer) -> None:
         try:
             invitation = parse_link(link)
         except ValueError:
-            fail(f"{error_prefix()} " + _("not an invitation link: {link}").format(link=link))
+            fail(f"{error_prefix()} " + _("not an invitation link: {link}").format(link=clean_text(link, limit=200)))
         token = invitation.token or environ_token()
         if token is None:
             fail(f"{error_prefix()} " + _("the link has no seat token (…?token=…)"))
@@ -219,9 +221,9 @@ def register_join(app: typer.Typer) -> None:
 def _numbered(item: str, flag: str, players: int) -> tuple[int, str]:
     """Split ``SEAT=VALUE`` (seat 1 .. players), failing with status 2 on a bad form."""
     number, sep, value = item.partition("=")
-    if not sep or not number.strip().isdigit() or not value.strip():
-        fail(f"{error_prefix()} {flag} {item}: " + _("expected SEAT=VALUE, e.g. 3=medium"))
-    seat = int(number)
+    seat = count_of(number.strip())
+    if not sep or seat is None or not value.strip():
+        fail(f"{error_prefix()} {flag} {item!r}: " + _("expected SEAT=VALUE, e.g. 3=medium"))
     if not 1 <= seat <= players:
         fail(f"{error_prefix()} {flag} {item}: " + _("seat {seat} is not between 1 and {players}").format(
             seat=seat, players=players))  # fmt: skip

@@ -15,6 +15,7 @@ from typing import Annotated
 
 import typer
 
+from biblios_kit.bounded import count_of
 from biblios_kit.cli.common import LangOption
 from biblios_kit.errors import BibliosError
 from biblios_kit.i18n import _
@@ -88,9 +89,10 @@ def parse_players(text: str) -> tuple[int, ...]:
         part = part.strip()
         if not part:
             continue
-        if not part.isdigit() or int(part) < 1:
+        count = count_of(part)
+        if count is None or count < 1:
             raise FlagError(_("--players expects player counts such as 2,3,4, got {value!r}").format(value=part))
-        counts.append(int(part))
+        counts.append(count)
     if not counts:
         raise FlagError(_("--players expects at least one player count"))
     return tuple(dict.fromkeys(counts))

@@ -23,6 +23,7 @@ from typing import Any
 
 import yaml
 
+from biblios_kit.bounded import count_of
 from biblios_kit.errors import BibliosError, RulesetError
 from biblios_kit.i18n import _
 from biblios_kit.rules.model import Ruleset
@@ -76,12 +77,15 @@ def _known(node: Any) -> str:
 
 def _step(node: Any, part: str, field: str) -> tuple[Any, str | int]:
     """The child of ``node`` named ``part`` and its key; raise :class:`SetError` if there is none."""
+    number = count_of(part.removeprefix("-"))
+    if number is not None and part.startswith("-"):
+        number = -number
     if isinstance(node, dict):
-        for key in (part, int(part) if part.lstrip("-").isdigit() else None):
+        for key in (part, number):
             if key is not None and key in node:
                 return node[key], key
-    elif isinstance(node, list) and part.isdigit() and int(part) < len(node):
-        return node[int(part)], int(part)
+    elif isinstance(node, list) and number is not None and 0 <= number < len(node):
+        return node[number], number
     raise SetError(
         _("--set {field}: the ruleset has no field {part!r} here (known: {known})").format(
             field=field, part=part, known=_known(node)

@@ -9,7 +9,6 @@ The schema of every message is ``protocol.schema.json`` next to this module.
 from __future__ import annotations
 
 import json
-import re
 from collections.abc import Mapping, Sequence
 from functools import cache
 from importlib import resources
@@ -34,9 +33,6 @@ MAX_JSON_DEPTH = 8
 """Deepest nesting of arrays and objects in a client message (the deepest the protocol needs is 2)."""
 MAX_VERSION = 10**9
 """A ``version`` or ``since`` a client sends must be below this (a game has a few hundred actions)."""
-
-_COUNT = re.compile(r"[0-9]{1,9}")
-"""A count in a query string: ASCII digits only (``str.isdigit()`` also accepts "²" and "١")."""
 
 
 class ProtocolError(ValueError):
@@ -301,11 +297,6 @@ def parse_json_object(data: str | bytes) -> dict[str, Any]:
     if not isinstance(value, dict):
         raise ProtocolError(_("expected a JSON object"))
     return value
-
-
-def count_of(text: str) -> int | None:
-    """A non-negative count written in ASCII digits (at most 9 of them), or ``None``."""
-    return int(text) if _COUNT.fullmatch(text) else None
 
 
 def is_count(value: object) -> bool:

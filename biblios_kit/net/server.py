@@ -22,6 +22,7 @@ from typing import Any
 
 from aiohttp import WSMsgType, web
 
+from biblios_kit.bounded import count_of
 from biblios_kit.i18n import _, ngettext
 from biblios_kit.net.protocol import (
     MAX_BODY_BYTES,
@@ -29,7 +30,6 @@ from biblios_kit.net.protocol import (
     PROTOCOL_VERSION,
     ProtocolError,
     action_texts,
-    count_of,
     error_message,
     expected_version,
     is_count,
