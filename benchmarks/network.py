@@ -88,7 +88,7 @@ async def play_seat(http: aiohttp.ClientSession, base: str, table: Table, seat: 
                 action = table.rng.choice(obs["legal_actions"])
                 table.sent_at[version + 1] = time.perf_counter()
                 table.actions += 1
-                await ws.send_json({"type": "action", "action": action})
+                await ws.send_json({"type": "action", "action": action, "version": version})
 
 
 async def run(args: argparse.Namespace, base: str, admin: str) -> tuple[list[Table], float]:
