@@ -14,7 +14,16 @@ from collections.abc import Sequence
 from rich.table import Table
 from rich.text import Text
 
-from biblios_kit.describe import EventDescriber, bid_text, card_name, die_category, effect_symbol, term, term_args
+from biblios_kit.describe import (
+    EventDescriber,
+    bid_text,
+    card_name,
+    card_values,
+    die_category,
+    effect_symbol,
+    term,
+    term_args,
+)
 from biblios_kit.engine.events import Event, EventKind
 from biblios_kit.engine.observation import Observation
 from biblios_kit.engine.state import Phase
@@ -76,6 +85,13 @@ def card_text(ruleset: Ruleset, card: int) -> Text:
     if c.kind is CardKind.GOLD:
         return Text(name, style="bold #f1c40f")
     return Text(name, style="bold #ecf0f1 on #5b2c6f")
+
+
+def card_phrases(ruleset: Ruleset, card: int) -> dict[str, Text]:
+    """A card in every sentence form (``{a_card}``, ``{the_card}``, ...: see
+    :func:`biblios_kit.describe.card_values`), coloured like :func:`card_text`, for :func:`fill`."""
+    style = card_text(ruleset, card).style
+    return {key: Text(value, style=style) for key, value in card_values(ruleset, card).items() if "agree" not in key}
 
 
 def phase_name(ruleset: Ruleset, phase: Phase) -> str:
@@ -317,7 +333,7 @@ def focus_text(ruleset: Ruleset, obs: Observation, names: Sequence[str], viewer:
             text.append(_("{player} takes a card from {the_public_space}.").format(player=who, **term_args(ruleset)))
     elif phase is Phase.CHURCH and obs.church is not None:
         owner, card = obs.church
-        text.append_text(fill(_("{player} resolves {card}"), MUTED, player=names[owner], card=card_text(ruleset, card)))
+        text.append_text(fill(_("{player} resolves {the_card}"), MUTED, player=names[owner], **card_phrases(ruleset, card)))
     if obs.auction is not None:
         auction = obs.auction
         if text:
