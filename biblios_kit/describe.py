@@ -451,3 +451,18 @@ def result_summary(ruleset: Ruleset, result: GameResult, names: Sequence[str], l
                 players=format_list([_name(names, p) for p in winners]), points=vp, vp=points
             )
         return _("{player} wins with {points} {vp}.").format(player=_name(names, winners[0]), points=vp, vp=points)
+
+
+def ruleset_label(ruleset: Ruleset, lang: str | None = None) -> str:
+    """A ruleset as readers name it: its title in ``lang``, with the options it switches on by their
+    titles ("Biblios (Bluff médiéval)"); never its id."""
+    with _language(lang) as code:
+        title = ruleset.title.get(code)
+        switched = [
+            option.title.get(code)
+            for option_id, option in ruleset.options.items()
+            if option_id in ruleset.active_options and not option.default
+        ]
+        if not switched:
+            return title
+        return _("{game} ({options})").format(game=title, options=format_list(switched))

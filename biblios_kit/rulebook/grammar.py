@@ -173,7 +173,7 @@ CARD_KEYS: tuple[str, ...] = ("card",)
 
 NAME_KEYS: tuple[str, ...] = ("player", "penalized", "ruleset", "game")
 """Placeholders holding a name (a person's, a game's); ``{of_player}`` gives "d'Ana" / "de Bob" / "de Ana",
-``{of_game}`` "d'Écrivains & Scribes"."""
+``{of_game}`` "d'Enluminures" / "de Biblios"."""
 
 
 def name_forms(key: str, name: str, lang: str) -> dict[str, str]:

@@ -1234,5 +1234,5 @@ def render_rulebook(ruleset: Ruleset, lang: str) -> Rulebook:
             for section in sections
         )
         title = _("{game}: the rules").format(game=ruleset.title.get(code))
-        subtitle = _("Ruleset {id}, version {version}").format(id=ruleset.id, version=ruleset.version)
+        subtitle = _("Version {version}; in commands: --ruleset {id}").format(id=ruleset.id, version=ruleset.version)
         return Rulebook(ruleset.id, code, title, subtitle, sections)
