@@ -30,7 +30,16 @@ from biblios_kit.engine.events import Event, EventKind
 from biblios_kit.engine.scoring import DieAward, GameResult, Placing, WonBy
 from biblios_kit.i18n import _, current_language, format_list, format_number, in_language, ngettext, pgettext
 from biblios_kit.rulebook.grammar import capitalize, counted_term, name_forms, term_forms, term_values, with_article
-from biblios_kit.rules.model import CardKind, Currency, Gender, GrammaticalNumber, Ruleset, TermForm, TieBreak, TieBreakBy
+from biblios_kit.rules.model import (
+    CardKind,
+    Currency,
+    Gender,
+    GrammaticalNumber,
+    Ruleset,
+    TermForm,
+    TieBreak,
+    TieBreakBy,
+)
 
 E = EventKind
 
@@ -466,3 +475,28 @@ def ruleset_label(ruleset: Ruleset, lang: str | None = None) -> str:
         if not switched:
             return title
         return _("{game} ({options})").format(game=title, options=format_list(switched))
+
+
+def player_name(name: str, seat: int, lang: str | None = None) -> str:
+    """A seat's name as shown: the name its player gave, else the default name of seat ``seat``
+    (from 0) in ``lang``: "Player 2", "Joueur 2", "Jugador 2".
+
+    A default name is not data: a server stores an empty name and every viewer reads it in
+    their own language.
+    """
+    if name.strip():
+        return name
+    with _language(lang):
+        return _("Player {number}").format(number=seat + 1)
+
+
+def bot_note(spec: str, lang: str | None = None) -> str:
+    """The note after a bot's name: "(easy bot)", "(bot facile)", "(bot fácil)"; a spec with parameters as it is."""
+    with _language(lang):
+        notes = {
+            "random": _("(random bot)"),
+            "easy": _("(easy bot)"),
+            "medium": _("(medium bot)"),
+            "hard": _("(hard bot)"),
+        }
+        return notes.get(spec) or _("(bot: {spec})").format(spec=spec)

@@ -21,6 +21,7 @@ from typing import Any, cast
 
 from textual import events
 
+from biblios_kit.describe import player_name
 from biblios_kit.engine.actions import format_action, parse_action
 from biblios_kit.engine.events import Event
 from biblios_kit.engine.observation import Observation
@@ -107,7 +108,7 @@ class RemoteSession(GameSession):
         self.ruleset = ruleset
         self.seat: int = view["seat"]
         self.seats = tuple(s["kind"] for s in view["seats"])
-        self.names = tuple(s["name"] for s in view["seats"])
+        self.names = tuple(player_name(str(s["name"]), seat) for seat, s in enumerate(view["seats"]))
         self.lang = lang
         self.autoplay = DEFAULT_AUTOPLAY
         self.save_to = None

@@ -186,12 +186,11 @@ class TableHub:
                 except BotSpecError as error:
                     raise Rejected(400, "bad_seats", f"{spec!r}: {error}") from None
         if len(names) > players or any(
-            not isinstance(n, str) or not n.strip() or len(n) > 40 or not n.isprintable() for n in names
+            not isinstance(n, str) or (n and not n.strip()) or len(n) > 40 or not n.isprintable() for n in names
         ):
             raise Rejected(400, "bad_names", _("give at most one name per seat, each 1 to 40 characters"))
-        all_names = [n.strip() for n in names] + [
-            _("Player {number}").format(number=seat + 1) for seat in range(len(names), players)
-        ]
+        # A seat without a name stores "": each viewer shows its default name in their own language.
+        all_names = [n.strip() for n in names] + [""] * (players - len(names))
         if not 0 <= bot_delay <= 10:
             raise Rejected(400, "bad_bot_delay", _("the bot delay must be between 0 and 10 seconds"))
         seed = seed if seed is not None else random.SystemRandom().randrange(1 << 31)
