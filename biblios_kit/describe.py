@@ -246,7 +246,16 @@ class EventDescriber:
         self.currency = "gold"
 
     def describe_all(self, events: Sequence[Event]) -> list[str]:
-        """The sentences of ``events`` (skipping the silent ones), as prose: a payment made with
+        """The sentences of ``events``, one per event as a log shows them (skipping the silent ones)."""
+        lines = []
+        for event in events:
+            line = self.describe(event)
+            if line is not None:
+                lines.append(line)
+        return lines
+
+    def narrate(self, events: Sequence[Event]) -> list[str]:
+        """The sentences of ``events`` as prose, for a reader rather than a log: a payment made with
         several Gold cards in a row is one sentence with its total."""
         lines = []
         index = 0

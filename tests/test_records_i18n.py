@@ -109,7 +109,7 @@ BROKEN_RECORDS: list[tuple[str, Mutation, dict[str, str]]] = [
         lambda d: {**d, "players": 1},
         {
             "en": "cannot be played by 1 player (player counts",
-            "fr": "ne se joue pas à 1 joueur (nombres de joueurs",
+            "fr": "ne se jouent pas à 1 joueur (nombres de joueurs",
             "es": "no se juega con 1 jugador (número de jugadores",
         },
     ),

@@ -362,4 +362,4 @@ def example_lines(ruleset: Ruleset, example: Example, lang: str) -> list[str]:
         return []
     state = replay(ruleset, example)
     events = events_seen(state, example.viewer)[example.first : example.last]
-    return EventDescriber(ruleset, NAMES[: example.players], lang).describe_all(events)
+    return EventDescriber(ruleset, NAMES[: example.players], lang).narrate(events)
