@@ -146,14 +146,15 @@ def card_values(ruleset: Ruleset, card: int, lang: str | None = None) -> dict[st
     return term_forms("card", card_form(ruleset, card, code), code)
 
 
-def die_name(ruleset: Ruleset, die: int, lang: str | None = None) -> str:
-    """An award die: its category's glyph and name, with the place when the category has several dice."""
+def die_name(ruleset: Ruleset, die: int, lang: str | None = None, glyph: bool = True) -> str:
+    """An award die: its category's glyph (unless ``glyph`` is false) and name, with the place when
+    the category has several dice."""
     with _language(lang) as code:
         index = 0
         for category in ruleset.categories:
             for award in category.dice:
                 if index == die:
-                    name = f"{category.glyph} {category.name.get(code)}"
+                    name = f"{category.glyph} {category.name.get(code)}" if glyph else category.name.get(code)
                     if len(category.dice) > 1:
                         return _("{category} (place {place})").format(category=name, place=award.place)
                     return name
@@ -256,7 +257,8 @@ class EventDescriber:
 
     def narrate(self, events: Sequence[Event]) -> list[str]:
         """The sentences of ``events`` as prose, for a reader rather than a log: a payment made with
-        several Gold cards in a row is one sentence with its total."""
+        several Gold cards in a row is one sentence with its total, and a church card is used
+        before the dice it moves."""
         lines = []
         index = 0
         while index < len(events):
@@ -270,6 +272,32 @@ class EventDescriber:
                     and events[end].card is not None
                 ):
                     end += 1
+            if event.kind is E.DIE_MOVED:
+                while end < len(events) and events[end].kind is E.DIE_MOVED:
+                    end += 1
+                if end < len(events) and events[end].kind is E.CHURCH_USED:
+                    # the engine logs the dice a church card moves before the card: a reader wants the card first
+                    used = self.describe(events[end])
+                    lines.extend([used] if used is not None else [])
+                    lines.extend(self.die_sentence(e) for e in events[index:end])
+                    index = end + 1
+                    continue
+                lines.extend(self.die_sentence(e) for e in events[index:end])
+                index = end
+                continue
+            if event.kind is E.GIFT_TURN:
+                with _language(self.lang) as code:
+                    lines.append(
+                        capitalize(
+                            ngettext(
+                                "It is {player}'s turn: {player} draws {count} card.",
+                                "It is {player}'s turn: {player} draws {count} cards, one at a time.",
+                                event.args[0],
+                            ).format(**name_forms("player", _name(self.names, event.player), code), count=event.args[0])
+                        )
+                    )
+                index = end
+                continue
             if end - index > 1:
                 line: str | None = self.payment(event.player, [e.card for e in events[index:end] if e.card is not None])
             else:
@@ -278,6 +306,16 @@ class EventDescriber:
                 lines.append(line)
             index = end
         return lines
+
+    def die_sentence(self, event: Event) -> str:
+        """A die moved, as prose: "The Holy Books die goes from 3 to 2."."""
+        with _language(self.lang) as code:
+            die, old, new = event.args[0], event.args[1], event.args[2]
+            return capitalize(
+                _("The {die} die goes from {old} to {new}.").format(
+                    die=die_name(self.ruleset, die, code, glyph=False), old=old, new=new
+                )
+            )
 
     def payment(self, player: int, cards: Sequence[int]) -> str:
         """One sentence for a payment with several Gold cards: "Ana pays 5 Gold with a Gold 2 and a Gold 3."."""
