@@ -324,3 +324,16 @@ def test_a_gift_turn_whose_last_card_is_forced(lang: str) -> None:
 def test_translator_knows_the_card_noun() -> None:
     assert translator("fr").pgettext("a card in a sentence", "{name}") == "carte {name}"
     assert translator("es").pgettext("gender of the word card", "masculine") == "feminine"
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_a_game_started_without_the_setup_screen_names_seats_in_its_language(lang: str, tmp_path: Path) -> None:
+    """``play`` with every flag given skips the setup screen: the default names are still in the game's language."""
+    from biblios_kit.tui.config import GameConfig
+    from biblios_kit.tui.session import GameSession
+
+    config = GameConfig(players=3, seats=("human", "easy", "human"), seed=1, lang=lang)
+    with in_language(lang):
+        session = GameSession.new(config, save_to=tmp_path / "game.json", autosave=False)
+    bot = {"en": "Bot 2", "fr": "Bot 2", "es": "Bot 2"}[lang]
+    assert session.names == (WORDS[lang]["player"].replace("2", "1"), bot, WORDS[lang]["player"].replace("2", "3"))
