@@ -170,7 +170,10 @@ def test_diff_of_option_sets(capsys: pytest.CaptureFixture[str]) -> None:
     code, out, _err = run(capsys, "rules", "diff", "biblios+medieval-bluff", "biblios+refuse-to-pay")
     assert code == 0
     # the option sets by their titles, not the ids typed
-    assert "* Penalty\n    Biblios (Medieval Bluff): Medieval Bluff\n    Biblios (Refusing to pay): Standard penalty" in out
+    assert (
+        "* Penalty\n    Biblios (Medieval Bluff): Medieval Bluff\n    Biblios (Refusing to pay): Standard penalty"
+        in out
+    )
     assert "* Refusing to pay when able to" in out
     assert out.rstrip().endswith("3 differences.")
 
