@@ -58,7 +58,7 @@ def test_done_when_diff_of_the_editions_in_french() -> None:
     result = run_process("rules", "diff", "biblios", "scripts-and-scribes", "--lang", "fr")
     assert result.returncode == 0, result.stderr
     out = result.stdout
-    assert out.startswith("Règles qui diffèrent entre biblios et scripts-and-scribes\u202f:")
+    assert out.startswith("Règles qui diffèrent entre Biblios et Scripts & Scribes\u202f:")  # titles, not ids
     for phrase in (
         "Nom du plateau",
         "plateau de valeur",
@@ -169,7 +169,11 @@ def test_diff_without_differences(capsys: pytest.CaptureFixture[str]) -> None:
 def test_diff_of_option_sets(capsys: pytest.CaptureFixture[str]) -> None:
     code, out, _err = run(capsys, "rules", "diff", "biblios+medieval-bluff", "biblios+refuse-to-pay")
     assert code == 0
-    assert "* Penalty\n    biblios+medieval-bluff: Medieval Bluff\n    biblios+refuse-to-pay: Standard penalty" in out
+    # the option sets by their titles, not the ids typed
+    assert (
+        "* Penalty\n    Biblios (Medieval Bluff): Medieval Bluff\n    Biblios (Refusing to pay): Standard penalty"
+        in out
+    )
     assert "* Refusing to pay when able to" in out
     assert out.rstrip().endswith("3 differences.")
 

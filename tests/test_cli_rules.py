@@ -98,7 +98,7 @@ def test_variant_new_writes_a_valid_commented_file(_config: Path) -> None:
     assert check_file(target) == []
     ruleset = load_ruleset("quiet-auction")
     assert ruleset.extends == ("scripts-and-scribes",)
-    assert ruleset.title.fr == "Écrivains & Scribes (règles maison\u202f: quiet-auction)"
+    assert ruleset.title.fr == "Scripts & Scribes (règles maison\u202f: quiet-auction)"
     # Uncommenting the examples gives a valid ruleset too.
     lines = text.splitlines()
     marker = next(i for i, line in enumerate(lines) if line.startswith("## "))  # the first example

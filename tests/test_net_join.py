@@ -145,7 +145,7 @@ def test_host_new_prints_invitations_and_checks_its_input(host: HostProcess) -> 
     common = ["--port", str(host.port), "--data-dir", str(host.data_dir)]
     done = _cli("host", "new", *common, "--players", "3", "--seat", "2=easy", "--name", "1=Ana")
     assert done.returncode == 0, done.stderr
-    assert "1. Ana: http://127.0.0.1:" in done.stdout and "2. Player 2 (easy)" in done.stdout
+    assert "1. Ana: http://127.0.0.1:" in done.stdout and "2. Player 2 (easy bot)" in done.stdout
     as_json = _cli("host", "new", *common, "--players", "2", "--json")
     import json
 

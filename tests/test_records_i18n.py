@@ -91,7 +91,7 @@ BROKEN_RECORDS: list[tuple[str, Mutation, dict[str, str]]] = [
         lambda d: {**d, "ruleset": {**d["ruleset"], "content_hash": "0" * 64}},
         {
             "en": "ruleset 'biblios' has changed since this game was recorded",
-            "fr": "le jeu de règles 'biblios' a changé depuis l'enregistrement de cette partie",
+            "fr": "les règles 'biblios' ont changé depuis l'enregistrement de cette partie",
             "es": "el reglamento 'biblios' ha cambiado desde que se registró esta partida",
         },
     ),
@@ -100,7 +100,7 @@ BROKEN_RECORDS: list[tuple[str, Mutation, dict[str, str]]] = [
         lambda d: {**d, "players": 9},
         {
             "en": "ruleset 'biblios' cannot be played by 9 players (player counts: 2, 3, or 4)",
-            "fr": "le jeu de règles 'biblios' ne se joue pas à 9 joueurs (nombres de joueurs\u202f: 2, 3 ou 4)",
+            "fr": "les règles 'biblios' ne se jouent pas à 9 joueurs (nombres de joueurs\u202f: 2, 3 ou 4)",
             "es": "el reglamento 'biblios' no se juega con 9 jugadores (número de jugadores: 2, 3 o 4)",
         },
     ),
@@ -109,7 +109,7 @@ BROKEN_RECORDS: list[tuple[str, Mutation, dict[str, str]]] = [
         lambda d: {**d, "players": 1},
         {
             "en": "cannot be played by 1 player (player counts",
-            "fr": "ne se joue pas à 1 joueur (nombres de joueurs",
+            "fr": "ne se jouent pas à 1 joueur (nombres de joueurs",
             "es": "no se juega con 1 jugador (número de jugadores",
         },
     ),

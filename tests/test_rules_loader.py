@@ -189,7 +189,7 @@ def test_problem_messages_follow_the_language(tmp_path: Path) -> None:
     assert (
         french_text
         == shown_later
-        == f"{path}:6:3: penalty.knd: champ 'knd' introuvable\u202f; vouliez-vous dire 'kind'\u202f?"
+        == f"{path}:6:3: penalty.knd: introuvable\u202f: champ 'knd'\u202f; vouliez-vous dire 'kind'\u202f?"
     )
 
 

@@ -148,7 +148,7 @@ def test_unknown_name_message_for_the_layers_above() -> None:
     with in_language("fr"):
         assert (
             unknown_name_message("ruleset", "zz", ["biblios"])
-            == "jeu de règles 'zz' introuvable\u202f; attendu l'un de\u202f: biblios"
+            == "introuvable\u202f: règles 'zz'\u202f; attendu l'un de\u202f: biblios"
         )
 
 

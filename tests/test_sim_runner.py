@@ -164,4 +164,4 @@ def test_cli_simulate_unsupported_player_count_in_french() -> None:
     finally:
         use_language("en")
     assert result.exit_code == 2, result.output
-    assert "le jeu de règles 'biblios' se joue à 2, 3, 4 joueurs, pas à 9" in result.output, result.output
+    assert "les règles 'biblios' se jouent à 2, 3, 4 joueurs, pas à 9" in result.output, result.output

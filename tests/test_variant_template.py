@@ -128,7 +128,7 @@ def test_explain_shows_just_what_the_variant_changes_in_french(tmp_path: Path) -
     result = CliRunner().invoke(build_app(), ["rules", "explain", str(path), "--lang", "fr"])
     assert result.exit_code == 0, result.output
     out = result.stdout
-    assert out.startswith("Règles que house change par rapport à biblios\u202f:")
+    assert out.startswith("Règles que Biblios (règles maison\u202f: house) change par rapport à Biblios\u202f:")
     assert "Phase d'Enchères" in out and "Payer plus que l'enchère" in out
     assert "interdit\u202f: le montant exact seulement" in out
     # Only the auction section: no other rule changed, and the title is not a rule.
@@ -140,7 +140,7 @@ def test_explain_full_adds_the_sections_as_the_variant_has_them() -> None:
     assert result.exit_code == 0, result.output
     out = result.stdout
     assert "Componentes" in out and "dado del segundo puesto" in out
-    assert "La sección tal como la tiene second-place-dice:" in out
+    assert "La sección tal como la tiene Biblios con dados de segundo puesto:" in out
     assert "La baraja tiene 87 cartas en total" in out
 
 
@@ -154,7 +154,7 @@ def test_explain_a_new_player_count(tmp_path: Path) -> None:
 def test_explain_of_no_change_and_of_a_file_that_extends_nothing(tmp_path: Path) -> None:
     path = _new(tmp_path, "biblios")
     result = CliRunner().invoke(build_app(), ["rules", "explain", str(path)])
-    assert result.exit_code == 0 and result.stdout == "house changes no rule of biblios.\n"
+    assert result.exit_code == 0 and result.stdout == "Biblios (house rules: house) changes no rule of Biblios.\n"
     result = CliRunner().invoke(build_app(), ["rules", "explain", "biblios"])
     assert result.exit_code == 2 and "extends no ruleset" in result.stderr and "rules diff" in result.stderr
     result = CliRunner().invoke(build_app(), ["rules", "explain", "nope"])

@@ -148,7 +148,7 @@ def register_host(app: typer.Typer) -> None:
             number, value = _numbered(item, "--name", players)
             given[number] = value
         if given:
-            names = [given.get(n, _("Player {number}").format(number=n)) for n in range(1, players + 1)]
+            names = [given.get(n, "") for n in range(1, players + 1)]  # "": the default name, in each viewer's language
         folder = data_dir or default_data_dir()
         token_file = folder / "admin-token"
         admin = os.environ.get(ADMIN_TOKEN_VARIABLE, "").strip()  # a server elsewhere: its token, off the command line
@@ -178,12 +178,14 @@ def register_host(app: typer.Typer) -> None:
         if as_json:
             print(json.dumps(reply, ensure_ascii=False, indent=1))
             return
+        from biblios_kit.describe import bot_note, player_name
+
         print(_("Table {table} created. Send each person their link:").format(table=reply["table"]))
         for entry in reply["seats"]:
             if entry["link"]:
-                print(f"  {entry['seat'] + 1}. {entry['name']}: {entry['link']}")
+                print(f"  {entry['seat'] + 1}. {player_name(entry['name'], entry['seat'])}: {entry['link']}")
             else:
-                print(f"  {entry['seat'] + 1}. {entry['name']} ({entry['kind']})")
+                print(f"  {entry['seat'] + 1}. {player_name(entry['name'], entry['seat'])} {bot_note(entry['kind'])}")
         print(_("Play in a terminal with: biblios-kit join LINK (or open the link in a browser)."))
 
 

@@ -209,6 +209,10 @@ def register(app: typer.Typer) -> None:
         left = load(*parse_spec(a))
         right = load(*parse_spec(b))
         differences = diff_rulesets(left, right, code)
+        from biblios_kit.describe import ruleset_label
+
+        if ruleset_label(left, code) != ruleset_label(right, code):  # by their titles, unless they share one
+            a, b = ruleset_label(left, code), ruleset_label(right, code)
         if not differences:
             print(_("No difference: {a} and {b} have the same rules.").format(a=a, b=b))
             return

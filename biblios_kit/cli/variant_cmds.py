@@ -78,7 +78,12 @@ def explain_variant(
     changed = load(str(path), [])
     base = load(str(base_path), [])
     changes = explain_changes(base, changed, code)
-    typer.echo(explain_text(changes, base.id, changed.id, code, full=full), nl=False)
+    from biblios_kit.describe import ruleset_label
+
+    base_label, changed_label = ruleset_label(base, code), ruleset_label(changed, code)
+    if base_label == changed_label:  # two rulesets with one title: their ids tell them apart
+        base_label, changed_label = base.id, changed.id
+    typer.echo(explain_text(changes, base_label, changed_label, code, full=full), nl=False)
 
 
 def _quoted(text: str) -> str:

@@ -142,7 +142,7 @@ def render_terminal(report: LabReport, console: Any = None) -> None:
         table = Table(title=group_title(players, arm, cells), title_justify="left")
         table.add_column(_("Metric"))
         for cell in cells:
-            table.add_column(cell.label, overflow="fold")
+            table.add_column(cell_heading(cell, rulesets), overflow="fold")
         for row in table_rows(report, cells, rulesets):
             table.add_row(*row)
         console.print(table)
@@ -429,6 +429,18 @@ svg { max-width: 100%; height: auto; }
 """
 
 
+def cell_heading(cell: CellStats, rulesets: list[Ruleset]) -> str:
+    """A column heading: the ruleset's title and switched-on options in the active language
+    ("Biblios (Bluff médiéval)") when the cell is labelled by the ruleset's id; a label of the
+    user's own (a sweep's values) as it is."""
+    from biblios_kit.describe import ruleset_label
+
+    ruleset = rulesets[cell.ruleset]
+    if cell.label == "+".join([ruleset.id, *sorted(ruleset.active_options)]):
+        return ruleset_label(ruleset)
+    return cell.label
+
+
 def to_html(report: LabReport) -> str:
     """The report as one self-contained HTML page (inline CSS and SVG plots; no scripts, no network)."""
     rulesets = _rulesets(report)
@@ -451,7 +463,7 @@ def to_html(report: LabReport) -> str:
     for players, arm, cells in groups(report):
         parts.append(f"<h2>{esc(group_title(players, arm, cells))}</h2>")
         parts.append("<table>\n<tr><th>" + esc(_("Metric")) + "</th>")
-        parts.append("".join(f"<th>{esc(c.label)}</th>" for c in cells) + "</tr>")
+        parts.append("".join(f"<th>{esc(cell_heading(c, rulesets))}</th>" for c in cells) + "</tr>")
         for row in table_rows(report, cells, rulesets):
             cells_html = "".join(
                 f'<td class="sig">{esc(text)}</td>' if text.endswith(SIGNIFICANT_MARK) else f"<td>{esc(text)}</td>"

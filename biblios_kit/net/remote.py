@@ -25,6 +25,7 @@ from typing import Any, cast
 
 from textual import events
 
+from biblios_kit.describe import player_name
 from biblios_kit.engine.actions import format_action, parse_action
 from biblios_kit.engine.events import Event
 from biblios_kit.engine.observation import Observation
@@ -119,9 +120,9 @@ class RemoteSession(GameSession):
         self.ruleset = ruleset
         self.seat: int = view["seat"]
         self.seats = tuple(clean_text(s["kind"], limit=100) or HUMAN for s in view["seats"])
-        # Names come from the server, which may be anyone's: cleaned before any screen or terminal sees them.
-        self.names = tuple(clean_name(s["name"], _("Player {number}").format(number=number))
-                           for number, s in enumerate(view["seats"], 1))  # fmt: skip
+        # Names come from the server, which may be anyone's: cleaned before any screen or terminal sees them;
+        # an empty one is the seat's default name, in this player's language.
+        self.names = tuple(player_name(clean_name(s["name"]), seat) for seat, s in enumerate(view["seats"]))
         self.lang = lang
         self.autoplay = DEFAULT_AUTOPLAY
         self.save_to = None

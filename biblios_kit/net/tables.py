@@ -193,12 +193,12 @@ class TableHub:
                     raise Rejected(400, "bad_seats", f"{spec!r}: {error}") from None
         if len(names) > players or not all(isinstance(n, str) for n in names):
             raise Rejected(400, "bad_names", _("give at most one name per seat, each 1 to 40 characters"))
-        for number, problem in enumerate(map(name_problem, names), 1):  # the rule of every entry point (names.py)
+        for number, name in enumerate(names, 1):  # the rule of every entry point (names.py); "" is the default
+            problem = name_problem(name) if name else None
             if problem:
                 raise Rejected(400, "bad_names", _("name {number}: {problem}").format(number=number, problem=problem))
-        all_names = [clean_name(n) for n in names] + [
-            _("Player {number}").format(number=seat + 1) for seat in range(len(names), players)
-        ]
+        # A seat without a name stores "": each viewer shows its default name in their own language.
+        all_names = [clean_name(n) for n in names] + [""] * (players - len(names))
         if not 0 <= bot_delay <= 10:
             raise Rejected(400, "bad_bot_delay", _("the bot delay must be between 0 and 10 seconds"))
         if seed is not None and (isinstance(seed, bool) or not isinstance(seed, int) or not 0 <= seed <= MAX_SEED):

@@ -1,10 +1,11 @@
 """Worked examples for any ruleset, found by playing it with the engine and told in the rulebook's language.
 
 Each example is a real stretch of a real game of that ruleset (its deck, dice, options and
-tie-break chain): a gift turn, an auction paid in Gold with a surplus that is lost, a
-penalty (Medieval Bluff when that option is on), a category tie settled by letter, and a
-victory-point tie settled by the final tie-break chain, past its first step (Gold) when the
-chain has more. An :class:`Example` keeps the game (player count, seed, every action), so
+tie-break chain): a gift turn whose last card is forced, a church card used, an auction
+paid in Gold with a surplus that is lost, a penalty (Medieval Bluff when that option is on),
+a category tie between players holding several cards of it, settled by letter, a
+victory-point tie settled by Gold (as the printed rulebooks show) and one settled by the
+final tie-break chain past its first step when the chain has more. An :class:`Example` keeps the game (player count, seed, every action), so
 :func:`verify` can replay it through the engine's public API, action by action, and check
 every fact the text states.
 
@@ -18,21 +19,23 @@ cached per ruleset content hash.
 from __future__ import annotations
 
 import random
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from functools import cache
 
 from biblios_kit.engine import BID, PASS, PAY, REFUSE, Event, EventKind, GameResult, GameState, Phase, WonBy, new_game
 from biblios_kit.rules.model import CardKind, Overpay, Ruleset, TieBreak, TieBreakBy
 
-KINDS: tuple[str, ...] = ("gift", "overpay", "penalty", "category-tie", "final-tie")
+KINDS: tuple[str, ...] = ("gift", "church", "overpay", "penalty", "category-tie", "gold-tie", "final-tie")
 """The kinds of worked example, in rulebook order."""
 
 SECTION_OF: dict[str, str] = {
     "gift": "gift",
+    "church": "church",
     "overpay": "auction",
     "penalty": "penalty",
     "category-tie": "scoring",
+    "gold-tie": "ties",
     "final-tie": "ties",
 }
 """The rulebook section each kind of example belongs to."""
@@ -143,6 +146,26 @@ def replay(ruleset: Ruleset, example: Example) -> GameState:
 # -- finding each kind in a finished game ----------------------------------------------------------
 
 
+def choice_counts(state: GameState) -> dict[int, int]:
+    """For each event of ``state``'s log made by a player's decision, how many legal actions that decision had.
+
+    The game is replayed from its seed through the public API; an event index maps to the
+    count of the action that produced it (1: the move was forced).
+    """
+    replayed = new_game(state.ruleset, players=state.players, seed=state.seed)
+    counts: dict[int, int] = {}
+    for action in state.actions:
+        before, legal = len(replayed.events), len(replayed.legal())
+        replayed.apply(action)
+        for index in range(before, len(replayed.events)):
+            counts[index] = legal
+    return counts
+
+
+PLACED = {EventKind.KEPT: "keep", EventKind.TO_AUCTION_PILE: "auction_pile", EventKind.TO_PUBLIC: "public_space"}
+"""Where a gift card goes, by the event that places it."""
+
+
 def _find_gift(state: GameState) -> tuple[int | None, int, int, dict[str, object]] | None:
     viewer = 0
     events = state.events_for(viewer)
@@ -157,7 +180,41 @@ def _find_gift(state: GameState) -> tuple[int | None, int, int, dict[str, object
     gained = [event.player for event in part if event.kind in (EventKind.KEPT, EventKind.PICKED)]
     if sorted(gained) != list(range(state.players)):
         return None
-    return viewer, first, last, {"gained": len(gained)}
+    placed = [first + i for i, event in enumerate(part) if event.kind in PLACED]
+    if not placed or choice_counts(state).get(placed[-1]) != 1:
+        return None  # the example shows a last card with nowhere else to go
+    return viewer, first, last, {"gained": len(gained), "forced": PLACED[events[placed[-1]].kind]}
+
+
+def _find_church(state: GameState) -> tuple[int | None, int, int, dict[str, object]] | None:
+    """A church card used, told as its owner sees it: from the moment they acquire it to its use.
+
+    The engine logs the dice moved, then the card used; a card kept on a gift turn that
+    moves two dice (the printed rulebooks' example) is preferred to any other.
+    """
+    acquiring = (EventKind.KEPT, EventKind.PICKED, EventKind.TOOK)
+    best: tuple[int, int, int, int, tuple[tuple[int, ...], ...]] | None = None
+    for index, event in enumerate(state.events):
+        if event.kind is not EventKind.CHURCH_USED or event.card is None:
+            continue
+        owner, card = event.player, event.card
+        events = state.events_for(owner)
+        start = max((i for i in range(index) if events[i].card == card and events[i].kind in acquiring), default=None)
+        if start is None:
+            continue
+        kept = events[start].kind is EventKind.KEPT
+        if start > 0 and events[start - 1].kind is EventKind.DREW and events[start - 1].card == card:
+            start -= 1
+        moves = tuple(tuple(e.args) for e in events[start:index] if e.kind is EventKind.DIE_MOVED)
+        if not moves:
+            continue
+        score = 2 * kept + (len(moves) > 1)
+        if best is None or score > best[0]:
+            best = (score, owner, start, index + 1, moves)
+    if best is None:
+        return None
+    _score, owner, start, end, moves = best
+    return owner, start, end, {"player": NAMES[owner], "moves": moves}
 
 
 def _find_overpay(state: GameState) -> tuple[int | None, int, int, dict[str, object]] | None:
@@ -216,6 +273,12 @@ def _find_category_tie(state: GameState) -> tuple[int | None, int, int, dict[str
             if not tied:
                 continue
             other = tied[0]
+            mine, theirs = (
+                _category_cards(state, award.winner, category.category),
+                _category_cards(state, other, category.category),
+            )
+            if len(mine) < 2 or len(theirs) < 2:
+                continue  # the example adds several cards up on each side
             return (
                 None,
                 0,
@@ -228,9 +291,17 @@ def _find_category_tie(state: GameState) -> tuple[int | None, int, int, dict[str
                     "other": NAMES[other],
                     "other_letter": category.best_letters[other] or "",
                     "value": award.value,
+                    "winner_cards": mine,
+                    "other_cards": theirs,
                 },
             )
     return None
+
+
+def _category_cards(state: GameState, player: int, category: str) -> tuple[int, ...]:
+    """The cards of ``category`` in ``player``'s final hand, in deck order."""
+    deck = state.ruleset.deck
+    return tuple(sorted(card for card in state.hand(player) if deck[card].category == category))
 
 
 def step_value(result: GameResult, step: TieBreak, player: int, ruleset: Ruleset) -> object:
@@ -246,8 +317,18 @@ def step_value(result: GameResult, step: TieBreak, player: int, ruleset: Ruleset
     return any(award.winner == player and award.place == 1 for award in category.awards)
 
 
-def _find_final_tie(state: GameState) -> tuple[int | None, int, int, dict[str, object]] | None:
-    """The victory-point tie of the final ranking settled by the latest step of the chain (up to :data:`DEEPEST_STEP`)."""
+def _find_gold_tie(state: GameState) -> tuple[int | None, int, int, dict[str, object]] | None:
+    """A victory-point tie of the final ranking settled by Gold, the first step of the chain (as the rulebooks show it)."""
+    chain = state.ruleset.scoring.final_tiebreak
+    if not chain or chain[0].by is not TieBreakBy.GOLD:
+        return None
+    return _find_final_tie(state, deepest=0)
+
+
+def _find_final_tie(
+    state: GameState, deepest: int = DEEPEST_STEP
+) -> tuple[int | None, int, int, dict[str, object]] | None:
+    """The victory-point tie of the final ranking settled by the latest step of the chain (up to ``deepest``)."""
     result = state.result()
     ruleset = state.ruleset
     chain = ruleset.scoring.final_tiebreak
@@ -259,7 +340,7 @@ def _find_final_tie(state: GameState) -> tuple[int | None, int, int, dict[str, o
         if result.victory_points[winner] != result.victory_points[other]:
             continue
         deciding = chain.index(placing.by)
-        if deciding <= DEEPEST_STEP and (best is None or deciding > best[0]):
+        if deciding <= deepest and (best is None or deciding > best[0]):
             best = (deciding, winner, other)
     if best is None:
         return None
@@ -281,11 +362,13 @@ def _find_final_tie(state: GameState) -> tuple[int | None, int, int, dict[str, o
     )
 
 
-FINDERS = {
+FINDERS: dict[str, Callable[[GameState], tuple[int | None, int, int, dict[str, object]] | None]] = {
     "gift": _find_gift,
+    "church": _find_church,
     "overpay": _find_overpay,
     "penalty": _find_penalty,
     "category-tie": _find_category_tie,
+    "gold-tie": _find_gold_tie,
     "final-tie": _find_final_tie,
 }
 
@@ -327,6 +410,9 @@ def _examples(content_hash: str, ruleset: Ruleset) -> tuple[Example, ...]:
                 keep("final-tie", seed, actions, hit)
                 if hit[3]["deciding"] != 0:
                     break
+    final = found.get("final-tie")
+    if final is not None and final.fact("deciding") == 0:
+        found.pop("gold-tie", None)  # a chain of Gold alone: the two would be the same tie
     return tuple(found[kind] for kind in KINDS if kind in found)
 
 
@@ -362,4 +448,4 @@ def example_lines(ruleset: Ruleset, example: Example, lang: str) -> list[str]:
         return []
     state = replay(ruleset, example)
     events = events_seen(state, example.viewer)[example.first : example.last]
-    return EventDescriber(ruleset, NAMES[: example.players], lang).describe_all(events)
+    return EventDescriber(ruleset, NAMES[: example.players], lang).narrate(events)

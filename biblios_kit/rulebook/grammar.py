@@ -166,9 +166,14 @@ def term_values(ruleset: Ruleset, lang: str) -> dict[str, str]:
     return values
 
 
+CARD_KEYS: tuple[str, ...] = ("card",)
+"""Placeholders holding one card in a sentence, in every term form: ``{a_card}`` gives "a Gold 2",
+"une carte Or 2", "una carta de Oro 2"; ``{the_card}`` "the Church card +1", "la carte Église +1"
+(see :func:`biblios_kit.describe.card_values`)."""
+
 NAME_KEYS: tuple[str, ...] = ("player", "penalized", "ruleset", "game")
 """Placeholders holding a name (a person's, a game's); ``{of_player}`` gives "d'Ana" / "de Bob" / "de Ana",
-``{of_game}`` "d'Écrivains & Scribes"."""
+``{of_game}`` "d'Enluminures" / "de Biblios"."""
 
 
 def name_forms(key: str, name: str, lang: str) -> dict[str, str]:
@@ -182,7 +187,7 @@ def name_forms(key: str, name: str, lang: str) -> dict[str, str]:
     return {key: name, f"of_{key}": of}
 
 
-def placeholder_family(name: str, keys: Iterable[str] = TERM_KEYS + NAME_KEYS) -> str:
+def placeholder_family(name: str, keys: Iterable[str] = TERM_KEYS + CARD_KEYS + NAME_KEYS) -> str:
     """The term or name a placeholder places (``of_the_hand``, ``agree_hand`` -> ``hand``), or ``name`` itself for others."""
     known = set(keys)
     if name in known:

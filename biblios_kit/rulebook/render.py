@@ -11,9 +11,7 @@ from collections import Counter
 from collections.abc import Callable
 
 from biblios_kit.i18n import N_, _, format_list, format_number, in_language, ngettext, pgettext
-from biblios_kit.rulebook.examples import NAMES as EXAMPLE_NAMES
-from biblios_kit.rulebook.examples import Example
-from biblios_kit.rulebook.grammar import capitalize, counted_term, name_forms, term_values
+from biblios_kit.rulebook.grammar import capitalize, name_forms, term_values
 from biblios_kit.rulebook.model import Block, BulletList, Paragraph, Rulebook, Section, Subheading, Table
 from biblios_kit.rules.model import (
     TERM_KEYS,
@@ -1046,130 +1044,10 @@ class _Renderer:
         return Section("ties", self.title("ties"), blocks)
 
     def examples(self, section_id: str) -> list[Block]:
-        """The worked examples of this section, from real games of the ruleset (see :mod:`.examples`)."""
-        from biblios_kit.rulebook.examples import SECTION_OF, example_lines, find_examples
+        """The worked examples of this section, from real games of the ruleset (see :mod:`.example_text`)."""
+        from biblios_kit.rulebook.example_text import section_examples
 
-        blocks: list[Block] = []
-        for example in find_examples(self.r):
-            if SECTION_OF[example.kind] == section_id:
-                blocks.append(Subheading(_("Example")))
-                blocks.extend(self.example(example, example_lines(self.r, example, self.lang)))
-        return blocks
-
-    def example(self, example: Example, lines: list[str]) -> list[Block]:
-        """One worked example as paragraphs and the game's own event sentences."""
-        fact = example.fact
-        if example.kind == "gift":
-            intro = ngettext(
-                "A turn from a game of these rules with {count} player, as {player}, the active player, sees it:",
-                "A turn from a game of these rules with {count} players, as {player}, the active player, sees it:",
-                example.players,
-            )
-            return [
-                self.p(intro, count=example.players, player=EXAMPLE_NAMES[example.viewer or 0]),
-                BulletList(tuple(lines)),
-                self.p(_("Each player received exactly one card during the turn.")),
-            ]
-        if example.kind == "overpay":
-            return [
-                self.p(_("An auction from a game of these rules:")),
-                BulletList(tuple(lines)),
-                self.p(
-                    ngettext(
-                        "{player} paid {paid} for a bid of {bid}: no change is given, so {lost} is lost.",
-                        "{player} paid {paid} for a bid of {bid}: no change is given, so {lost} are lost.",
-                        int(str(fact("lost"))),
-                    ),
-                    player=fact("player"),
-                    paid=_("{amount} {gold}").format(amount=fact("paid"), **self.t),
-                    bid=_("{amount} {gold}").format(amount=fact("bid"), **self.t),
-                    lost=_("{amount} {gold}").format(amount=fact("lost"), **self.t),
-                ),
-            ]
-        if example.kind == "penalty":
-            blocks: list[Block] = [self.p(_("An auction from a game of these rules:")), BulletList(tuple(lines))]
-            if self.r.penalty.exclude_from_reauction:
-                blocks.append(
-                    self.p(_("{player} may not bid when the same card is auctioned again."), player=fact("player"))
-                )
-            return blocks
-        if example.kind == "category-tie":
-            value = int(str(fact("value")))
-            return [
-                self.p(
-                    ngettext(
-                        "At the end of a game of these rules, {winner} and {other} both total {total} in {category}. "
-                        "{winner} holds the letter {winner_letter}, earlier than {other_letter}: {winner} wins "
-                        "{category} and scores its die, {value} {victory_points}.",
-                        "At the end of a game of these rules, {winner} and {other} both total {total} in {category}. "
-                        "{winner} holds the letter {winner_letter}, earlier than {other_letter}: {winner} wins "
-                        "{category} and scores its die, {value} {victory_points}.",
-                        value,
-                    ),
-                    winner=fact("winner"),
-                    other=fact("other"),
-                    total=fact("total"),
-                    category=self.category_name(str(fact("category"))),
-                    winner_letter=fact("winner_letter"),
-                    other_letter=fact("other_letter"),
-                    value=value,
-                    victory_points=counted_term(self.r, "victory_points", value, self.lang),
-                )
-            ]
-        chain = self.r.scoring.final_tiebreak
-        values = fact("values")
-        assert isinstance(values, tuple)
-        steps = []
-        for step, (mine, theirs) in zip(chain, values):
-            steps.append(
-                _("{step}: {winner} {mine}, {other} {theirs}").format(
-                    step=capitalize(self.short_tiebreak(step)),
-                    winner=fact("winner"),
-                    other=fact("other"),
-                    mine=self.step_value(mine),
-                    theirs=self.step_value(theirs),
-                )
-            )
-        return [
-            self.p(
-                _(
-                    "At the end of a game of these rules, {winner} and {other} both have {vp} {victory_points}. "
-                    "The chain compares them, step by step:"
-                ),
-                winner=fact("winner"),
-                other=fact("other"),
-                vp=fact("vp"),
-                victory_points=counted_term(self.r, "victory_points", int(str(fact("vp"))), self.lang),
-            ),
-            BulletList(tuple(steps)),
-            self.p(
-                _("Step {number} of the chain ({step}) settles the tie: {winner} ranks ahead of {other}."),
-                number=int(str(fact("deciding"))) + 1,
-                step=self.short_tiebreak(chain[int(str(fact("deciding")))]),
-                winner=fact("winner"),
-                other=fact("other"),
-            ),
-        ]
-
-    def short_tiebreak(self, step: TieBreak) -> str:
-        """A tie-break step in a few words ("most Gold", "highest Monks total")."""
-        category = self.category_name(step.category) if step.category else ""
-        if step.by is TieBreakBy.GOLD:
-            return _("most {gold}").format(**self.t)
-        if step.by is TieBreakBy.CATEGORY_TOTAL:
-            return _("highest {category} total").format(category=category)
-        if step.by is TieBreakBy.CATEGORY_LETTER:
-            return _("earliest {category} letter").format(category=category)
-        return _("winning {category}").format(category=category)
-
-    @staticmethod
-    def step_value(value: object) -> str:
-        """A player's value on a tie-break step: a number, a letter, or yes/no."""
-        if isinstance(value, bool):
-            return _("yes") if value else _("no")
-        if isinstance(value, int):
-            return format_number(value)
-        return pgettext("no letter", "none") if value == "-" else str(value)
+        return section_examples(self.r, section_id, self.lang)
 
     def refined_chain(self) -> bool:
         """Whether the tie-break chain is the refined one: Gold, then each category's total and letter in board order."""
@@ -1234,5 +1112,5 @@ def render_rulebook(ruleset: Ruleset, lang: str) -> Rulebook:
             for section in sections
         )
         title = _("{game}: the rules").format(game=ruleset.title.get(code))
-        subtitle = _("Ruleset {id}, version {version}").format(id=ruleset.id, version=ruleset.version)
+        subtitle = _("Version {version}; in commands: --ruleset {id}").format(id=ruleset.id, version=ruleset.version)
         return Rulebook(ruleset.id, code, title, subtitle, sections)

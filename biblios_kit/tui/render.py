@@ -14,14 +14,24 @@ from collections.abc import Sequence
 from rich.table import Table
 from rich.text import Text
 
-from biblios_kit.describe import EventDescriber, bid_text, card_name, die_category, effect_symbol, term, term_args
+from biblios_kit.describe import (
+    EventDescriber,
+    bid_text,
+    bot_note,
+    card_name,
+    card_values,
+    die_category,
+    effect_symbol,
+    term,
+    term_args,
+)
 from biblios_kit.engine.events import Event, EventKind
 from biblios_kit.engine.observation import Observation
 from biblios_kit.engine.state import Phase
 from biblios_kit.i18n import _, current_language, format_list, format_number, ngettext
 from biblios_kit.rulebook.grammar import capitalize, name_forms
 from biblios_kit.rules.model import CardKind, PenaltyKind, Ruleset
-from biblios_kit.tui.localize import contrast, seat_kind_label
+from biblios_kit.tui.localize import contrast
 from biblios_kit.tui.public_cards import Collection
 
 MUTED = "grey62"
@@ -76,6 +86,13 @@ def card_text(ruleset: Ruleset, card: int) -> Text:
     if c.kind is CardKind.GOLD:
         return Text(name, style="bold #f1c40f")
     return Text(name, style="bold #ecf0f1 on #5b2c6f")
+
+
+def card_phrases(ruleset: Ruleset, card: int) -> dict[str, Text]:
+    """A card in every sentence form (``{a_card}``, ``{the_card}``, ...: see
+    :func:`biblios_kit.describe.card_values`), coloured like :func:`card_text`, for :func:`fill`."""
+    style = card_text(ruleset, card).style
+    return {key: Text(value, style=style) for key, value in card_values(ruleset, card).items() if "agree" not in key}
 
 
 def phase_name(ruleset: Ruleset, phase: Phase) -> str:
@@ -247,7 +264,7 @@ def players_table(names: Sequence[str], seats: Sequence[str], hand_sizes: Sequen
         marker = Text("▶", style=ACCENT) if seat == current else Text("•" if seat == active else " ", style=MUTED)
         label = Text(name, style="bold" if seat == viewer else "")
         if seats[seat] != "human":
-            label.append(f" ({seat_kind_label(seats[seat])})", style=MUTED)
+            label.append(" " + bot_note(seats[seat]), style=MUTED)
         elif seat == viewer:
             label.append(" " + _("(you)"), style=MUTED)
         if ruleset is not None and seat < len(known):
@@ -317,7 +334,9 @@ def focus_text(ruleset: Ruleset, obs: Observation, names: Sequence[str], viewer:
             text.append(_("{player} takes a card from {the_public_space}.").format(player=who, **term_args(ruleset)))
     elif phase is Phase.CHURCH and obs.church is not None:
         owner, card = obs.church
-        text.append_text(fill(_("{player} resolves {card}"), MUTED, player=names[owner], card=card_text(ruleset, card)))
+        text.append_text(
+            fill(_("{player} resolves {the_card}"), MUTED, player=names[owner], **card_phrases(ruleset, card))
+        )
     if obs.auction is not None:
         auction = obs.auction
         if text:

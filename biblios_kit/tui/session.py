@@ -87,7 +87,11 @@ class GameSession:
         ruleset = load_ruleset(config.ruleset, config.options)
         seed = config.seed if config.seed is not None else random.SystemRandom().randrange(1 << 31)
         state = new_game(ruleset, config.players, seed)
-        session = cls(ruleset, state, config.seat_specs(), names or config.seat_names(), config.lang, save_to, autosave,
+        from biblios_kit.i18n import _
+
+        # the default names in the game's language, as the setup screen writes them
+        names = names or config.seat_names(_("Player {number}"), _("Bot {number}"))
+        session = cls(ruleset, state, config.seat_specs(), names, config.lang, save_to, autosave,
                       autoplay=config.autoplay)  # fmt: skip
         session.save()
         return session

@@ -30,7 +30,7 @@ from biblios_kit.engine.observation import Observation
 from biblios_kit.i18n import _, current_language, format_list, ngettext
 from biblios_kit.rules.model import CardKind, Ruleset
 from biblios_kit.tui.dialogs.base import TableDialog
-from biblios_kit.tui.render import ACCENT, MUTED, card_list, card_text, fill
+from biblios_kit.tui.render import ACCENT, MUTED, card_list, card_phrases, card_text, fill
 from biblios_kit.tui.widgets.marked_list import MarkedList
 
 GOLD_STYLE = "bold #f1c40f"
@@ -73,9 +73,9 @@ class PaymentDialog(TableDialog[list[int]]):
         with Vertical(classes="table-dialog", id="payment-dialog") as box:
             box.border_title = _("Pay your bid")
             head = fill(
-                _("You won {card} for {amount}"),
+                _("You won {the_card} for {amount}"),
                 MUTED,
-                card=card_text(self.ruleset, self.card),
+                **card_phrases(self.ruleset, self.card),
                 amount=Text(bid_text(self.ruleset, self.bid, self.currency), style=ACCENT),
             )
             yield Static(head, id="payment-head")
