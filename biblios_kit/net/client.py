@@ -156,7 +156,7 @@ class ApiClient:
         try:  # printed to a terminal by ``host new``: names, kinds, links and the table id are cleaned
             result["table"] = clean_text(result["table"], limit=100)
             for seat in result["seats"]:
-                seat["name"] = clean_name(seat["name"], "?")
+                seat["name"] = clean_name(seat["name"])  # "": the seat's default name, in the reader's language
                 seat["kind"] = clean_text(seat["kind"], limit=100)
                 seat["link"] = clean_text(seat.get("link"), limit=500) or None
                 if not isinstance(seat["seat"], int):
