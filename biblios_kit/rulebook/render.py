@@ -9,10 +9,13 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Callable
+from dataclasses import replace
 
 from biblios_kit.i18n import N_, _, format_list, format_number, in_language, ngettext, pgettext
 from biblios_kit.rulebook.examples import NAMES as EXAMPLE_NAMES
 from biblios_kit.rulebook.examples import Example
+from biblios_kit.rulebook import claims as c
+from biblios_kit.rulebook.claims import Claim
 from biblios_kit.rulebook.grammar import capitalize, counted_term, name_forms, term_values
 from biblios_kit.rulebook.model import Block, BulletList, Paragraph, Rulebook, Section, Subheading, Table
 from biblios_kit.rules.model import (
@@ -141,7 +144,7 @@ def describe_tiebreak(step: TieBreak, ruleset: Ruleset, lang: str) -> str:
     if step.by is TieBreakBy.CATEGORY_TOTAL:
         return _("highest total in {category}").format(category=category)
     if step.by is TieBreakBy.CATEGORY_LETTER:
-        return _("earliest letter in {category} (a player with no card there comes last)").format(category=category)
+        return _("letter closest to A in {category} (a player with no card there comes last)").format(category=category)
     return _("won the {category} category").format(category=category)
 
 
@@ -166,9 +169,13 @@ class _Renderer:
 
     # -- small helpers -------------------------------------------------------------------------
 
-    def p(self, template: str, **values: object) -> Paragraph:
-        """A paragraph from a translated template filled with the terms and ``values``."""
-        return Paragraph(capitalize(template.format(**{**self.t, **values})))
+    def p(self, template: str, claims: tuple[Claim, ...] = (), note: bool = False, **values: object) -> Paragraph:
+        """A paragraph from a translated template filled with the terms and ``values``.
+
+        ``claims`` are what it asserts about every game (see :mod:`.claims`); a paragraph that
+        states no rule of play (an introduction, a summary, a cross-reference) is a ``note``.
+        """
+        return Paragraph(capitalize(template.format(**{**self.t, **values})), claims, note)
 
     def f(self, template: str, **values: object) -> str:
         """A translated template filled with the terms and ``values`` (first letter capitalized)."""
@@ -198,6 +205,75 @@ class _Renderer:
         capped = {Currency.GOLD: a.gold_ceiling_hand, Currency.CARDS: a.cards_ceiling_hand}
         exact = Currency.GOLD in used and a.overpay is Overpay.FORBIDDEN
         return bool(used) and all(capped[currency] for currency in used) and not exact
+
+    # -- claims built from the same fields as the sentences ------------------------------------
+
+    def turns(self, players: int) -> int:
+        """How many gift turns a game of ``players`` has (a short last turn counts, a discarded rest does not)."""
+        setup = self.r.setups[players]
+        turns, left = divmod(self.cards_in_play(players), setup.gift_cards)
+        return turns + (1 if left and setup.short_draw is not ShortDraw.DISCARD else 0)
+
+    def setup_claims(self) -> tuple[Claim, ...]:
+        """What the setup table states: the cards removed and dealt, the cards in play, the turns."""
+        setups = self.r.setups
+        return (
+            c.setup_removed({n: sum(x.count for x in s.remove) + s.remove_random for n, s in setups.items()}),
+            c.setup_dealt({n: s.starting_cards for n, s in setups.items()}, {n: s.starting_hand for n, s in setups.items()}),
+            c.cards_in_play({n: self.cards_in_play(n) for n in setups}),
+            c.gift_turns({n: self.turns(n) for n in setups}),
+            self.draw_claim(),
+        )
+
+    def named_counts(self) -> dict[int, int]:
+        return {n: sum(item.count for item in s.starting_cards) for n, s in self.r.setups.items()}
+
+    def dealt_counts(self) -> tuple[dict[int, tuple[Removal, ...]], dict[int, int]]:
+        setups = self.r.setups
+        return {n: s.starting_cards for n, s in setups.items()}, {n: s.starting_hand for n, s in setups.items()}
+
+    def draw_claim(self) -> Claim:
+        setups = self.r.setups
+        return c.gift_draw(
+            {n: s.gift_cards for n, s in setups.items()}, {n: s.short_draw is ShortDraw.DISCARD for n, s in setups.items()}
+        )
+
+    def church_claim(self) -> Claim:
+        effects = {card.effect.id: card.effect for card in self.church_cards() if card.effect is not None}
+        return c.church_use(effects, self.r.church.targets is ChurchTargets.FIRST_PLACE)
+
+    def dice_claims(self) -> tuple[Claim, ...]:
+        dice = [die for category in self.r.categories for die in category.dice]
+        return (c.dice_start([d.start for d in dice]), c.dice_bounds([(d.min, d.max) for d in dice]))
+
+    def gold_cap(self, currency: Currency) -> int | None:
+        """The bid ceiling of a currency: a number, or ``None`` for what the bidder can pay."""
+        a = self.r.auction
+        if currency is Currency.GOLD:
+            return None if a.gold_ceiling_hand else a.gold_ceiling
+        return None if a.cards_ceiling_hand else a.cards_ceiling
+
+    def ceiling_is_rule(self, currency: Currency) -> bool:
+        """Whether a fixed ceiling limits bids below what the deck allows anyone to pay (so the rulebook states it)."""
+        if currency is Currency.GOLD:
+            return self.r.auction.gold_ceiling < sum(card.value for card in self.deck if card.kind is CardKind.GOLD)
+        return self.r.auction.cards_ceiling < len(self.deck)
+
+    def deck_claim(self) -> Claim:
+        return c.deck_composition(dict(Counter(card.kind for card in self.deck)))
+
+    def ceiling_claim(self) -> Claim:
+        kinds = list(CardKind)
+        in_gold = {kinds.index(kind): currency is Currency.GOLD for kind, currency in self.r.auction.currency.items()}
+        return c.bid_ceiling(in_gold, self.gold_cap(Currency.GOLD), self.gold_cap(Currency.CARDS))
+
+    def payment_claim(self) -> Claim:
+        a = self.r.auction
+        in_gold = {kind: currency is Currency.GOLD for kind, currency in a.currency.items()}
+        return c.payment(in_gold, a.overpay is Overpay.LOST)
+
+    def scoring_claims(self) -> tuple[Claim, ...]:
+        return (c.category_winners(self.r.scoring.category_tie is CategoryTie.EARLIEST_LETTER), c.die_points())
 
     def cards_in_play(self, players: int) -> int:
         setup = self.r.setups[players]
@@ -241,14 +317,20 @@ class _Renderer:
         names = format_list([category.name.get(lang) for category in r.categories])
         counts = format_list([str(n) for n in r.player_counts], style="or")
         blocks: list[Block] = [
-            Paragraph(r.description.get(lang)),
-            self.p(_("{game} is a card game for {players} players."), game=r.title.get(lang), players=counts),
+            Paragraph(r.description.get(lang), note=True),
+            self.p(
+                _("{game} is a card game for {players} players."),
+                (c.player_counts(r.player_counts),),
+                game=r.title.get(lang),
+                players=counts,
+            ),
             self.p(
                 ngettext(
                     "Each player tries to gather the strongest cards of the only category: {names}.",
                     "Each player tries to gather the strongest cards in the {count} categories: {names}.",
                     len(r.categories),
                 ),
+                note=True,
                 count=len(r.categories),
                 names=names,
             ),
@@ -259,7 +341,8 @@ class _Renderer:
                     _(
                         "At the end of the game, the player with the highest total in a category wins it and scores "
                         "as many {victory_points} as its die shows on {the_board}."
-                    )
+                    ),
+                    self.scoring_claims(),
                 )
             )
         else:
@@ -268,14 +351,18 @@ class _Renderer:
                     _(
                         "At the end of the game, the best totals in each category take its award dice on "
                         "{the_board}, each worth as many {victory_points} as it shows."
-                    )
+                    ),
+                    self.scoring_claims(),
                 )
             )
         if self.church_cards():
             blocks.append(
-                self.p(_("The dice move during the game: each {church} acquired by a player shifts some of them."))
+                self.p(
+                    _("The dice move during the game: each {church} acquired by a player shifts some of them."),
+                    (self.church_claim(), c.church_never_in_hand()),
+                )
             )
-        blocks.append(self.p(_("The game has two phases:")))
+        blocks.append(self.p(_("The game has two phases:"), note=True))
         blocks.append(
             BulletList(
                 (
@@ -288,14 +375,15 @@ class _Renderer:
                     self.f(_("{auction_phase}: the cards of {the_auction_pile} are auctioned one by one.")),
                 ),
                 ordered=True,
+                claims=(c.gift_destinations(), c.picks_in_order(), c.gift_phase_ends()),
             )
         )
-        blocks.append(self.p(_("The player with the most {victory_points} wins.")))
+        blocks.append(self.p(_("The player with the most {victory_points} wins."), (c.most_points_win(),)))
         if r.extends:
-            blocks.append(self.p(_("This ruleset is a variant of {parent}."), parent=r.extends[0]))
+            blocks.append(self.p(_("This ruleset is a variant of {parent}."), note=True, parent=r.extends[0]))
         active = [r.options[o].title.get(lang) for o in r.options if o in r.active_options]
         if active:
-            blocks.append(self.p(_("Options in force: {options}."), options=format_list(active)))
+            blocks.append(self.p(_("Options in force: {options}."), note=True, options=format_list(active)))
         return Section("overview", self.title("overview"), tuple(blocks))
 
     def components(self) -> Section:
@@ -305,6 +393,7 @@ class _Renderer:
         blocks: list[Block] = [
             self.p(
                 ngettext("The deck has {total} card in all:", "The deck has {total} cards in all:", len(self.deck)),
+                (self.deck_claim(),),
                 total=len(self.deck),
             ),
             Table(  # one kind per row, named in the singular: the terms have no plural form
@@ -314,13 +403,15 @@ class _Renderer:
                     (self.f(_("{gold} card")), str(kinds[CardKind.GOLD])),
                     (capitalize(self.t["church"]), str(kinds[CardKind.CHURCH])),
                 ),
+                claims=(self.deck_claim(),),
             ),
             Subheading(_("Categories")),
             self.p(
                 _(
                     "Each category card has a value and a tie-break letter (A is the earliest). "
                     "Categories are listed in the order of {the_board}."
-                )
+                ),
+                note=True,
             ),
         ]
         rows: list[tuple[str, ...]] = []
@@ -350,21 +441,36 @@ class _Renderer:
                     len(cards),
                 ).format(category=category.name.get(lang), count=len(cards), total=total)
             )
-        blocks.append(
-            Table((_("Category"), _("Symbol"), _("Colour"), _("Value"), _("Letters"), _("Cards")), tuple(rows))
+        category_claims = tuple(
+            c.category_cards(category.id, dict(Counter(card.value for card in self.deck if card.category == category.id)))
+            for category in r.categories
         )
-        blocks.append(BulletList(tuple(totals)))
+        blocks.append(
+            Table(
+                (_("Category"), _("Symbol"), _("Colour"), _("Value"), _("Letters"), _("Cards")),
+                tuple(rows),
+                claims=category_claims,
+            )
+        )
+        blocks.append(BulletList(tuple(totals), claims=category_claims))
 
         gold = Counter(card.value for card in self.deck if card.kind is CardKind.GOLD)
         blocks.append(Subheading(capitalize(self.t["gold"])))
         if gold:
-            blocks.append(Table((_("Value"), _("Cards")), tuple((str(v), str(gold[v])) for v in sorted(gold))))
+            gold_claim = c.category_cards(None, dict(gold))
+            blocks.append(
+                Table((_("Value"), _("Cards")), tuple((str(v), str(gold[v])) for v in sorted(gold)), claims=(gold_claim,))
+            )
             gold_total = sum(v * n for v, n in gold.items())
             blocks.append(
-                self.p(_("The {gold} cards are worth {total} in all. They pay for auctions."), total=gold_total)
+                self.p(
+                    _("The {gold} cards are worth {total} in all. They pay for auctions."),
+                    (gold_claim, self.payment_claim()),
+                    total=gold_total,
+                )
             )
         else:
-            blocks.append(self.p(_("This deck has no {gold} cards.")))
+            blocks.append(self.p(_("This deck has no {gold} cards."), (self.deck_claim(),)))
 
         blocks.append(Subheading(capitalize(self.t["church"])))
         blocks.extend(self.church_table())
@@ -384,6 +490,7 @@ class _Renderer:
                         "project's own.",
                         len(coined),
                     ),
+                    note=True,
                     **name_forms("game", r.title.get(lang), lang),
                     terms=format_list(quoted),
                 )
@@ -397,7 +504,7 @@ class _Renderer:
             effect, count = effects.get(card.effect.id, (card.effect, 0))
             effects[card.effect.id] = (effect, count + 1)
         if not effects:
-            return [self.p(_("This deck has no {church}."))]
+            return [self.p(_("This deck has no {church}."), (self.deck_claim(),))]
         if any(effect_id in self.r.church_names for effect_id in effects):
             named = tuple(
                 (
@@ -407,9 +514,9 @@ class _Renderer:
                 )
                 for effect_id, (effect, count) in effects.items()
             )
-            return [Table((_("Card"), _("Effect"), _("Cards")), named)]
+            return [Table((_("Card"), _("Effect"), _("Cards")), named, claims=(self.church_claim(),))]
         rows = tuple((capitalize(describe_effect(effect)), format_number(count)) for effect, count in effects.values())
-        return [Table((_("Effect"), _("Cards")), rows)]
+        return [Table((_("Effect"), _("Cards")), rows, claims=(self.church_claim(),))]
 
     def church_name(self, effect_id: str) -> str:
         """The edition's name of a church/bishop card ("+2"), or its effect's symbol when it has none."""
@@ -436,6 +543,7 @@ class _Renderer:
                         "{the_board} holds one die for each category. Each die starts at {start} and always stays "
                         "between {min} and {max}."
                     ),
+                    self.dice_claims(),
                     start=die.start,
                     min=die.min,
                     max=die.max,
@@ -449,29 +557,38 @@ class _Renderer:
                         "{the_board} holds {count} dice for each category:",
                         len(dice),
                     ),
+                    note=True,
                     count=len(dice),
                 ),
-                BulletList(tuple(capitalize(self.die_line(die)) for die in dice)),
+                BulletList(tuple(capitalize(self.die_line(die)) for die in dice), claims=self.dice_claims()),
             ]
         lines = []
         for category in self.r.categories:
             described = "; ".join(self.die_line(die) for die in category.dice)
             lines.append(_("{category}: {dice}").format(category=category.name.get(self.lang), dice=described))
-        return [self.p(_("{the_board} holds the award dice of each category:")), BulletList(tuple(lines))]
+        return [
+            self.p(_("{the_board} holds the award dice of each category:"), note=True),
+            BulletList(tuple(lines), claims=self.dice_claims()),
+        ]
 
     def setup(self) -> Section:
         r = self.r
-        blocks: list[Block] = [
-            self.p(
-                _(
-                    "Shuffle all the cards. Then, according to the number of players, set aside face down, without "
-                    "looking at them, the cards shown below: first the named cards, then cards taken at random. "
-                    "They take no part in the game."
-                )
-            )
-        ]
         with_hand = any(setup.starting_hand or setup.starting_cards for setup in r.setups.values())
         with_named = any(setup.starting_cards for setup in r.setups.values())
+        if with_named:  # the engine deals the named starting cards before taking the random cards out
+            first = _(
+                "Shuffle all the cards. Then, according to the number of players, set aside face down, without "
+                "looking at them, the named cards shown below, and deal each player the named cards shown, face "
+                "up. Only then set aside the cards taken at random, face down. The cards set aside take no part "
+                "in the game."
+            )
+        else:
+            first = _(
+                "Shuffle all the cards. Then, according to the number of players, set aside face down, without "
+                "looking at them, the cards shown below: first the named cards, then cards taken at random. "
+                "They take no part in the game."
+            )
+        blocks: list[Block] = [self.p(first, (*self.setup_claims()[:2], c.named_dealt_openly(self.named_counts())))]
         headers = [_("Players"), _("Removed first"), _("Then at random")]
         if with_hand:
             headers.append(_("Dealt to each player"))
@@ -489,26 +606,31 @@ class _Renderer:
                 row.append(self.dealt_text(setup))
             row += [str(in_play), str(setup.gift_cards), turns_text]
             rows.append(tuple(row))
-        blocks.append(Table(tuple(headers), tuple(rows)))
+        blocks.append(Table(tuple(headers), tuple(rows), claims=self.setup_claims()))
         if with_named:
             blocks.append(
                 self.p(
                     _(
-                        "Then deal each player the cards shown: the named cards face up, so that everyone knows "
-                        "them, and any cards dealt at random face down. They all start in their {hand}."
-                    )
+                        "Then deal each player the cards shown at random, face down. Everyone knows the named "
+                        "cards of the others; all the cards dealt start in their {hand}."
+                    ),
+                    (c.setup_dealt(*self.dealt_counts()), c.named_dealt_openly(self.named_counts())),
                 )
             )
         elif with_hand:
             blocks.append(
-                self.p(_("Then deal the number of cards shown to each player, face down: they start in their {hand}."))
+                self.p(
+                    _("Then deal the number of cards shown to each player, face down: they start in their {hand}."),
+                    (c.setup_dealt(*self.dealt_counts()),),
+                )
             )
         blocks.append(
             self.p(
                 _(
                     "The remaining cards, shuffled, form {the_draw_pile}, face down. Choose the first player; "
                     "play always passes clockwise, to the left."
-                )
+                ),
+                (c.cards_in_play({n: self.cards_in_play(n) for n in r.setups}), c.clockwise_turns()),
             )
         )
         blocks.extend(self.short_draw_notes())
@@ -537,7 +659,7 @@ class _Renderer:
                     "{the_auction_pile}.",
                     left,
                 )
-            notes.append(self.p(text, players=players, left=left))
+            notes.append(self.p(text, (self.draw_claim(), c.gift_destinations()), players=players, left=left))
         return notes
 
     def gift(self) -> Section:
@@ -547,14 +669,20 @@ class _Renderer:
                 _(
                     "Starting with the first player and going clockwise, each player in turn is the active player, "
                     "until {the_draw_pile} is empty."
-                )
+                ),
+                (c.clockwise_turns(), c.gift_phase_ends()),
             )
         ]
         standard = all(setup.gift_cards == players + 1 for players, setup in r.setups.items())
         if standard:
-            blocks.append(self.p(_("On their turn, the active player draws one card more than there are players:")))
+            blocks.append(
+                self.p(
+                    _("On their turn, the active player draws one card more than there are players:"),
+                    (self.draw_claim(),),
+                )
+            )
         else:
-            blocks.append(self.p(_("On their turn, the active player draws this many cards:")))
+            blocks.append(self.p(_("On their turn, the active player draws this many cards:"), note=True))
         blocks.append(
             BulletList(
                 tuple(
@@ -564,7 +692,8 @@ class _Renderer:
                         setup.gift_cards,
                     ).format(players=players, cards=setup.gift_cards)
                     for players, setup in r.setups.items()
-                )
+                ),
+                claims=(self.draw_claim(),),
             )
         )
         blocks.append(
@@ -572,7 +701,8 @@ class _Renderer:
                 _(
                     "The cards are drawn one at a time: look at each card and place it before drawing the next. "
                     "A placed card stays where it is. Each turn, the active player places:"
-                )
+                ),
+                (c.one_at_a_time(),),
             )
         )
         blocks.append(
@@ -587,32 +717,48 @@ class _Renderer:
                         _("exactly one card face down on {the_auction_pile}, to be sold during {the_auction_phase};")
                     ),
                     self.f(_("every other card face up in {the_public_space}.")),
-                )
+                ),
+                claims=(c.gift_destinations(),),
             )
         )
         blocks.append(
             self.p(
                 _(
-                    "Once a destination has been used, it is closed for the rest of the turn. When the cards still to "
-                    "draw are just enough for the destinations not yet used, the choice is forced."
-                )
+                    "Once a card has been kept, or placed on {the_auction_pile}, that destination is closed for the "
+                    "rest of the turn; {the_public_space} takes every other card. When the cards still to draw are "
+                    "just enough for the card to keep and the card for {the_auction_pile} not yet placed, they must "
+                    "go there."
+                ),
+                (c.gift_destinations(),),
             )
         )
+        leftovers = any(setup.gift_cards > players + 1 for players, setup in r.setups.items())
+        short = any(
+            self.cards_in_play(n) % s.gift_cards and s.short_draw is not ShortDraw.DISCARD for n, s in r.setups.items()
+        )
+        if short:
+            picks = _(
+                "When every card is placed, the active player takes the card they kept into their {hand}. Then "
+                "each other player, starting on the active player's left and going clockwise, takes one card of "
+                "their choice from {the_public_space}, as long as any is left. So every player gets one card per "
+                "turn, except in a short last turn."
+            )
+        else:
+            picks = _(
+                "When every card is placed, the active player takes the card they kept into their {hand}. Then "
+                "each other player, starting on the active player's left and going clockwise, takes one card of "
+                "their choice from {the_public_space}. So every player gets one card per turn."
+            )
         blocks.append(
-            self.p(
-                _(
-                    "When every card is placed, the active player takes the card they kept into their {hand}. Then "
-                    "each other player, starting on the active player's left and going clockwise, takes one card of "
-                    "their choice from {the_public_space}. So every player gets one card per turn."
-                )
-            )
+            self.p(picks, (c.kept_taken_first(), c.picks_in_order(), c.public_leftovers(leftovers)))
         )
-        if any(setup.gift_cards > players + 1 for players, setup in r.setups.items()):
+        if leftovers:
             blocks.append(
                 self.p(
                     _(
                         "Cards still in {the_public_space} once every other player has taken one are removed from the game."
-                    )
+                    ),
+                    (c.public_leftovers(True),),
                 )
             )
         if self.church_cards():
@@ -622,6 +768,7 @@ class _Renderer:
                         "A {church} never stays in a {hand}: it is used as soon as it is acquired, even in the middle "
                         "of a turn, and the turn then carries on (see the section {section})."
                     ),
+                    (c.church_never_in_hand(),),
                     section=self.title("church"),
                 )
             )
@@ -631,16 +778,19 @@ class _Renderer:
                     "Everyone sees the cards in {the_public_space}; only the active player sees the card they keep and "
                     "the one they put on {the_auction_pile}. Each player may look at their own {hand} at any time, "
                     "never at anyone else's."
-                )
+                ),
+                (c.gift_visibility(),),
             )
         )
         blocks.extend(self.short_draw_notes())
-        blocks.append(self.p(_("{the_gift_phase} ends when {the_draw_pile} is empty.")))
+        blocks.append(self.p(_("{the_gift_phase} ends when {the_draw_pile} is empty."), (c.gift_phase_ends(),)))
         return Section("gift", self.title("gift"), tuple(blocks))
 
     def church(self) -> Section:
         r = self.r
-        blocks: list[Block] = [self.p(_("Each {church} moves dice on {the_board}. The deck holds these:"))]
+        blocks: list[Block] = [
+            self.p(_("Each {church} moves dice on {the_board}. The deck holds these:"), (self.church_claim(),))
+        ]
         blocks.extend(self.church_table())
         if not self.church_cards():
             return Section("church", self.title("church"), tuple(blocks))
@@ -651,7 +801,8 @@ class _Renderer:
                     "takes it from {the_public_space}, or when a player wins it at auction (after paying for it). "
                     "Drawing it, placing it in {the_public_space} or putting it on {the_auction_pile} is not "
                     "acquiring it."
-                )
+                ),
+                (c.church_never_in_hand(),),
             )
         )
         if r.church.optional:
@@ -660,7 +811,8 @@ class _Renderer:
                     _(
                         "As soon as a {church} is acquired, play stops while its owner uses it; the owner may also "
                         "decline to use it. Either way it is then discarded: it never stays in a {hand}."
-                    )
+                    ),
+                    (c.church_mandatory(True), c.church_never_in_hand()),
                 )
             )
         else:
@@ -669,7 +821,8 @@ class _Renderer:
                     _(
                         "As soon as a {church} is acquired, play stops while its owner uses it: it must be used "
                         "whenever a legal move exists. It is then discarded: it never stays in a {hand}."
-                    )
+                    ),
+                    (c.church_mandatory(False), c.church_never_in_hand()),
                 )
             )
         effects = [card.effect for card in self.church_cards() if card.effect is not None]
@@ -677,9 +830,10 @@ class _Renderer:
             blocks.append(
                 self.p(
                     _(
-                        "A card that moves several dice must move that many different dice, each by the same step; "
-                        "it cannot move one die twice or be used on fewer dice."
-                    )
+                        "A card that moves several dice must move that many different dice, all by the same amount "
+                        "and in the same direction; it cannot move one die twice or be used on fewer dice."
+                    ),
+                    (self.church_claim(),),
                 )
             )
         dice = self.uniform_dice()
@@ -693,24 +847,36 @@ class _Renderer:
             bounds += " " + _("When no legal move is left, the card can only be declined.")
         else:
             bounds += " " + _("When no legal move is left, the card is discarded without effect.")
-        blocks.append(Paragraph(bounds))
+        blocks.append(Paragraph(bounds, (self.dice_claims()[1], c.church_mandatory(r.church.optional))))
         if any(effect.targets for effect in effects):
             blocks.append(
                 self.p(
                     _(
                         "A card that names the place of each die it moves (see the table of cards) moves different "
-                        "dice, one for each die it names, all by the same step: every die it requires, and those of "
-                        "the others its owner chooses. The dice may belong to the same category or to different ones."
-                    )
+                        "dice, one for each die it names, all by the same amount and in the same direction: every "
+                        "die it requires, and those of the others its owner chooses. The dice may belong to the same "
+                        "category or to different ones."
+                    ),
+                    (self.church_claim(),),
                 )
             )
         if not all(effect.targets for effect in effects):  # the ruleset-wide targets apply to the other cards
+            named = any(effect.targets for effect in effects)
             if r.church.targets is ChurchTargets.FIRST_PLACE:
-                blocks.append(self.p(_("It may move only the dice for first place.")))
+                text = (
+                    _("A {church} that names no place may move only the dice for first place.")
+                    if named
+                    else _("A {church} may move only the dice for first place.")
+                )
             elif self.max_dice() > 1:
-                blocks.append(self.p(_("It may move any award die of any category.")))
+                text = (
+                    _("A {church} that names no place may move any award die of any category.")
+                    if named
+                    else _("A {church} may move any award die of any category.")
+                )
             else:
-                blocks.append(self.p(_("It may move the die of any category.")))
+                text = _("A {church} may move the die of any category.")
+            blocks.append(self.p(text, (self.church_claim(),)))
         return Section("church", self.title("church"), tuple(blocks))
 
     def kinds_phrase(self, kinds: list[CardKind]) -> str:
@@ -729,9 +895,10 @@ class _Renderer:
                     "When {the_gift_phase} is over, {the_auction_pile} is shuffled and placed face down. The first "
                     "player of the game is the first active player; after each card, the next player clockwise "
                     "becomes the active player."
-                )
+                ),
+                (c.gift_phase_ends(), c.clockwise_turns()),
             ),
-            self.p(_("The active player turns up the top card, and the bidding begins.")),
+            self.p(_("The active player turns up the top card, and the bidding begins."), (c.clockwise_turns(),)),
         ]
         if a.bidding_starts is BiddingStart.LEFT_OF_ACTIVE:
             blocks.append(
@@ -739,7 +906,8 @@ class _Renderer:
                     _(
                         "The player on the active player's left bids first, then bidding goes clockwise, round the "
                         "table as many times as needed; the active player bids too."
-                    )
+                    ),
+                    (c.first_bidder(True),),
                 )
             )
         else:
@@ -747,7 +915,8 @@ class _Renderer:
                 self.p(
                     _(
                         "The active player bids first, then bidding goes clockwise, round the table as many times as needed."
-                    )
+                    ),
+                    (c.first_bidder(False),),
                 )
             )
         blocks.append(
@@ -757,6 +926,7 @@ class _Renderer:
                     "{opening}. A player who passes is out of the bidding for this card. The bidding ends when only "
                     "one bidder is left: they win the card."
                 ),
+                (c.bids_raise(a.opening_bid),),
                 opening=a.opening_bid,
             )
         )
@@ -764,83 +934,33 @@ class _Renderer:
         present = {card.kind for card in self.r.deck}
         for currency in (Currency.GOLD, Currency.CARDS):
             kinds = [k for k in order if k in present and a.currency.get(k) is currency]
-            if not kinds:
-                continue
-            what = self.kinds_phrase(kinds)
-            if currency is Currency.GOLD:
-                text = _(
-                    "For {cards}, bids are amounts of {gold}, from {opening} to {ceiling}. The winner pays with {gold} "
-                    "cards from their {hand} whose values add up to at least the bid. No change is given: anything "
-                    "paid above the bid is lost, but a payment may not include a card that could be left out while "
-                    "still covering the bid."
-                )
-                if a.overpay is Overpay.FORBIDDEN:
-                    text = _(
-                        "For {cards}, bids are amounts of {gold}, from {opening} to {ceiling}. The winner pays with "
-                        "{gold} cards from their {hand} whose values add up to exactly the bid; a winner who cannot "
-                        "make the exact amount cannot pay."
-                    )
-                if a.gold_ceiling_hand:
-                    text = _(
-                        "For {cards}, bids are amounts of {gold}, from {opening} up to what the bidder can pay: no "
-                        "one may bid more than the total value of the {gold} cards in their own {hand}. The winner "
-                        "pays with {gold} cards from their {hand} whose values add up to at least the bid. No change "
-                        "is given: anything paid above the bid is lost, but a payment may not include a card that "
-                        "could be left out while still covering the bid."
-                    )
-                    if a.overpay is Overpay.FORBIDDEN:
-                        text = _(
-                            "For {cards}, bids are amounts of {gold}, from {opening} up to the total value of the "
-                            "{gold} cards in the bidder's own {hand}. The winner pays with {gold} cards from their "
-                            "{hand} whose values add up to exactly the bid; a winner who cannot make the exact amount "
-                            "cannot pay."
-                        )
-                blocks.append(self.p(text, cards=what, opening=a.opening_bid, ceiling=a.gold_ceiling))
-                blocks.append(self.p(_("The {gold} cards paid are shown to everyone, then discarded.")))
-            elif a.cards_ceiling_hand:
-                blocks.append(
-                    self.p(
-                        _(
-                            "For {cards}, bids are numbers of cards, from {opening} up to what the bidder can pay: "
-                            "no one may bid more cards than their own {hand} holds. The winner discards that many "
-                            "cards of any kind from their {hand}, face down: the others only learn how many. The card "
-                            "being auctioned cannot pay for itself."
-                        ),
-                        cards=what,
-                        opening=a.opening_bid,
-                    )
-                )
-            else:
-                blocks.append(
-                    self.p(
-                        _(
-                            "For {cards}, bids are numbers of cards, from {opening} to {ceiling}. The winner discards "
-                            "that many cards of any kind from their {hand}, face down: the others only learn how "
-                            "many. The card being auctioned cannot pay for itself."
-                        ),
-                        cards=what,
-                        opening=a.opening_bid,
-                        ceiling=a.cards_ceiling,
-                    )
-                )
+            if kinds:
+                blocks.extend(self.currency_blocks(currency, self.kinds_phrase(kinds)))
         if self.church_cards():
-            blocks.append(self.p(_("The winner adds the card to their {hand}; a {church} is used at once instead.")))
-        else:
-            blocks.append(self.p(_("The winner adds the card to their {hand}.")))
-        if a.all_pass is AllPass.DISCARD:
-            blocks.append(self.p(_("If nobody bids, the card is removed from the game and the turn ends.")))
-        else:
-            blocks.append(self.p(_("If nobody bids, the active player takes the card for free.")))
-        blocks.append(
-            self.p(
-                _(
-                    "Players may bid more than they can pay: that is the bluff. A winner who cannot pay is penalized (see {section})."
-                ),
-                section=self.title("penalty"),
+            blocks.append(
+                self.p(
+                    _("The winner adds the card to their {hand}; a {church} is used at once instead."),
+                    (c.winner_takes(True), c.church_never_in_hand()),
+                )
             )
-        )
+        else:
+            blocks.append(self.p(_("The winner adds the card to their {hand}."), (c.winner_takes(False),)))
+        if a.all_pass is AllPass.DISCARD:
+            blocks.append(
+                self.p(_("If nobody bids, the card is removed from the game and the turn ends."), (c.all_pass(True),))
+            )
+        else:
+            blocks.append(
+                self.p(_("If nobody bids, the active player takes the card for free."), (c.all_pass(False),))
+            )
+        blocks.append(self.bluff_paragraph())
         if a.refuse_to_pay:
-            blocks.append(self.p(_("A winner who could pay may also refuse to pay and take the penalty instead.")))
+            blocks.append(
+                self.p(
+                    _("A winner who could pay may also refuse to pay and take the penalty instead."),
+                    (c.refusal(True),),
+                )
+            )
         else:
             refusal = [
                 option
@@ -855,20 +975,107 @@ class _Renderer:
                             "A winner who can pay must pay, unless the option {option} is on (see {section}): "
                             "then they may refuse and take the penalty."
                         ),
+                        (c.refusal(False),),
                         option=pgettext("quotation", "“{text}”").format(text=refusal[0].title.get(self.lang)),
                         section=self.title("options"),
                     )
                 )
             else:
-                blocks.append(self.p(_("A winner who can pay must pay.")))
+                blocks.append(self.p(_("A winner who can pay must pay."), (c.refusal(False),)))
         blocks.append(
             self.p(
                 _(
                     "{the_auction_phase} ends when the last card of {the_auction_pile} has been auctioned; scoring follows."
-                )
+                ),
+                (c.gift_phase_ends(),),
             )
         )
         return Section("auction", self.title("auction"), tuple(blocks))
+
+    def currency_blocks(self, currency: Currency, what: str) -> list[Block]:
+        """How bids in one currency work: the amounts allowed (a ceiling only when it limits anyone), the payment."""
+        a = self.r.auction
+        claims = (self.ceiling_claim(), self.payment_claim())
+        exact = a.overpay is Overpay.FORBIDDEN
+        if currency is Currency.CARDS:
+            if a.cards_ceiling_hand:
+                amounts = _(
+                    "For {cards}, bids are numbers of cards, from {opening} up to what the bidder can pay: no one "
+                    "may bid more cards than their own {hand} holds."
+                )
+            elif self.ceiling_is_rule(Currency.CARDS):
+                amounts = _("For {cards}, bids are numbers of cards, from {opening} to {ceiling}.")
+            else:
+                amounts = _("For {cards}, bids are numbers of cards, at least {opening}.")
+            pays = _(
+                "The winner discards that many cards of any kind from their {hand}, face down: the others only learn "
+                "how many. The card being auctioned cannot pay for itself."
+            )
+            text = amounts.format(cards=what, opening=a.opening_bid, ceiling=a.cards_ceiling, **self.t)
+            return [Paragraph(capitalize(text) + " " + pays.format(**self.t), claims)]
+        if a.gold_ceiling_hand:
+            amounts = _(
+                "For {cards}, bids are amounts of {gold}, from {opening} up to what the bidder can pay: no one may "
+                "bid more than the total value of the {gold} cards in their own {hand}."
+            )
+        elif self.ceiling_is_rule(Currency.GOLD):
+            amounts = _("For {cards}, bids are amounts of {gold}, from {opening} to {ceiling}.")
+        else:
+            amounts = _("For {cards}, bids are amounts of {gold}, at least {opening}.")
+        if exact:
+            pays = _(
+                "The winner pays with {gold} cards from their {hand} whose values add up to exactly the bid; a "
+                "winner who cannot make the exact amount cannot pay."
+            )
+        else:
+            pays = _(
+                "The winner pays with {gold} cards from their {hand} whose values add up to at least the bid. No "
+                "change is given: anything paid above the bid is lost, but a payment may not include a card that "
+                "could be left out while still covering the bid."
+            )
+        text = amounts.format(cards=what, opening=a.opening_bid, ceiling=a.gold_ceiling, **self.t)
+        return [
+            Paragraph(capitalize(text) + " " + pays.format(**self.t), claims),
+            self.p(_("The {gold} cards paid are shown to everyone, then discarded."), (self.payment_claim(),)),
+        ]
+
+    def bluff_paragraph(self) -> Paragraph:
+        """Whether a bid may exceed what the bidder can pay, as the ceilings make it true (the bluff, or not)."""
+        a = self.r.auction
+        used = {currency for kind, currency in a.currency.items() if any(card.kind is kind for card in self.deck)}
+        capped = {Currency.GOLD: a.gold_ceiling_hand, Currency.CARDS: a.cards_ceiling_hand}
+        within = c.no_bid_above_means(a.gold_ceiling_hand, a.cards_ceiling_hand)
+        section = self.title("penalty")
+        if used and all(capped[currency] for currency in used):
+            if self.bids_always_payable():
+                return self.p(
+                    _("Nobody may bid more than they can pay, so a winner can always pay."),
+                    (within, c.never_penalized(), self.ceiling_claim()),
+                )
+            return self.p(
+                _(
+                    "Nobody may bid more than the total value of the {gold} cards in their {hand}, but a winner who "
+                    "cannot make the exact amount cannot pay and is penalized (see {section})."
+                ),
+                (within, self.ceiling_claim()),
+                section=section,
+            )
+        if any(capped[currency] for currency in used):
+            return self.p(
+                _(
+                    "Where bids are not limited to what the bidder can pay, players may bid more than they can pay: "
+                    "that is the bluff. A winner who cannot pay is penalized (see {section})."
+                ),
+                (within, self.ceiling_claim(), c.penalty_kind(self.r.penalty.kind.value)),
+                section=section,
+            )
+        return self.p(
+            _(
+                "Players may bid more than they can pay: that is the bluff. A winner who cannot pay is penalized (see {section})."
+            ),
+            (self.ceiling_claim(), c.penalty_kind(self.r.penalty.kind.value)),
+            section=section,
+        )
 
     def penalty(self) -> Section:
         r = self.r
@@ -879,7 +1086,8 @@ class _Renderer:
             )
         else:
             intro = _("A player who wins an auction but cannot pay is penalized.")
-        blocks: list[Block] = [self.p(intro)]
+        pk = c.penalty_kind(kind.value)
+        blocks: list[Block] = [self.p(intro, (pk,))]
         if self.bids_always_payable():
             if r.auction.refuse_to_pay:
                 blocks.append(
@@ -887,7 +1095,8 @@ class _Renderer:
                         _(
                             "Since nobody may bid more than they can pay, a winner can always pay: only a winner who "
                             "refuses to pay is penalized."
-                        )
+                        ),
+                        (c.never_penalized(),),
                     )
                 )
             else:
@@ -896,7 +1105,8 @@ class _Renderer:
                         _(
                             "Since nobody may bid more than they can pay, a winner can always pay, so this penalty "
                             "never arises."
-                        )
+                        ),
+                        (c.never_penalized(),),
                     )
                 )
         blocks.append(Subheading(penalty_name(kind)))
@@ -907,7 +1117,8 @@ class _Renderer:
                         "Each other player in turn, clockwise starting on the penalized player's left, draws one card "
                         "at random from the penalized player's {hand} and adds it to their own. If that {hand} runs "
                         "out, the remaining players get nothing."
-                    )
+                    ),
+                    (pk,),
                 )
             )
         elif kind is PenaltyKind.MEDIEVAL_BLUFF:
@@ -916,13 +1127,14 @@ class _Renderer:
                     _(
                         "The player on the penalized player's left draws one card at random from the penalized "
                         "player's {hand}. That card is removed from the game: nobody gets it."
-                    )
+                    ),
+                    (pk,),
                 )
             )
         else:
-            blocks.append(self.p(_("The penalized player loses no card.")))
+            blocks.append(self.p(_("The penalized player loses no card."), (pk,)))
         if kind is not PenaltyKind.NONE:
-            blocks.append(self.p(_("A player whose {hand} is empty loses nothing.")))
+            blocks.append(self.p(_("A player whose {hand} is empty loses nothing."), (pk,)))
         from_options = [
             option.title.get(self.lang)
             for option_id, option in r.options.items()
@@ -930,7 +1142,11 @@ class _Renderer:
         ]
         if from_options:
             blocks.append(
-                self.p(_("This penalty comes from the option in force: {option}."), option=format_list(from_options))
+                self.p(
+                    _("This penalty comes from the option in force: {option}."),
+                    note=True,
+                    option=format_list(from_options),
+                )
             )
         if r.penalty.exclude_from_reauction:
             blocks.append(
@@ -938,8 +1154,10 @@ class _Renderer:
                     _(
                         "Then the same card is auctioned again, with the same active player. The penalized player may "
                         "not bid on it again, nor may anyone already penalized on this card. If nobody bids, the card "
-                        "is handled like any card nobody bids on."
-                    )
+                        "is handled like any card nobody bids on; once every player has been penalized on it, it is "
+                        "removed from the game."
+                    ),
+                    (c.reauction(True), c.all_pass(self.r.auction.all_pass is AllPass.DISCARD)),
                 )
             )
         else:
@@ -948,7 +1166,8 @@ class _Renderer:
                     _(
                         "Then the same card is auctioned again, with the same active player; the penalized player "
                         "may bid on it again."
-                    )
+                    ),
+                    (c.reauction(False),),
                 )
             )
         return Section("penalty", self.title("penalty"), tuple(blocks))
@@ -960,7 +1179,8 @@ class _Renderer:
                 _(
                     "When {the_auction_phase} is over, everyone reveals their {hand}. For each category, each player "
                     "adds up the values of their cards of that category. Card values are not {victory_points}."
-                )
+                ),
+                self.scoring_claims(),
             )
         ]
         multi = self.max_dice() > 1
@@ -971,7 +1191,8 @@ class _Renderer:
                         "Players are ranked by their total in each category. The first takes the die for first place, "
                         "the second the die for second place, and so on: each die is worth as many {victory_points} "
                         "as its face shows."
-                    )
+                    ),
+                    self.scoring_claims(),
                 )
             )
         else:
@@ -980,36 +1201,48 @@ class _Renderer:
                     _(
                         "The player with the highest total wins the category and takes its die: it is worth as many "
                         "{victory_points} as its face shows."
-                    )
+                    ),
+                    self.scoring_claims(),
                 )
             )
         blocks.append(
             self.p(
                 _(
                     "Only players with at least one card in a category can win it; a category nobody holds is won by nobody."
-                )
+                ),
+                self.scoring_claims(),
             )
         )
         if r.scoring.category_tie is CategoryTie.EARLIEST_LETTER:
             blocks.append(
                 self.p(
                     _(
-                        "When totals are tied, the tied player holding the earliest letter in that category (A before "
-                        "B, and so on) is ahead."
-                    )
+                        "When totals are tied, the tied player holding the letter closest to A in that category is "
+                        "ahead."
+                    ),
+                    self.scoring_claims(),
                 )
             )
         elif multi:
-            blocks.append(self.p(_("When players are tied on a total, none of them takes the die for that place.")))
+            blocks.append(
+                self.p(
+                    _("When players are tied on a total, none of them takes the die for that place."),
+                    self.scoring_claims(),
+                )
+            )
         else:
             blocks.append(
-                self.p(_("If the highest total is shared, nobody wins the category and its die is not awarded."))
+                self.p(
+                    _("If the highest total is shared, nobody wins the category and its die is not awarded."),
+                    self.scoring_claims(),
+                )
             )
         blocks.append(
             self.p(
                 _(
                     "The player with the most {victory_points} wins the game. Ties are settled as described in {section}."
                 ),
+                (c.most_points_win(), c.ties_settled(len(self.r.scoring.final_tiebreak))),
                 section=self.title("ties"),
             )
         )
@@ -1018,19 +1251,24 @@ class _Renderer:
     def ties(self) -> Section:
         chain = self.r.scoring.final_tiebreak
         if not chain:
-            blocks: tuple[Block, ...] = (self.p(_("Players tied on {victory_points} share the victory.")),)
+            blocks: tuple[Block, ...] = (
+                self.p(_("Players tied on {victory_points} share the victory."), (c.ties_settled(0),)),
+            )
         else:
             blocks = (
                 self.p(
                     _(
                         "If several players have the most {victory_points}, compare only those players on the "
                         "following points, in this order; the first difference decides:"
-                    )
+                    ),
+                    (c.ties_settled(len(chain)),),
                 ),
                 BulletList(
-                    tuple(capitalize(describe_tiebreak(step, self.r, self.lang)) for step in chain), ordered=True
+                    tuple(capitalize(describe_tiebreak(step, self.r, self.lang)) for step in chain),
+                    ordered=True,
+                    claims=(c.ties_settled(len(chain)),),
                 ),
-                self.p(_("Players still tied after all this share the victory.")),
+                self.p(_("Players still tied after all this share the victory."), (c.ties_settled(len(chain)),)),
             )
             if self.refined_chain():
                 blocks += (
@@ -1040,6 +1278,7 @@ class _Renderer:
                             "{category}. The steps after the first are a refinement: whenever the printed rule "
                             "decides a tie, they decide it the same way."
                         ),
+                        note=True,
                         category=self.r.categories[0].name.get(self.lang),
                     ),
                 )
@@ -1053,7 +1292,8 @@ class _Renderer:
         for example in find_examples(self.r):
             if SECTION_OF[example.kind] == section_id:
                 blocks.append(Subheading(_("Example")))
-                blocks.extend(self.example(example, example_lines(self.r, example, self.lang)))
+                # An example is checked by replaying the game it comes from (see .examples), not by claims.
+                blocks.extend(as_note(block) for block in self.example(example, example_lines(self.r, example, self.lang)))
         return blocks
 
     def example(self, example: Example, lines: list[str]) -> list[Block]:
@@ -1159,7 +1399,7 @@ class _Renderer:
         if step.by is TieBreakBy.CATEGORY_TOTAL:
             return _("highest {category} total").format(category=category)
         if step.by is TieBreakBy.CATEGORY_LETTER:
-            return _("earliest {category} letter").format(category=category)
+            return _("{category} letter closest to A").format(category=category)
         return _("winning {category}").format(category=category)
 
     @staticmethod
@@ -1204,7 +1444,12 @@ class _Renderer:
             blocks.append(BulletList(tuple(line(o) for o in others)))
         else:
             blocks.append(self.p(_("This ruleset has no other option.")))
-        return Section("options", self.title("options"), tuple(blocks))
+        return Section("options", self.title("options"), tuple(as_note(block) for block in blocks))
+
+
+def as_note(block: Block) -> Block:
+    """The block marked as stating no rule of play (examples, the list of options: each is checked its own way)."""
+    return block if isinstance(block, Subheading) else replace(block, note=True)
 
 
 SECTION_BUILDERS: dict[str, Callable[[_Renderer], Section]] = {
