@@ -149,11 +149,13 @@ class _Differ:
         )
         for index in range(min(len(a.categories), len(b.categories))):
             ca, cb = a.categories[index], b.categories[index]
+            names = dict.fromkeys((ca.name.get(lang), cb.name.get(lang)))  # one name, or the two in order
+            category = " / ".join(names)
             if _composition(a, ca.id) != _composition(b, cb.id):
-                topic = _("Cards of category {number} (value and letters)").format(number=index + 1)
+                topic = _("Cards of {category} (value and letters)").format(category=category)
                 self.add(f"deck:{index}", topic, _composition(a, ca.id), _composition(b, cb.id))
             if ca.dice != cb.dice:
-                topic = _("Award dice of category {number}").format(number=index + 1)
+                topic = _("Award dice of {category}").format(category=category)
                 self.add(
                     f"dice:{index}",
                     topic,
@@ -284,7 +286,7 @@ class _Differ:
             exclude,
         )
         ties = {
-            CategoryTie.EARLIEST_LETTER: _("the earliest letter wins"),
+            CategoryTie.EARLIEST_LETTER: _("the letter closest to A wins"),
             CategoryTie.NOBODY: _("nobody wins the category"),
         }
         self.compare_choice(

@@ -408,8 +408,8 @@ class _Renderer:
             Subheading(_("Categories")),
             self.p(
                 _(
-                    "Each category card has a value and a tie-break letter (A is the earliest). "
-                    "Categories are listed in the order of {the_board}."
+                    "Each category card has a value and a letter that breaks ties. Categories are listed in the "
+                    "order of {the_board}."
                 ),
                 note=True,
             ),
