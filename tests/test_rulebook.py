@@ -270,7 +270,7 @@ def test_house_rules_variant_is_explained_in_english(house_rules: Ruleset) -> No
     assert "For a category card, a Church card, or a Gold card, bids are amounts of Gold, from 2 to 20." in auction
     assert "add up to exactly the bid" in auction
     assert "bids are numbers of cards" not in auction
-    assert "If nobody bids, the active player takes the card for free." in auction
+    assert "If nobody bids, the active player takes the card for free, unless a penalty" in auction
     penalty = text_of(book.section("penalty"))
     assert "No penalty" in penalty and "The penalized player loses no card." in penalty
     assert "the penalized player may bid on it again" in penalty

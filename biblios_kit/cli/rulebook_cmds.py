@@ -224,7 +224,9 @@ def register(app: typer.Typer) -> None:
         ] = 20,
         players: Annotated[
             list[int] | None,
-            typer.Option("--players", "-p", help=_("Play only this number of players (repeatable)."), show_default=False),
+            typer.Option(
+                "--players", "-p", help=_("Play only this number of players (repeatable)."), show_default=False
+            ),
         ] = None,
         seed: Annotated[int, typer.Option("--seed", "-s", help=_("Seed: the same seed gives the same games."))] = 0,
         first: Annotated[
@@ -257,9 +259,9 @@ def register(app: typer.Typer) -> None:
             raise typer.Exit(1)
 
     app.command("show", help=_("Show the rules of a ruleset, whole or one section, in your language."))(show)
-    app.command(
-        "verify", help=_("Play games of a ruleset and check every statement of its rulebook against them.")
-    )(verify_cmd)
+    app.command("verify", help=_("Play games of a ruleset and check every statement of its rulebook against them."))(
+        verify_cmd
+    )
     app.command("search", help=_("Search the rules (case and accents do not matter) and highlight the matches."))(
         search_cmd
     )

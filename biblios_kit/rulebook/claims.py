@@ -12,9 +12,9 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
-from itertools import permutations
+from itertools import combinations, permutations
 
-from biblios_kit.engine import Event, EventKind, GameState, Phase
+from biblios_kit.engine import DECLINE, Event, EventKind, GameState, Phase, church_parts
 from biblios_kit.rules.model import CardKind, ChurchEffect, Currency, Removal
 
 E = EventKind
@@ -58,6 +58,8 @@ class Tracker:
         self.bids_on_card: list[tuple[int, int]] = []
         self.passed: set[int] = set()
         self.penalized: set[int] = set()
+        self.penalties: dict[int, int] = {}
+        """How many times each player has been penalized on the card under auction."""
         self.winner = -1
         self.winning_bid = 0
         self.paid: list[int] = []
@@ -70,6 +72,10 @@ class Tracker:
     def gold(self, player: int) -> int:
         """The total value of the Gold cards in ``player``'s hand."""
         return sum(self.card[c].value for c in self.hands[player] if self.card[c].kind is CardKind.GOLD)
+
+    def excluded(self, exclude: bool) -> set[int]:
+        """The players out of the bidding on the card under auction: penalized on it (``exclude``), or twice."""
+        return {p for p, n in self.penalties.items() if n >= (1 if exclude else 2)}
 
     def _remove(self, player: int, card: int) -> None:
         if card in self.hands[player]:
@@ -119,6 +125,7 @@ class Tracker:
             self.auction_active, self.auction_card = p, c
             self.auction_turns += 1
             self.penalized = set()
+            self.penalties = {}
             self._new_round()
         elif kind is E.BID:
             self.high, self.high_bidder = event.args[0], p
@@ -129,6 +136,7 @@ class Tracker:
             self.winner, self.winning_bid, self.paid = p, event.args[0], []
         elif kind in (E.CANNOT_PAY, E.REFUSED):
             self.penalized.add(p)
+            self.penalties[p] = self.penalties.get(p, 0) + 1
             self._new_round()
 
     def _new_round(self) -> None:
@@ -260,11 +268,20 @@ def category_cards(category: str | None, values: dict[int, int]) -> Claim:
 def dice_start(starts: Sequence[int]) -> Claim:
     """The award dice start on these faces (board order, then place)."""
     expected = list(starts)
-    return claim(
-        "components.dice-start",
-        ["categories.dice"],
-        event=lambda t, e: e.kind is E.GIFT_TURN and t.gift_turns == 0 and t.dice != expected,
-    )
+
+    class _Check(Checker):
+        done = False
+
+        def event(self, t: Tracker, e: Event) -> bool:
+            if self.done or e.kind not in (E.DIE_MOVED, E.GIFT_TURN):
+                return False
+            self.done = True
+            if e.kind is E.DIE_MOVED:
+                die, old, _new = e.args
+                return die >= len(expected) or old != expected[die] or len(t.dice) != len(expected)
+            return t.dice != expected
+
+    return Claim("components.dice-start", ("categories.dice",), _Check)
 
 
 def dice_bounds(bounds: Sequence[tuple[int, int]]) -> Claim:
@@ -357,8 +374,9 @@ def cards_in_play(in_play: dict[int, int]) -> Claim:
     return claim(
         "setup.cards-in-play",
         ["deck", "setup.N"],
-        event=lambda t, e: e.kind is E.AUCTION_PHASE
-        and t.gift_cards_drawn + t.short_discarded != expected.get(t.players),
+        event=lambda t, e: (
+            e.kind is E.AUCTION_PHASE and t.gift_cards_drawn + t.short_discarded != expected.get(t.players)
+        ),
     )
 
 
@@ -510,9 +528,9 @@ def gift_visibility() -> Claim:
                     return True
                 if e.kind is E.KEPT and e.card is None and e.player == viewer:
                     return True
-                if e.kind is E.KEPT and e.card is not None and e.player != viewer:
-                    if t.kind(e.card) is not CardKind.CHURCH:
-                        return True
+                shown = e.kind is E.KEPT and e.card is not None and e.player != viewer
+                if shown and t.kind(e.card) is not CardKind.CHURCH:  # type: ignore[arg-type]
+                    return True
         return False
 
     return claim("gift.visibility", ["(engine)"], end=end)
@@ -540,9 +558,40 @@ def church_use(effects: dict[str, ChurchEffect], first_place_only: bool) -> Clai
                 return True
         return False
 
+    def allowed(state: GameState, effect: ChurchEffect) -> set[tuple[tuple[int, ...], int]]:
+        """Every (dice, sign) the effect allows now, as the rulebook states it, within the dice's bounds."""
+        places = [die.place for category in state.ruleset.categories for die in category.dice]
+        bounds = [(die.min, die.max) for category in state.ruleset.categories for die in category.dice]
+        faces = state.dice_values()
+        sizes = [effect.dice] if not effect.targets else range(1, len(effect.targets) + 1)
+        found: set[tuple[tuple[int, ...], int]] = set()
+        for size in sizes:
+            for dice in combinations(range(len(places)), size):
+                if not fits([places[d] for d in dice], effect):
+                    continue
+                for sign in set(effect.signs):
+                    if all(bounds[d][0] <= faces[d] + sign <= bounds[d][1] for d in dice):
+                        found.add((dice, sign))
+        return found
+
     class _Check(Checker):
         def __init__(self) -> None:
             self.moves: list[tuple[int, int, int]] = []
+
+        def decision(self, state: GameState) -> bool:
+            if state.phase is not Phase.CHURCH:
+                return False
+            player = state.current_player
+            assert player is not None
+            view = state.observation(player).church
+            if view is None:
+                return False
+            card = next((c for c in state.ruleset.deck if c.id == view[1]), None)
+            effect = by_id.get(card.effect.id) if card is not None and card.effect is not None else None
+            if effect is None:
+                return True
+            legal = {church_parts(a) for a in state.legal_actions() if a != DECLINE}
+            return legal != allowed(state, effect)
 
         def event(self, t: Tracker, e: Event) -> bool:
             if e.kind is E.DIE_MOVED:
@@ -566,7 +615,7 @@ def church_use(effects: dict[str, ChurchEffect], first_place_only: bool) -> Clai
                 return True
             return not fits([t.die_place[d] for d in dice], effect)
 
-    return Claim("church.use", ("church_cards", "church.targets"), _Check)
+    return Claim("church.use", ("church_cards", "church.targets"), _Check, decisions=True)
 
 
 def church_mandatory(optional: bool) -> Claim:
@@ -575,8 +624,6 @@ def church_mandatory(optional: bool) -> Claim:
     def decision(state: GameState) -> bool:
         if state.phase is not Phase.CHURCH:
             return False
-        from biblios_kit.engine import DECLINE
-
         legal = state.legal_actions()
         can_decline = DECLINE in legal
         has_use = any(a != DECLINE for a in legal)
@@ -590,18 +637,21 @@ def church_mandatory(optional: bool) -> Claim:
 # -- auction ---------------------------------------------------------------------------------------
 
 
-def first_bidder(left_of_active: bool) -> Claim:
-    """The first bid on a revealed card comes from the active player's left neighbour, or from the active player."""
+def first_bidder(left_of_active: bool, exclude: bool) -> Claim:
+    """The first bid on a revealed card comes from the active player's left neighbour, or from the active player;
+    players out of the bidding after a penalty are skipped."""
 
     def event(t: Tracker, e: Event) -> bool:
         if e.kind in (E.BID, E.PASSED) and not t.bids_on_card and not t.passed and t.auction_active >= 0:
-            first = (t.auction_active + (1 if left_of_active else 0)) % t.players
-            while first in t.penalized and t.penalized != set(range(t.players)):
+            out = t.excluded(exclude)
+            first = t.auction_active if not left_of_active and t.auction_active not in out else t.auction_active + 1
+            first %= t.players
+            while first in out and len(out) < t.players:
                 first = (first + 1) % t.players
             return e.player != first
         return False
 
-    return claim("auction.first-bidder", ["auction.bidding_starts"], event=event)
+    return claim("auction.first-bidder", ["auction.bidding_starts", "penalty.exclude_from_reauction"], event=event)
 
 
 def bids_raise(opening: int) -> Claim:
@@ -612,7 +662,15 @@ def bids_raise(opening: int) -> Claim:
             return e.args[0] < opening or e.args[0] <= t.high or e.player in t.passed
         return False
 
-    return claim("auction.raise", ["auction.opening_bid"], event=event)
+    def decision(state: GameState) -> bool:
+        if state.phase is not Phase.BIDDING:
+            return False
+        lo, hi = state.bid_range()
+        view = state.observation(state.current_player).auction
+        high = view.high_bid if view is not None else 0
+        return lo <= hi and lo != max(opening, high + 1)
+
+    return claim("auction.raise", ["auction.opening_bid"], event=event, decision=decision)
 
 
 def bid_ceiling(currency_of: dict[int, bool], gold_cap: int | None, cards_cap: int | None) -> Claim:
@@ -625,7 +683,7 @@ def bid_ceiling(currency_of: dict[int, bool], gold_cap: int | None, cards_cap: i
     def decision(state: GameState) -> bool:
         if state.phase is not Phase.BIDDING:
             return False
-        lo, hi = state.bid_range()
+        _lo, hi = state.bid_range()
         player = state.current_player
         assert player is not None
         observation = state.observation(player)
@@ -650,6 +708,13 @@ def payment(in_gold: dict[CardKind, bool], overpay_lost: bool) -> Claim:
     currency = dict(in_gold)
 
     def event(t: Tracker, e: Event) -> bool:
+        if e.kind is E.CANNOT_PAY:  # only a winner who really cannot cover the bid
+            bid = e.args[0]
+            if not currency.get(t.kind(t.auction_card), True):
+                return len(t.hands[e.player]) >= bid
+            if overpay_lost:
+                return t.gold(e.player) >= bid
+            return _exact(sorted(t.card[c].value for c in t.hands[e.player] if t.kind(c) is CardKind.GOLD), bid)
         if e.kind is E.PAID_CARD:
             return e.card == t.auction_card
         if e.kind is not E.TOOK or t.winner < 0 or e.player != t.winner or e.card != t.auction_card:
@@ -666,6 +731,14 @@ def payment(in_gold: dict[CardKind, bool], overpay_lost: bool) -> Claim:
         return len(t.paid) != t.winning_bid
 
     return claim("auction.payment", ["auction.currency", "auction.overpay"], event=event)
+
+
+def _exact(values: list[int], target: int) -> bool:
+    """Whether some of ``values`` add up to exactly ``target``."""
+    reachable = {0}
+    for value in values:
+        reachable |= {r + value for r in reachable if r + value <= target}
+    return target in reachable
 
 
 def winner_takes(has_church: bool) -> Claim:
@@ -693,8 +766,9 @@ def winner_takes(has_church: bool) -> Claim:
     return Claim("auction.winner-takes", ("auction",), _Check)
 
 
-def all_pass(discard: bool) -> Claim:
-    """When nobody bids, the card is removed from the game, or the active player takes it for free."""
+def all_pass(discard: bool, exclude: bool) -> Claim:
+    """When nobody bids, the card is removed from the game, or the active player takes it for free (unless a
+    penalty has put them out of its bidding: then it is removed)."""
 
     class _Check(Checker):
         def __init__(self) -> None:
@@ -707,11 +781,11 @@ def all_pass(discard: bool) -> Claim:
             if not self.after:
                 return False
             self.after = False
-            if discard:
+            if discard or t.auction_active in t.excluded(exclude):
                 return e.kind is not E.DISCARDED
             return e.kind is not E.TOOK or e.player != t.auction_active
 
-    return Claim("auction.all-pass", ("auction.all_pass",), _Check)
+    return Claim("auction.all-pass", ("auction.all_pass", "penalty.exclude_from_reauction"), _Check)
 
 
 def refusal(allowed: bool) -> Claim:
@@ -814,7 +888,7 @@ def reauction(exclude: bool) -> Claim:
             if e.kind is E.NO_BIDDERS:
                 self.no_bidders = True
                 card, self.card = self.card, -1
-                return not exclude or e.card != card or len(t.penalized) != t.players
+                return e.card != card or len(t.excluded(exclude)) != t.players
             if e.kind in (E.WON, E.ALL_PASSED) and self.card >= 0:
                 card, self.card = self.card, -1
                 return e.card != card
@@ -823,7 +897,7 @@ def reauction(exclude: bool) -> Claim:
                 self.card = -1
                 return wrong
             if e.kind is E.BID:
-                return exclude and e.player in t.penalized
+                return e.player in t.excluded(exclude)
             return False
 
     return Claim("penalty.reauction", ("penalty.exclude_from_reauction",), _Check)
@@ -832,12 +906,16 @@ def reauction(exclude: bool) -> Claim:
 # -- scoring and ties ------------------------------------------------------------------------------
 
 
-def category_winners(earliest_letter: bool) -> Claim:
-    """Each category's dice go by total (only holders count); ties go to the earliest letter or to nobody."""
+def category_winners(earliest_letter: bool, places: dict[str, int]) -> Claim:
+    """Each category awards ``places[category]`` dice by total (only holders count); ties go to the letter
+    closest to A, or to nobody."""
+    expected = dict(places)
 
     def end(state: GameState, t: Tracker) -> bool:
         result = state.result()
         deck = {c.id: c for c in state.ruleset.deck}
+        if {category.category: len(category.awards) for category in result.categories} != expected:
+            return True
         for category in result.categories:
             totals = [0] * state.players
             letters: list[str | None] = [None] * state.players

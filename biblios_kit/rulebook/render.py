@@ -12,10 +12,10 @@ from collections.abc import Callable
 from dataclasses import replace
 
 from biblios_kit.i18n import N_, _, format_list, format_number, in_language, ngettext, pgettext
-from biblios_kit.rulebook.examples import NAMES as EXAMPLE_NAMES
-from biblios_kit.rulebook.examples import Example
 from biblios_kit.rulebook import claims as c
 from biblios_kit.rulebook.claims import Claim
+from biblios_kit.rulebook.examples import NAMES as EXAMPLE_NAMES
+from biblios_kit.rulebook.examples import Example
 from biblios_kit.rulebook.grammar import capitalize, counted_term, name_forms, term_values
 from biblios_kit.rulebook.model import Block, BulletList, Paragraph, Rulebook, Section, Subheading, Table
 from biblios_kit.rules.model import (
@@ -198,6 +198,10 @@ class _Renderer:
     def max_dice(self) -> int:
         return max((len(category.dice) for category in self.r.categories), default=1)
 
+    def penalty_possible(self) -> bool:
+        """Whether a winner can ever be penalized (bids beyond their means, an exact payment, or refusing)."""
+        return not self.bids_always_payable() or self.r.auction.refuse_to_pay
+
     def bids_always_payable(self) -> bool:
         """Whether every bid is capped by what the bidder can pay and any covering payment is accepted."""
         a = self.r.auction
@@ -219,7 +223,9 @@ class _Renderer:
         setups = self.r.setups
         return (
             c.setup_removed({n: sum(x.count for x in s.remove) + s.remove_random for n, s in setups.items()}),
-            c.setup_dealt({n: s.starting_cards for n, s in setups.items()}, {n: s.starting_hand for n, s in setups.items()}),
+            c.setup_dealt(
+                {n: s.starting_cards for n, s in setups.items()}, {n: s.starting_hand for n, s in setups.items()}
+            ),
             c.cards_in_play({n: self.cards_in_play(n) for n in setups}),
             c.gift_turns({n: self.turns(n) for n in setups}),
             self.draw_claim(),
@@ -235,7 +241,8 @@ class _Renderer:
     def draw_claim(self) -> Claim:
         setups = self.r.setups
         return c.gift_draw(
-            {n: s.gift_cards for n, s in setups.items()}, {n: s.short_draw is ShortDraw.DISCARD for n, s in setups.items()}
+            {n: s.gift_cards for n, s in setups.items()},
+            {n: s.short_draw is ShortDraw.DISCARD for n, s in setups.items()},
         )
 
     def church_claim(self) -> Claim:
@@ -273,7 +280,8 @@ class _Renderer:
         return c.payment(in_gold, a.overpay is Overpay.LOST)
 
     def scoring_claims(self) -> tuple[Claim, ...]:
-        return (c.category_winners(self.r.scoring.category_tie is CategoryTie.EARLIEST_LETTER), c.die_points())
+        places = {category.id: len(category.dice) for category in self.r.categories}
+        return (c.category_winners(self.r.scoring.category_tie is CategoryTie.EARLIEST_LETTER, places), c.die_points())
 
     def cards_in_play(self, players: int) -> int:
         setup = self.r.setups[players]
@@ -442,7 +450,9 @@ class _Renderer:
                 ).format(category=category.name.get(lang), count=len(cards), total=total)
             )
         category_claims = tuple(
-            c.category_cards(category.id, dict(Counter(card.value for card in self.deck if card.category == category.id)))
+            c.category_cards(
+                category.id, dict(Counter(card.value for card in self.deck if card.category == category.id))
+            )
             for category in r.categories
         )
         blocks.append(
@@ -459,7 +469,9 @@ class _Renderer:
         if gold:
             gold_claim = c.category_cards(None, dict(gold))
             blocks.append(
-                Table((_("Value"), _("Cards")), tuple((str(v), str(gold[v])) for v in sorted(gold)), claims=(gold_claim,))
+                Table(
+                    (_("Value"), _("Cards")), tuple((str(v), str(gold[v])) for v in sorted(gold)), claims=(gold_claim,)
+                )
             )
             gold_total = sum(v * n for v, n in gold.items())
             blocks.append(
@@ -481,20 +493,13 @@ class _Renderer:
         if coined:
             quoted = [pgettext("quotation", "“{text}”").format(text=text) for text in coined]
             blocks.append(Subheading(_("Terms")))
-            blocks.append(
-                self.p(
-                    ngettext(
-                        "No published rulebook of {game} exists in this language: the term {terms} is this "
-                        "project's own.",
-                        "No published rulebook of {game} exists in this language: the terms {terms} are this "
-                        "project's own.",
-                        len(coined),
-                    ),
-                    note=True,
-                    **name_forms("game", r.title.get(lang), lang),
-                    terms=format_list(quoted),
-                )
+            template = ngettext(
+                "No published rulebook of {game} exists in this language: the term {terms} is this project's own.",
+                "No published rulebook of {game} exists in this language: the terms {terms} are this project's own.",
+                len(coined),
             )
+            values = {**self.t, **name_forms("game", r.title.get(lang), lang), "terms": format_list(quoted)}
+            blocks.append(Paragraph(capitalize(template.format(**values)), note=True))
         return Section("components", self.title("components"), tuple(blocks))
 
     def church_table(self) -> list[Block]:
@@ -749,9 +754,7 @@ class _Renderer:
                 "each other player, starting on the active player's left and going clockwise, takes one card of "
                 "their choice from {the_public_space}. So every player gets one card per turn."
             )
-        blocks.append(
-            self.p(picks, (c.kept_taken_first(), c.picks_in_order(), c.public_leftovers(leftovers)))
-        )
+        blocks.append(self.p(picks, (c.kept_taken_first(), c.picks_in_order(), c.public_leftovers(leftovers))))
         if leftovers:
             blocks.append(
                 self.p(
@@ -907,7 +910,7 @@ class _Renderer:
                         "The player on the active player's left bids first, then bidding goes clockwise, round the "
                         "table as many times as needed; the active player bids too."
                     ),
-                    (c.first_bidder(True),),
+                    (c.first_bidder(True, self.r.penalty.exclude_from_reauction),),
                 )
             )
         else:
@@ -916,7 +919,7 @@ class _Renderer:
                     _(
                         "The active player bids first, then bidding goes clockwise, round the table as many times as needed."
                     ),
-                    (c.first_bidder(False),),
+                    (c.first_bidder(False, self.r.penalty.exclude_from_reauction),),
                 )
             )
         blocks.append(
@@ -947,11 +950,28 @@ class _Renderer:
             blocks.append(self.p(_("The winner adds the card to their {hand}."), (c.winner_takes(False),)))
         if a.all_pass is AllPass.DISCARD:
             blocks.append(
-                self.p(_("If nobody bids, the card is removed from the game and the turn ends."), (c.all_pass(True),))
+                self.p(
+                    _("If nobody bids, the card is removed from the game and the turn ends."),
+                    (c.all_pass(True, self.r.penalty.exclude_from_reauction),),
+                )
+            )
+        elif self.penalty_possible():
+            blocks.append(
+                self.p(
+                    _(
+                        "If nobody bids, the active player takes the card for free, unless a penalty on this card "
+                        "has put them out of its bidding (see {section}): then it is removed from the game."
+                    ),
+                    (c.all_pass(False, self.r.penalty.exclude_from_reauction),),
+                    section=self.title("penalty"),
+                )
             )
         else:
             blocks.append(
-                self.p(_("If nobody bids, the active player takes the card for free."), (c.all_pass(False),))
+                self.p(
+                    _("If nobody bids, the active player takes the card for free."),
+                    (c.all_pass(False, self.r.penalty.exclude_from_reauction),),
+                )
             )
         blocks.append(self.bluff_paragraph())
         if a.refuse_to_pay:
@@ -1157,7 +1177,7 @@ class _Renderer:
                         "is handled like any card nobody bids on; once every player has been penalized on it, it is "
                         "removed from the game."
                     ),
-                    (c.reauction(True), c.all_pass(self.r.auction.all_pass is AllPass.DISCARD)),
+                    (c.reauction(True), c.all_pass(self.r.auction.all_pass is AllPass.DISCARD, True)),
                 )
             )
         else:
@@ -1165,9 +1185,13 @@ class _Renderer:
                 self.p(
                     _(
                         "Then the same card is auctioned again, with the same active player; the penalized player "
-                        "may bid on it again."
+                        "may bid on it again, but a player penalized a second time on the same card may not. Once "
+                        "nobody is left who may bid, the card is removed from the game."
                     ),
-                    (c.reauction(False),),
+                    (
+                        c.reauction(False),
+                        c.first_bidder(self.r.auction.bidding_starts is BiddingStart.LEFT_OF_ACTIVE, False),
+                    ),
                 )
             )
         return Section("penalty", self.title("penalty"), tuple(blocks))
@@ -1293,7 +1317,9 @@ class _Renderer:
             if SECTION_OF[example.kind] == section_id:
                 blocks.append(Subheading(_("Example")))
                 # An example is checked by replaying the game it comes from (see .examples), not by claims.
-                blocks.extend(as_note(block) for block in self.example(example, example_lines(self.r, example, self.lang)))
+                blocks.extend(
+                    as_note(block) for block in self.example(example, example_lines(self.r, example, self.lang))
+                )
         return blocks
 
     def example(self, example: Example, lines: list[str]) -> list[Block]:

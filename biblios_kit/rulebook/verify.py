@@ -131,43 +131,52 @@ def verify(book: Rulebook, ruleset: Ruleset, games: int = 20, seed: int = 0,
     started = time.perf_counter()
     results = [ClaimResult(statement) for statement in statements(book)]
     report = Report(ruleset, results, sections={s.id: s.title for s in book.sections})
+    claims = [result.statement.claim for result in results]
     counts = list(players) if players is not None else sorted(ruleset.setups)
     for n in counts:
         for index in range(first, first + games):
-            game = game_seed(seed, index * 100 + n)
-            bots = seats(index, n)
-            checkers: list[Checker] = [result.statement.claim.checker() for result in results]
-            failed: list[Counterexample | None] = [None] * len(results)
-            watch = [i for i, result in enumerate(results) if result.statement.claim.decisions]
-
-            def on_decision(state: GameState) -> None:
-                for i in watch:
-                    if failed[i] is None and checkers[i].decision(state):
-                        failed[i] = Counterexample(n, seed, index, -1, state.decision_count)  # noqa: B023
-
-            state = play(ruleset, n, game, bots, on_decision)
-            events = state.events
-            tracker = Tracker(state)
-            for position, event in enumerate(events):
-                for i, checker in enumerate(checkers):
-                    if failed[i] is None and checker.event(tracker, event):
-                        failed[i] = Counterexample(n, seed, index, position, -1)
-                tracker.update(event)
-            for i, checker in enumerate(checkers):
-                if failed[i] is None and checker.end(state, tracker):
-                    failed[i] = Counterexample(n, seed, index, -1, state.decision_count)
+            failed, events = check_game(ruleset, claims, n, seed, index)
             report.games += 1
-            report.events += len(events)
+            report.events += events
             for result, failure in zip(results, failed):
                 result.games += 1
                 if failure is not None:
                     result.failures += 1
                     if result.counterexample is None:
                         if failure.event >= 0:
-                            failure.action = action_of(ruleset, n, game, bots, failure.event)
+                            game = game_seed(seed, index * 100 + n)
+                            failure.action = action_of(ruleset, n, game, seats(index, n), failure.event)
                         result.counterexample = failure
     report.seconds = time.perf_counter() - started
     return report
+
+
+def check_game(ruleset: Ruleset, claims: Sequence[Claim], players: int, seed: int,
+               index: int) -> tuple[list[Counterexample | None], int]:  # fmt: skip
+    """Play game ``index`` of a run and check each claim on it: a counterexample or ``None`` per claim, and the
+    number of events of the game."""
+    game = game_seed(seed, index * 100 + players)
+    checkers: list[Checker] = [claim.checker() for claim in claims]
+    failed: list[Counterexample | None] = [None] * len(claims)
+    watch = [i for i, claim in enumerate(claims) if claim.decisions]
+
+    def on_decision(state: GameState) -> None:
+        for i in watch:
+            if failed[i] is None and checkers[i].decision(state):
+                failed[i] = Counterexample(players, seed, index, -1, state.decision_count)
+
+    state = play(ruleset, players, game, seats(index, players), on_decision)
+    events = state.events
+    tracker = Tracker(state)
+    for position, event in enumerate(events):
+        for i, checker in enumerate(checkers):
+            if failed[i] is None and checker.event(tracker, event):
+                failed[i] = Counterexample(players, seed, index, position, -1)
+        tracker.update(event)
+    for i, checker in enumerate(checkers):
+        if failed[i] is None and checker.end(state, tracker):
+            failed[i] = Counterexample(players, seed, index, -1, state.decision_count)
+    return failed, len(events)
 
 
 def action_of(ruleset: Ruleset, players: int, seed: int, bots: Sequence[str], event: int) -> int:
@@ -265,8 +274,7 @@ def _counterexample_lines(report: Report, result: ClaimResult, lang: str, comman
     else:
         where = _("game {game}, {players} players, seed {seed}, at action {action}:")
     lines.append(
-        "    "
-        + where.format(game=example.index, players=example.players, seed=example.seed, action=example.action)
+        "    " + where.format(game=example.index, players=example.players, seed=example.seed, action=example.action)
     )
     lines += ["      " + line for line in excerpt(report.ruleset, example, lang)]
     lines.append(
