@@ -201,7 +201,8 @@ def excerpt(ruleset: Ruleset, counterexample: Counterexample, lang: str) -> list
     events: list[Event] = state.events
     end = counterexample.event + 1 if counterexample.event >= 0 else len(events)
     if counterexample.event < 0 and counterexample.action < state.decision_count:
-        cut = play(ruleset, n, game, seats(counterexample.index, n), stop=counterexample.action)
+        # a decision the rules offered against the rulebook: show up to the action taken there
+        cut = play(ruleset, n, game, seats(counterexample.index, n), stop=counterexample.action + 1)
         end = len(cut.events)
     lines = describe_events(ruleset, events[:end], NAMES[:n], lang)
     return [line for line in lines if line][-EXCERPT:]
