@@ -154,6 +154,15 @@ def test_changing_a_rule_field_without_the_prose_is_caught(drift: tuple[str, ...
     assert own.ok, report_text(own, "en", body)
 
 
+def test_a_changed_tie_break_chain_is_caught(tmp_path: Path) -> None:
+    # game 10 of seed 0 with 2 players ends on a tie on victory points (found by a 60-game run)
+    base, changed = load_ruleset("biblios"), variant(tmp_path, "scoring: {final_tiebreak: []}")
+    for prose, played in ((base, changed), (changed, base)):
+        report = verify(render_rulebook(prose, "en"), played, games=1, players=[2], first=10)
+        assert "ties.chain" in contradicted(report)
+    assert verify(render_rulebook(changed, "en"), changed, games=1, players=[2], first=10).ok
+
+
 @pytest.mark.parametrize("lang", SUPPORTED)
 def test_a_counterexample_is_a_replayable_excerpt_in_the_language(lang: str) -> None:
     report = verify(render_rulebook(load_ruleset("bid-within-means"), lang), load_ruleset("biblios"), games=2)

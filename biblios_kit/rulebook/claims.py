@@ -15,7 +15,7 @@ from dataclasses import dataclass, field
 from itertools import combinations, permutations
 
 from biblios_kit.engine import DECLINE, Event, EventKind, GameState, Phase, church_parts
-from biblios_kit.rules.model import CardKind, ChurchEffect, Currency, Removal
+from biblios_kit.rules.model import CardKind, ChurchEffect, Currency, Removal, TieBreak, TieBreakBy
 
 E = EventKind
 
@@ -515,6 +515,26 @@ def church_never_in_hand() -> Claim:
     return claim("church.never-in-hand", ["church_cards"], event=event)
 
 
+def church_dealt_used() -> Claim:
+    """A church card dealt before play is used or declined before the first gift turn."""
+
+    class _Check(Checker):
+        def __init__(self) -> None:
+            self.waiting: set[int] = set()
+
+        def event(self, t: Tracker, e: Event) -> bool:
+            card = -1 if e.card is None else e.card
+            if e.kind is E.DEALT and t.kind(card) is CardKind.CHURCH:
+                self.waiting.add(card)
+            elif e.kind in (E.CHURCH_USED, E.CHURCH_DECLINED):
+                self.waiting.discard(card)
+            elif e.kind is E.GIFT_TURN:
+                return bool(self.waiting)
+            return False
+
+    return Claim("church.dealt-used", ("setup.N.starting_hand", "church_cards"), _Check)
+
+
 def gift_visibility() -> Claim:
     """Public cards are seen by all; the kept and auction-pile cards only by the active player (a church card kept is shown)."""
 
@@ -966,17 +986,37 @@ def die_points() -> Claim:
     return claim("scoring.points", ["categories.dice"], end=end)
 
 
-def ties_settled(steps: int) -> Claim:
-    """Players tied on points are separated by the chain's steps, in order, or share the victory."""
+def ties_settled(chain: Sequence[TieBreak]) -> Claim:
+    """The winners are the players with the most victory points; among several, the first step of ``chain`` on
+    which they differ keeps the best (more Gold, a higher total, the letter closest to A, having won the category);
+    players still tied share the victory."""
+    steps = tuple(chain)
 
     def end(state: GameState, t: Tracker) -> bool:
         result = state.result()
-        for placing in result.ranking:
-            if placing.by is not None and not steps:
-                return True
-            if placing.by is not None and placing.by not in state.ruleset.scoring.final_tiebreak:
-                return True
-        return False
+        deck = {card.id: card for card in state.ruleset.deck}
+        best = max(result.victory_points)
+        left = [p for p in range(state.players) if result.victory_points[p] == best]
+        for step in steps:
+            if len(left) < 2:
+                break
+            keys: dict[int, float] = {}
+            for p in left:
+                hand = [deck[c] for c in state.hand(p)]
+                if step.by is TieBreakBy.GOLD:
+                    keys[p] = sum(card.value for card in hand if card.kind is CardKind.GOLD)
+                elif step.by is TieBreakBy.CATEGORY_TOTAL:
+                    keys[p] = sum(card.value for card in hand if card.category == step.category)
+                elif step.by is TieBreakBy.CATEGORY_LETTER:
+                    letters = [card.letter for card in hand if card.category == step.category and card.letter]
+                    keys[p] = -ord(min(letters)) if letters else float("-inf")
+                else:
+                    category = next(r for r in result.categories if r.category == step.category)
+                    first = min(category.awards, key=lambda award: award.place)
+                    keys[p] = 1 if first.winner == p else 0
+            top = max(keys.values())
+            left = [p for p in left if keys[p] == top]
+        return sorted(result.winners) != left
 
     return claim("ties.chain", ["scoring.final_tiebreak"], end=end)
 

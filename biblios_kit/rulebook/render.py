@@ -21,6 +21,7 @@ from biblios_kit.rulebook.sections.auction import AuctionSections, penalty_name
 from biblios_kit.rulebook.sections.base import FIXED_TITLES, TERM_TITLES, section_title
 from biblios_kit.rules.model import (
     TERM_KEYS,
+    AllPass,
     AwardDie,
     CardKind,
     CategoryTie,
@@ -644,6 +645,20 @@ class _Renderer(AuctionSections):
                 (c.church_never_in_hand(),),
             )
         )
+        if any(setup.starting_hand for setup in r.setups.values()):
+            blocks.append(
+                self.p(
+                    _("A {church} dealt at random before play is acquired too: it is used before the first turn."),
+                    (c.church_dealt_used(), c.church_never_in_hand()),
+                )
+            )
+        if r.auction.all_pass is AllPass.ACTIVE_TAKES:
+            blocks.append(
+                self.p(
+                    _("So is a {church} the active player takes for free because nobody bid on it."),
+                    (c.all_pass(False, r.penalty.exclude_from_reauction), c.church_never_in_hand()),
+                )
+            )
         if r.church.optional:
             blocks.append(
                 self.p(
@@ -788,7 +803,7 @@ class _Renderer(AuctionSections):
                 _(
                     "The player with the most {victory_points} wins the game. Ties are settled as described in {section}."
                 ),
-                (c.most_points_win(), c.ties_settled(len(self.r.scoring.final_tiebreak))),
+                (c.most_points_win(), c.ties_settled(self.r.scoring.final_tiebreak)),
                 section=self.title("ties"),
             )
         )
@@ -798,7 +813,7 @@ class _Renderer(AuctionSections):
         chain = self.r.scoring.final_tiebreak
         if not chain:
             blocks: tuple[Block, ...] = (
-                self.p(_("Players tied on {victory_points} share the victory."), (c.ties_settled(0),)),
+                self.p(_("Players tied on {victory_points} share the victory."), (c.ties_settled(()),)),
             )
         else:
             blocks = (
@@ -807,14 +822,14 @@ class _Renderer(AuctionSections):
                         "If several players have the most {victory_points}, compare only those players on the "
                         "following points, in this order; the first difference decides:"
                     ),
-                    (c.ties_settled(len(chain)),),
+                    (c.ties_settled(chain),),
                 ),
                 BulletList(
                     tuple(capitalize(describe_tiebreak(step, self.r, self.lang)) for step in chain),
                     ordered=True,
-                    claims=(c.ties_settled(len(chain)),),
+                    claims=(c.ties_settled(chain),),
                 ),
-                self.p(_("Players still tied after all this share the victory."), (c.ties_settled(len(chain)),)),
+                self.p(_("Players still tied after all this share the victory."), (c.ties_settled(chain),)),
             )
             if self.refined_chain():
                 blocks += (
