@@ -39,6 +39,9 @@ class Tracker:
                 self.die_bounds.append((die.min, die.max))
         self.dice = [start for category in ruleset.categories for start in (d.start for d in category.dice)]
         self.hands: list[list[int]] = [[] for _ in range(self.players)]
+        self.church_held = 0
+        """Church cards in hands now (they should never stay there)."""
+        self.is_church = {card.id for card in ruleset.deck if card.kind is CardKind.CHURCH}
         self.public: list[int] = []
         self.turn_player = -1
         self.turn_draw = 0
@@ -80,6 +83,8 @@ class Tracker:
     def _remove(self, player: int, card: int) -> None:
         if card in self.hands[player]:
             self.hands[player].remove(card)
+            if card in self.is_church:
+                self.church_held -= 1
 
     def update(self, event: Event) -> None:
         """Take one event into account (call after the claims have seen it)."""
@@ -87,6 +92,8 @@ class Tracker:
         c = -1 if card is None else card
         if kind in (E.DEALT, E.TOOK_KEPT, E.PICKED, E.TOOK, E.PENALTY_TAKEN):
             self.hands[p].append(c)
+            if c in self.is_church:
+                self.church_held += 1
             if kind is E.PENALTY_TAKEN:
                 self._remove(event.args[0], c)
             if kind is E.PICKED and c in self.public:
@@ -149,6 +156,12 @@ class Tracker:
 class Checker:
     """The check of one claim over one game: each hook returns ``True`` when the claim is contradicted."""
 
+    @property
+    def wants_events(self) -> bool:
+        """Whether :meth:`event` checks anything (the verifier skips it for the others: most claims look at one
+        hook only, and a game has about 700 events)."""
+        return type(self).event is not Checker.event
+
     def event(self, t: Tracker, e: Event) -> bool:
         """Check one event, seen before the :class:`Tracker` takes it into account."""
         return False
@@ -194,6 +207,10 @@ class _Fn(Checker):
                  decision: Callable[[GameState], bool] | None = None,
                  end: Callable[[GameState, Tracker], bool] | None = None) -> None:  # fmt: skip
         self._event, self._decision, self._end = event, decision, end
+
+    @property
+    def wants_events(self) -> bool:
+        return self._event is not None
 
     def event(self, t: Tracker, e: Event) -> bool:
         return self._event is not None and self._event(t, e)
@@ -509,7 +526,7 @@ def church_never_in_hand() -> Claim:
 
     def event(t: Tracker, e: Event) -> bool:
         if e.kind in (E.GIFT_TURN, E.DREW, E.REVEALED, E.BID, E.GAME_OVER, E.AUCTION_PHASE):
-            return any(t.kind(c) is CardKind.CHURCH for hand in t.hands for c in hand)
+            return t.church_held > 0
         return False
 
     return claim("church.never-in-hand", ["church_cards"], event=event)

@@ -168,8 +168,9 @@ def check_game(ruleset: Ruleset, claims: Sequence[Claim], players: int, seed: in
     state = play(ruleset, players, game, seats(index, players), on_decision)
     events = state.events
     tracker = Tracker(state)
+    listening = [(i, checker) for i, checker in enumerate(checkers) if checker.wants_events]
     for position, event in enumerate(events):
-        for i, checker in enumerate(checkers):
+        for i, checker in listening:
             if failed[i] is None and checker.event(tracker, event):
                 failed[i] = Counterexample(players, seed, index, position, -1)
         tracker.update(event)
