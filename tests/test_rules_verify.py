@@ -343,7 +343,24 @@ HOUSE_RULES = st.fixed_dictionaries(
             {"kind": st.sampled_from(["standard", "medieval-bluff", "none"]), "exclude_from_reauction": st.booleans()}
         ),
         "church": st.fixed_dictionaries(
-            {"optional": st.booleans(), "targets": st.sampled_from(["any", "first-place"])}
+            {
+                "optional": st.booleans(),
+                "targets": st.sampled_from(["any", "first-place"]),
+                "cards": st.sampled_from(
+                    [
+                        {},
+                        {"raise-one": {"dice": 2, "targets": [{"place": 1}, {"place": 2, "optional": True}]}},
+                        {"lower-two": {"dice": 2, "targets": [{"place": "any"}, {"place": 1, "optional": True}]}},
+                    ]
+                ),
+            }
+        ),
+        "dice": st.sampled_from(
+            [
+                [{"place": 1, "start": 3, "min": 1, "max": 6}],
+                [{"place": 1, "start": 3, "min": 1, "max": 6}, {"place": 2, "start": 2, "min": 1, "max": 6}],
+                [{"place": 1, "start": 4, "min": 2, "max": 5}, {"place": 2, "start": 1, "min": 1, "max": 3}],
+            ]
         ),
         "scoring": st.fixed_dictionaries(
             {

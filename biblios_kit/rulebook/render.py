@@ -449,13 +449,16 @@ class _Renderer(AuctionSections):
             row += [str(in_play), str(setup.gift_cards), turns_text]
             rows.append(tuple(row))
         blocks.append(Table(tuple(headers), tuple(rows), claims=self.setup_claims()))
+        with_random = any(setup.starting_hand for setup in r.setups.values())
         if with_named:
             blocks.append(
                 self.p(
                     _(
                         "Then deal each player the cards shown at random, face down. Everyone knows the named "
                         "cards of the others; all the cards dealt start in their {hand}."
-                    ),
+                    )
+                    if with_random
+                    else _("Everyone knows the named cards of the others; they start in their {hand}."),
                     (c.setup_dealt(*self.dealt_counts()), c.named_dealt_openly(self.named_counts())),
                 )
             )
