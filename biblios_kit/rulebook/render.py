@@ -203,7 +203,7 @@ class _Renderer(AuctionSections):
         if self.church_cards():
             blocks.append(
                 self.p(
-                    _("The dice move during the game: each {church} acquired by a player shifts some of them."),
+                    _("The dice move during the game: each {church} acquired by a player can shift some of them."),
                     (self.church_claim(), c.church_never_in_hand()),
                 )
             )
