@@ -580,7 +580,15 @@ def church_use(effects: dict[str, ChurchEffect], first_place_only: bool) -> Clai
     """Each church card moves the dice its effect says: how many, which places, all by one same step."""
     by_id = dict(effects)
 
+    memo: dict[tuple[str, tuple[int, ...]], bool] = {}
+
     def fits(places: list[int], effect: ChurchEffect) -> bool:
+        key = (effect.id, tuple(sorted(places)))  # whether dice fit the targets does not depend on their order
+        if key not in memo:
+            memo[key] = _fits(places, effect)
+        return memo[key]
+
+    def _fits(places: list[int], effect: ChurchEffect) -> bool:
         if not effect.targets:
             return len(places) == effect.dice and (not first_place_only or all(p == 1 for p in places))
         required = [t for t in effect.targets if not t.optional]
