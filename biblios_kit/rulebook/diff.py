@@ -251,6 +251,10 @@ class _Differ:
             lambda r: (
                 _("what the bidder can pay: the {gold} in their {hand}").format(**term_values(r, lang))
                 if r.auction.gold_ceiling_hand
+                else _("{ceiling} (all the {gold} of the deck: no limit in play)").format(
+                    ceiling=r.auction.gold_ceiling, **term_values(r, lang)
+                )
+                if r.auction.gold_ceiling >= sum(card.value for card in r.deck if card.kind is CardKind.GOLD)
                 else str(r.auction.gold_ceiling)
             ),
         )
@@ -261,6 +265,8 @@ class _Differ:
             lambda r: (
                 _("what the bidder can pay: the cards in their {hand}").format(**term_values(r, lang))
                 if r.auction.cards_ceiling_hand
+                else _("{ceiling} (every card of the deck: no limit in play)").format(ceiling=r.auction.cards_ceiling)
+                if r.auction.cards_ceiling >= len(r.deck)
                 else str(r.auction.cards_ceiling)
             ),
         )
