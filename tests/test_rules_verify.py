@@ -402,6 +402,7 @@ def test_random_house_rules_agree_with_their_rulebook(rules: dict[str, object], 
     except RulesetError:
         return  # a combination the format refuses (say a ceiling below the opening bid)
     for lang in SUPPORTED:
-        assert render_rulebook(ruleset, lang).sections
+        book = render_rulebook(ruleset, lang)
+        assert all(block_claims(b) for s in book.sections for b in s.blocks if is_rule(b)), (lang, body)
     report = verify(render_rulebook(ruleset, "en"), ruleset, games=3, players=[3])
     assert report.ok, body + "\n" + report_text(report, "en", body)

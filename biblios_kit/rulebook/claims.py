@@ -182,7 +182,8 @@ class Claim:
     id: str
     """A stable English id, ``section.what`` (``gift.public-takes-rest``)."""
     fields: tuple[str, ...]
-    """The ruleset fields the statement and the claim are built from (``setup.N.gift_cards``)."""
+    """The ruleset fields the statement and the claim are built from (``setup.N.gift_cards``);
+    ``(engine)`` for a rule every ruleset shares (the turn order, drawing one card at a time)."""
     checker: Callable[[], Checker] = field(compare=False, repr=False)
     """Makes a fresh checker for one game."""
     decisions: bool = False
