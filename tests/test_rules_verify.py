@@ -213,6 +213,23 @@ def test_the_command_checks_a_variant_file_and_reports_per_section(tmp_path: Pat
     assert "Aucune affirmation des règles rédigées n'est contredite par ces parties." in done.stdout
 
 
+def test_the_command_exits_1_on_a_contradiction(monkeypatch: pytest.MonkeyPatch) -> None:
+    from typer.testing import CliRunner
+
+    import biblios_kit.rulebook as rulebook
+    from biblios_kit.cli.app import build_app
+
+    drifted = rulebook.render_rulebook
+    # the rulebook of bid-within-means, whatever the games: a drift between the prose and the rules
+    monkeypatch.setattr(
+        rulebook, "render_rulebook", lambda _ruleset, lang: drifted(load_ruleset("bid-within-means"), lang)
+    )
+    result = CliRunner().invoke(build_app(), ["rules", "verify", "biblios", "--games", "1", "--lang", "es"])
+    assert result.exit_code == 1, result.output
+    assert "Contraejemplo de «Nadie puede pujar más de lo que puede pagar" in result.output
+    assert "biblios-kit rules verify biblios --players" in result.output
+
+
 def test_the_command_exits_2_on_bad_input(tmp_path: Path) -> None:
     assert run("no-such-ruleset").returncode == 2
     broken = tmp_path / "broken.yaml"
