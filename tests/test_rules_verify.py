@@ -1,7 +1,7 @@
 """``rules verify``: every rule statement of the rulebook carries a claim, and the games agree with it.
 
 The claims come from the same renderer code and the same ruleset fields as the sentences
-(biblios_kit/rulebook/claims.py); these tests play games of every shipped ruleset, option
+(biblios_kit/rulebook/claims/); these tests play games of every shipped ruleset, option
 and variant against its own rulebook, show that a rulebook written for other rules than
 the ones played is caught (a drift between the prose and the rules, in both directions),
 and run the claims over random house rules drawn from the format's keys.
