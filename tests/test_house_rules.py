@@ -420,19 +420,19 @@ RULEBOOK_TEXT = {
     "en": (
         "2 × Gold 1, 2 × Gold 2, and 1 × Gold 3",
         "Raise by 1: 1 die for first place and, if its owner wishes, 1 die for second place",
-        "the named cards face up",
+        "deal each player the named cards shown, face up",
         "from 1 up to what the bidder can pay",
     ),
     "fr": (
         "2 × Or 1, 2 × Or 2 et 1 × Or 3",
         "Monter de 1\u202f: 1 dé de la première place et, si son propriétaire le souhaite, 1 dé de la deuxième place",
-        "les cartes nommées face visible",
+        "distribuez à chaque joueur les cartes nommées indiquées, face visible",
         "de 1 jusqu'à ce que l'enchérisseur peut payer",
     ),
     "es": (
         "2 × Oro 1, 2 × Oro 2 y 1 × Oro 3",
         "Subir 1 punto: 1 dado del primer puesto y, si su dueño lo desea, 1 dado del segundo puesto",
-        "las cartas nombradas boca arriba",
+        "reparta a cada jugador las cartas nombradas indicadas, boca arriba",
         "de 1 hasta lo que quien puja puede pagar",
     ),
 }
@@ -476,7 +476,10 @@ def test_rules_diff_shows_each_house_rule(lang: str, tmp_path) -> None:
     means = {d.key: d for d in diff_rulesets(biblios, load_ruleset(MEANS), lang)}
     assert {"auction:gold-ceiling", "auction:cards-ceiling"} <= set(means)
     gold = means["auction:gold-ceiling"]
-    assert gold.left == "66"
+    assert (
+        gold.left.startswith("66 (")
+        and {"en": "no limit", "fr": "aucune limite", "es": "sin límite"}[lang] in gold.left
+    )
     assert {"en": "what the bidder can pay", "fr": "ce que l'enchérisseur peut payer", "es": "lo que quien puja"}[
         lang
     ] in gold.right

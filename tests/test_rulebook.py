@@ -21,6 +21,7 @@ from biblios_kit.rulebook import (
     rulebook_text,
 )
 from biblios_kit.rulebook.generate import expected_files
+from biblios_kit.rulebook.grammar import capitalize, term_values
 from biblios_kit.rulebook.model import block_lines
 from biblios_kit.rules import load_ruleset
 from biblios_kit.rules.model import TERM_KEYS, Ruleset
@@ -187,7 +188,8 @@ def test_second_place_dice_variant(lang: str) -> None:
     assert second[:1].upper() + second[1:] in components
     scoring = text_of(book.section("scoring"))
     assert tr.gettext("second place") in scoring
-    assert tr.gettext("It may move any award die of any category.") in text_of(book.section("church"))
+    anywhere = tr.gettext("A {church} may move any award die of any category.").format(**term_values(ruleset, lang))
+    assert capitalize(anywhere) in text_of(book.section("church"))
     assert "biblios" in text_of(book.section("overview"))  # "a variant of biblios"
 
 
@@ -260,7 +262,7 @@ def test_house_rules_variant_is_explained_in_english(house_rules: Ruleset) -> No
     assert "2 players: 4 cards per turn" in gift and "draws this many cards" in gift
     assert "once every other player has taken one are removed from the game" in gift
     church = text_of(book.section("church"))
-    assert "It may move only the dice for first place." in church
+    assert "A Church card may move only the dice for first place." in church
     assert "it must be used whenever a legal move exists" in church
     assert "the card is discarded without effect" in church
     auction = text_of(book.section("auction"))
@@ -268,7 +270,7 @@ def test_house_rules_variant_is_explained_in_english(house_rules: Ruleset) -> No
     assert "For a category card, a Church card, or a Gold card, bids are amounts of Gold, from 2 to 20." in auction
     assert "add up to exactly the bid" in auction
     assert "bids are numbers of cards" not in auction
-    assert "If nobody bids, the active player takes the card for free." in auction
+    assert "If nobody bids, the active player takes the card for free, unless a penalty" in auction
     penalty = text_of(book.section("penalty"))
     assert "No penalty" in penalty and "The penalized player loses no card." in penalty
     assert "the penalized player may bid on it again" in penalty

@@ -1,4 +1,4 @@
-"""CLI commands ``rules show``, ``rules search`` and ``rules diff``: the rulebook of any ruleset, in three languages."""
+"""CLI commands ``rules show``, ``rules search``, ``rules diff`` and ``rules verify``: the rulebook of any ruleset, in three languages."""
 
 import sys
 from pathlib import Path
@@ -225,7 +225,58 @@ def register(app: typer.Typer) -> None:
         print()
         print(ngettext("{count} difference.", "{count} differences.", len(differences)).format(count=len(differences)))
 
+    def verify_cmd(
+        ruleset: Annotated[
+            str,
+            typer.Argument(
+                help=_("The ruleset: an id, alias or file, with options after '+' (biblios+medieval-bluff)."),
+                show_default=False,
+            ),
+        ],
+        option: OptionOption = None,
+        games: Annotated[
+            int, typer.Option("--games", "-g", help=_("Games to play per player count."), min=1, max=10_000)
+        ] = 20,
+        players: Annotated[
+            list[int] | None,
+            typer.Option(
+                "--players", "-p", help=_("Play only this number of players (repeatable)."), show_default=False
+            ),
+        ] = None,
+        seed: Annotated[int, typer.Option("--seed", "-s", help=_("Seed: the same seed gives the same games."))] = 0,
+        first: Annotated[
+            int, typer.Option("--first", help=_("Number of the first game (to play one game of a run again)."), min=0)
+        ] = 0,
+        lang: LangOption = None,
+    ) -> None:
+        """Play games of a ruleset and check every statement of its rulebook against them."""
+        code = _start(lang)
+        from biblios_kit.rulebook import render_rulebook
+        from biblios_kit.rulebook.verify import report_text, verify
+
+        name, spec_options = parse_spec(ruleset)
+        loaded = load(name, spec_options + list(option or []))
+        counts = sorted(set(players or []))
+        wrong = [n for n in counts if n not in loaded.setups]
+        if wrong:
+            _fail(
+                _("{ruleset} is not played by {players} players; choose from: {choices}").format(
+                    ruleset=loaded.id,
+                    players=format_list([str(n) for n in wrong], style="or"),
+                    choices=", ".join(str(n) for n in sorted(loaded.setups)),
+                )
+            )
+        book = render_rulebook(loaded, code)
+        report = verify(book, loaded, games=games, seed=seed, players=counts or None, first=first)
+        shown = "+".join([ruleset, *(option or [])])
+        sys.stdout.write(report_text(report, code, shown))
+        if not report.ok:
+            raise typer.Exit(1)
+
     app.command("show", help=_("Show the rules of a ruleset, whole or one section, in your language."))(show)
+    app.command("verify", help=_("Play games of a ruleset and check every statement of its rulebook against them."))(
+        verify_cmd
+    )
     app.command("search", help=_("Search the rules (case and accents do not matter) and highlight the matches."))(
         search_cmd
     )

@@ -149,11 +149,13 @@ class _Differ:
         )
         for index in range(min(len(a.categories), len(b.categories))):
             ca, cb = a.categories[index], b.categories[index]
+            names = dict.fromkeys((ca.name.get(lang), cb.name.get(lang)))  # one name, or the two in order
+            category = " / ".join(names)
             if _composition(a, ca.id) != _composition(b, cb.id):
-                topic = _("Cards of category {number} (value and letters)").format(number=index + 1)
+                topic = _("Cards of {category} (value and letters)").format(category=category)
                 self.add(f"deck:{index}", topic, _composition(a, ca.id), _composition(b, cb.id))
             if ca.dice != cb.dice:
-                topic = _("Award dice of category {number}").format(number=index + 1)
+                topic = _("Award dice of {category}").format(category=category)
                 self.add(
                     f"dice:{index}",
                     topic,
@@ -249,6 +251,10 @@ class _Differ:
             lambda r: (
                 _("what the bidder can pay: the {gold} in their {hand}").format(**term_values(r, lang))
                 if r.auction.gold_ceiling_hand
+                else _("{ceiling} (all the {gold} of the deck: no limit in play)").format(
+                    ceiling=r.auction.gold_ceiling, **term_values(r, lang)
+                )
+                if r.auction.gold_ceiling >= sum(card.value for card in r.deck if card.kind is CardKind.GOLD)
                 else str(r.auction.gold_ceiling)
             ),
         )
@@ -259,6 +265,8 @@ class _Differ:
             lambda r: (
                 _("what the bidder can pay: the cards in their {hand}").format(**term_values(r, lang))
                 if r.auction.cards_ceiling_hand
+                else _("{ceiling} (every card of the deck: no limit in play)").format(ceiling=r.auction.cards_ceiling)
+                if r.auction.cards_ceiling >= len(r.deck)
                 else str(r.auction.cards_ceiling)
             ),
         )
@@ -284,7 +292,7 @@ class _Differ:
             exclude,
         )
         ties = {
-            CategoryTie.EARLIEST_LETTER: _("the earliest letter wins"),
+            CategoryTie.EARLIEST_LETTER: _("the letter closest to A wins"),
             CategoryTie.NOBODY: _("nobody wins the category"),
         }
         self.compare_choice(

@@ -133,10 +133,10 @@ class _Teller:
             ),
             self.p(
                 ngettext(
-                    "Both total {total} in {category}, so the earliest letter settles the tie: {winner} holds "
+                    "Both total {total} in {category}, so the letter closest to A settles the tie: {winner} holds "
                     "{winner_letter}, {other} only {other_letter}. {winner} wins {category} and scores its die, "
                     "{value} {victory_points}.",
-                    "Both total {total} in {category}, so the earliest letter settles the tie: {winner} holds "
+                    "Both total {total} in {category}, so the letter closest to A settles the tie: {winner} holds "
                     "{winner_letter}, {other} only {other_letter}. {winner} wins {category} and scores its die, "
                     "{value} {victory_points}.",
                     value,
@@ -218,7 +218,7 @@ class _Teller:
         if step.by is TieBreakBy.CATEGORY_TOTAL:
             return _("highest {category} total").format(category=category)
         if step.by is TieBreakBy.CATEGORY_LETTER:
-            return _("earliest {category} letter").format(category=category)
+            return _("{category} letter closest to A").format(category=category)
         return _("winning {category}").format(category=category)
 
     @staticmethod

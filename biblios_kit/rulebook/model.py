@@ -3,7 +3,11 @@
 from __future__ import annotations
 
 from collections.abc import Iterator
-from dataclasses import dataclass
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from biblios_kit.rulebook.claims import Claim
 
 SECTION_IDS: tuple[str, ...] = (
     "overview",
@@ -25,6 +29,10 @@ class Paragraph:
     """A paragraph of running text."""
 
     text: str
+    claims: tuple[Claim, ...] = field(default=(), compare=False, repr=False)
+    """What the paragraph asserts about every game (see :mod:`biblios_kit.rulebook.claims`)."""
+    note: bool = field(default=False, compare=False, repr=False)
+    """True for text that states no rule of play (an introduction, a summary, a cross-reference)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -40,6 +48,10 @@ class BulletList:
 
     items: tuple[str, ...]
     ordered: bool = False
+    claims: tuple[Claim, ...] = field(default=(), compare=False, repr=False)
+    """What the list asserts about every game."""
+    note: bool = field(default=False, compare=False, repr=False)
+    """True for a list that states no rule of play."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -48,10 +60,24 @@ class Table:
 
     headers: tuple[str, ...]
     rows: tuple[tuple[str, ...], ...]
+    claims: tuple[Claim, ...] = field(default=(), compare=False, repr=False)
+    """What the table asserts about every game."""
+    note: bool = field(default=False, compare=False, repr=False)
+    """True for a table that states no rule of play."""
 
 
 Block = Paragraph | Subheading | BulletList | Table
 """One piece of a section."""
+
+
+def block_claims(block: Block) -> tuple[Claim, ...]:
+    """The claims a block carries (a subheading carries none)."""
+    return () if isinstance(block, Subheading) else block.claims
+
+
+def is_rule(block: Block) -> bool:
+    """Whether a block states rules of play (each such block must carry a claim)."""
+    return not isinstance(block, Subheading) and not block.note
 
 
 def block_lines(block: Block) -> tuple[str, ...]:

@@ -9,23 +9,22 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Callable
+from dataclasses import replace
 
 from biblios_kit.i18n import N_, _, format_list, format_number, in_language, ngettext, pgettext
+from biblios_kit.rulebook import claims as c
 from biblios_kit.rulebook.grammar import capitalize, name_forms, term_values
 from biblios_kit.rulebook.model import Block, BulletList, Paragraph, Rulebook, Section, Subheading, Table
+from biblios_kit.rulebook.sections.auction import AuctionSections, penalty_name
+from biblios_kit.rulebook.sections.base import FIXED_TITLES, TERM_TITLES, section_title
 from biblios_kit.rules.model import (
     TERM_KEYS,
     AllPass,
     AwardDie,
-    BiddingStart,
-    Card,
     CardKind,
     CategoryTie,
     ChurchEffect,
     ChurchTargets,
-    Currency,
-    Overpay,
-    PenaltyKind,
     Removal,
     Ruleset,
     Setup,
@@ -34,28 +33,7 @@ from biblios_kit.rules.model import (
     TieBreakBy,
 )
 
-FIXED_TITLES: dict[str, str] = {
-    "overview": N_("Overview"),
-    "components": N_("Components"),
-    "setup": N_("Setup"),
-    "penalty": N_("Penalties"),
-    "scoring": N_("Scoring"),
-    "ties": N_("Final ties"),
-    "options": N_("Options"),
-}
-"""Section titles that do not depend on the edition (``gift``, ``church`` and ``auction`` use its terms)."""
-
-TERM_TITLES: dict[str, str] = {"gift": "gift_phase", "church": "church", "auction": "auction_phase"}
-"""Sections titled with an edition term (the term key for each)."""
-
-
-def section_title(section_id: str, ruleset: Ruleset | None, lang: str) -> str:
-    """The title of a section in ``lang`` (edition-term titles need the ruleset; without it a generic word)."""
-    with in_language(lang):
-        if section_id in TERM_TITLES and ruleset is not None:
-            return capitalize(ruleset.term(TERM_TITLES[section_id], lang))
-        generic = {"gift": N_("Gift phase"), "church": N_("Church cards"), "auction": N_("Auction phase")}
-        return _(FIXED_TITLES.get(section_id) or generic[section_id])
+__all__ = ["FIXED_TITLES", "TERM_TITLES", "describe_effect", "penalty_name", "render_rulebook", "section_title"]
 
 
 def place_name(place: int) -> str:
@@ -139,69 +117,12 @@ def describe_tiebreak(step: TieBreak, ruleset: Ruleset, lang: str) -> str:
     if step.by is TieBreakBy.CATEGORY_TOTAL:
         return _("highest total in {category}").format(category=category)
     if step.by is TieBreakBy.CATEGORY_LETTER:
-        return _("earliest letter in {category} (a player with no card there comes last)").format(category=category)
+        return _("letter closest to A in {category} (a player with no card there comes last)").format(category=category)
     return _("won the {category} category").format(category=category)
 
 
-def penalty_name(kind: PenaltyKind) -> str:
-    """The name of a penalty kind in the active language."""
-    names = {
-        PenaltyKind.STANDARD: N_("Standard penalty"),
-        PenaltyKind.MEDIEVAL_BLUFF: N_("Medieval Bluff"),
-        PenaltyKind.NONE: N_("No penalty"),
-    }
-    return _(names[kind])
-
-
-class _Renderer:
+class _Renderer(AuctionSections):
     """Builds the sections of one ruleset in the active language (used inside :func:`in_language`)."""
-
-    def __init__(self, ruleset: Ruleset, lang: str) -> None:
-        self.r = ruleset
-        self.lang = lang
-        self.t = term_values(ruleset, lang)
-        self.deck = ruleset.deck
-
-    # -- small helpers -------------------------------------------------------------------------
-
-    def p(self, template: str, **values: object) -> Paragraph:
-        """A paragraph from a translated template filled with the terms and ``values``."""
-        return Paragraph(capitalize(template.format(**{**self.t, **values})))
-
-    def f(self, template: str, **values: object) -> str:
-        """A translated template filled with the terms and ``values`` (first letter capitalized)."""
-        return capitalize(template.format(**{**self.t, **values}))
-
-    def title(self, section_id: str) -> str:
-        return section_title(section_id, self.r, self.lang)
-
-    def category_name(self, category_id: str) -> str:
-        return self.r.category(category_id).name.get(self.lang)
-
-    def church_cards(self) -> list[Card]:
-        return [card for card in self.deck if card.kind is CardKind.CHURCH]
-
-    def uniform_dice(self) -> tuple[AwardDie, ...] | None:
-        """The dice every category shares, or ``None`` when categories differ."""
-        dice = {category.dice for category in self.r.categories}
-        return next(iter(dice)) if len(dice) == 1 else None
-
-    def max_dice(self) -> int:
-        return max((len(category.dice) for category in self.r.categories), default=1)
-
-    def bids_always_payable(self) -> bool:
-        """Whether every bid is capped by what the bidder can pay and any covering payment is accepted."""
-        a = self.r.auction
-        used = set(a.currency.values())
-        capped = {Currency.GOLD: a.gold_ceiling_hand, Currency.CARDS: a.cards_ceiling_hand}
-        exact = Currency.GOLD in used and a.overpay is Overpay.FORBIDDEN
-        return bool(used) and all(capped[currency] for currency in used) and not exact
-
-    def cards_in_play(self, players: int) -> int:
-        setup = self.r.setups[players]
-        removed = sum(removal.count for removal in setup.remove) + setup.remove_random
-        dealt = sum(item.count for item in setup.starting_cards) + setup.starting_hand
-        return len(self.deck) - removed - dealt * players
 
     def dealt_text(self, setup: Setup) -> str:
         """What each player is dealt before play: the named cards, then how many at random ("2 × Gold 1, then 3 at random")."""
@@ -239,14 +160,20 @@ class _Renderer:
         names = format_list([category.name.get(lang) for category in r.categories])
         counts = format_list([str(n) for n in r.player_counts], style="or")
         blocks: list[Block] = [
-            Paragraph(r.description.get(lang)),
-            self.p(_("{game} is a card game for {players} players."), game=r.title.get(lang), players=counts),
+            Paragraph(r.description.get(lang), note=True),
+            self.p(
+                _("{game} is a card game for {players} players."),
+                (c.player_counts(r.player_counts),),
+                game=r.title.get(lang),
+                players=counts,
+            ),
             self.p(
                 ngettext(
                     "Each player tries to gather the strongest cards of the only category: {names}.",
                     "Each player tries to gather the strongest cards in the {count} categories: {names}.",
                     len(r.categories),
                 ),
+                note=True,
                 count=len(r.categories),
                 names=names,
             ),
@@ -257,7 +184,8 @@ class _Renderer:
                     _(
                         "At the end of the game, the player with the highest total in a category wins it and scores "
                         "as many {victory_points} as its die shows on {the_board}."
-                    )
+                    ),
+                    self.scoring_claims(),
                 )
             )
         else:
@@ -266,14 +194,18 @@ class _Renderer:
                     _(
                         "At the end of the game, the best totals in each category take its award dice on "
                         "{the_board}, each worth as many {victory_points} as it shows."
-                    )
+                    ),
+                    self.scoring_claims(),
                 )
             )
         if self.church_cards():
             blocks.append(
-                self.p(_("The dice move during the game: each {church} acquired by a player shifts some of them."))
+                self.p(
+                    _("The dice move during the game: each {church} acquired by a player can shift some of them."),
+                    (self.church_claim(), c.church_never_in_hand()),
+                )
             )
-        blocks.append(self.p(_("The game has two phases:")))
+        blocks.append(self.p(_("The game has two phases:"), note=True))
         blocks.append(
             BulletList(
                 (
@@ -286,14 +218,15 @@ class _Renderer:
                     self.f(_("{auction_phase}: the cards of {the_auction_pile} are auctioned one by one.")),
                 ),
                 ordered=True,
+                claims=(c.gift_destinations(), c.picks_in_order(), c.gift_phase_ends()),
             )
         )
-        blocks.append(self.p(_("The player with the most {victory_points} wins.")))
+        blocks.append(self.p(_("The player with the most {victory_points} wins."), (c.most_points_win(),)))
         if r.extends:
-            blocks.append(self.p(_("This ruleset is a variant of {parent}."), parent=r.extends[0]))
+            blocks.append(self.p(_("This ruleset is a variant of {parent}."), note=True, parent=r.extends[0]))
         active = [r.options[o].title.get(lang) for o in r.options if o in r.active_options]
         if active:
-            blocks.append(self.p(_("Options in force: {options}."), options=format_list(active)))
+            blocks.append(self.p(_("Options in force: {options}."), note=True, options=format_list(active)))
         return Section("overview", self.title("overview"), tuple(blocks))
 
     def components(self) -> Section:
@@ -303,6 +236,7 @@ class _Renderer:
         blocks: list[Block] = [
             self.p(
                 ngettext("The deck has {total} card in all:", "The deck has {total} cards in all:", len(self.deck)),
+                (self.deck_claim(),),
                 total=len(self.deck),
             ),
             Table(  # one kind per row, named in the singular: the terms have no plural form
@@ -312,13 +246,15 @@ class _Renderer:
                     (self.f(_("{gold} card")), str(kinds[CardKind.GOLD])),
                     (capitalize(self.t["church"]), str(kinds[CardKind.CHURCH])),
                 ),
+                claims=(self.deck_claim(),),
             ),
             Subheading(_("Categories")),
             self.p(
                 _(
-                    "Each category card has a value and a tie-break letter (A is the earliest). "
-                    "Categories are listed in the order of {the_board}."
-                )
+                    "Each category card has a value and a letter that breaks ties. Categories are listed in the "
+                    "order of {the_board}."
+                ),
+                note=True,
             ),
         ]
         rows: list[tuple[str, ...]] = []
@@ -348,21 +284,40 @@ class _Renderer:
                     len(cards),
                 ).format(category=category.name.get(lang), count=len(cards), total=total)
             )
-        blocks.append(
-            Table((_("Category"), _("Symbol"), _("Colour"), _("Value"), _("Letters"), _("Cards")), tuple(rows))
+        category_claims = tuple(
+            c.category_cards(
+                category.id, dict(Counter(card.value for card in self.deck if card.category == category.id))
+            )
+            for category in r.categories
         )
-        blocks.append(BulletList(tuple(totals)))
+        blocks.append(
+            Table(
+                (_("Category"), _("Symbol"), _("Colour"), _("Value"), _("Letters"), _("Cards")),
+                tuple(rows),
+                claims=category_claims,
+            )
+        )
+        blocks.append(BulletList(tuple(totals), claims=category_claims))
 
         gold = Counter(card.value for card in self.deck if card.kind is CardKind.GOLD)
         blocks.append(Subheading(capitalize(self.t["gold"])))
         if gold:
-            blocks.append(Table((_("Value"), _("Cards")), tuple((str(v), str(gold[v])) for v in sorted(gold))))
+            gold_claim = c.category_cards(None, dict(gold))
+            blocks.append(
+                Table(
+                    (_("Value"), _("Cards")), tuple((str(v), str(gold[v])) for v in sorted(gold)), claims=(gold_claim,)
+                )
+            )
             gold_total = sum(v * n for v, n in gold.items())
             blocks.append(
-                self.p(_("The {gold} cards are worth {total} in all. They pay for auctions."), total=gold_total)
+                self.p(
+                    _("The {gold} cards are worth {total} in all. They pay for auctions."),
+                    (gold_claim, self.payment_claim()),
+                    total=gold_total,
+                )
             )
         else:
-            blocks.append(self.p(_("This deck has no {gold} cards.")))
+            blocks.append(self.p(_("This deck has no {gold} cards."), (self.deck_claim(),)))
 
         blocks.append(Subheading(capitalize(self.t["church"])))
         blocks.extend(self.church_table())
@@ -373,19 +328,13 @@ class _Renderer:
         if coined:
             quoted = [pgettext("quotation", "“{text}”").format(text=text) for text in coined]
             blocks.append(Subheading(_("Terms")))
-            blocks.append(
-                self.p(
-                    ngettext(
-                        "No published rulebook of {game} exists in this language: the term {terms} is this "
-                        "project's own.",
-                        "No published rulebook of {game} exists in this language: the terms {terms} are this "
-                        "project's own.",
-                        len(coined),
-                    ),
-                    **name_forms("game", r.title.get(lang), lang),
-                    terms=format_list(quoted),
-                )
+            template = ngettext(
+                "No published rulebook of {game} exists in this language: the term {terms} is this project's own.",
+                "No published rulebook of {game} exists in this language: the terms {terms} are this project's own.",
+                len(coined),
             )
+            values = {**self.t, **name_forms("game", r.title.get(lang), lang), "terms": format_list(quoted)}
+            blocks.append(Paragraph(capitalize(template.format(**values)), note=True))
         return Section("components", self.title("components"), tuple(blocks))
 
     def church_table(self) -> list[Block]:
@@ -395,7 +344,7 @@ class _Renderer:
             effect, count = effects.get(card.effect.id, (card.effect, 0))
             effects[card.effect.id] = (effect, count + 1)
         if not effects:
-            return [self.p(_("This deck has no {church}."))]
+            return [self.p(_("This deck has no {church}."), (self.deck_claim(),))]
         if any(effect_id in self.r.church_names for effect_id in effects):
             named = tuple(
                 (
@@ -405,9 +354,9 @@ class _Renderer:
                 )
                 for effect_id, (effect, count) in effects.items()
             )
-            return [Table((_("Card"), _("Effect"), _("Cards")), named)]
+            return [Table((_("Card"), _("Effect"), _("Cards")), named, claims=(self.church_claim(),))]
         rows = tuple((capitalize(describe_effect(effect)), format_number(count)) for effect, count in effects.values())
-        return [Table((_("Effect"), _("Cards")), rows)]
+        return [Table((_("Effect"), _("Cards")), rows, claims=(self.church_claim(),))]
 
     def church_name(self, effect_id: str) -> str:
         """The edition's name of a church/bishop card ("+2"), or its effect's symbol when it has none."""
@@ -434,6 +383,7 @@ class _Renderer:
                         "{the_board} holds one die for each category. Each die starts at {start} and always stays "
                         "between {min} and {max}."
                     ),
+                    self.dice_claims(),
                     start=die.start,
                     min=die.min,
                     max=die.max,
@@ -447,29 +397,38 @@ class _Renderer:
                         "{the_board} holds {count} dice for each category:",
                         len(dice),
                     ),
+                    note=True,
                     count=len(dice),
                 ),
-                BulletList(tuple(capitalize(self.die_line(die)) for die in dice)),
+                BulletList(tuple(capitalize(self.die_line(die)) for die in dice), claims=self.dice_claims()),
             ]
         lines = []
         for category in self.r.categories:
             described = "; ".join(self.die_line(die) for die in category.dice)
             lines.append(_("{category}: {dice}").format(category=category.name.get(self.lang), dice=described))
-        return [self.p(_("{the_board} holds the award dice of each category:")), BulletList(tuple(lines))]
+        return [
+            self.p(_("{the_board} holds the award dice of each category:"), note=True),
+            BulletList(tuple(lines), claims=self.dice_claims()),
+        ]
 
     def setup(self) -> Section:
         r = self.r
-        blocks: list[Block] = [
-            self.p(
-                _(
-                    "Shuffle all the cards. Then, according to the number of players, set aside face down, without "
-                    "looking at them, the cards shown below: first the named cards, then cards taken at random. "
-                    "They take no part in the game."
-                )
-            )
-        ]
         with_hand = any(setup.starting_hand or setup.starting_cards for setup in r.setups.values())
         with_named = any(setup.starting_cards for setup in r.setups.values())
+        if with_named:  # the engine deals the named starting cards before taking the random cards out
+            first = _(
+                "Shuffle all the cards. Then, according to the number of players, set aside face down, without "
+                "looking at them, the named cards shown below, and deal each player the named cards shown, face "
+                "up. Only then set aside the cards taken at random, face down. The cards set aside take no part "
+                "in the game."
+            )
+        else:
+            first = _(
+                "Shuffle all the cards. Then, according to the number of players, set aside face down, without "
+                "looking at them, the cards shown below: first the named cards, then cards taken at random. "
+                "They take no part in the game."
+            )
+        blocks: list[Block] = [self.p(first, (*self.setup_claims()[:2], c.named_dealt_openly(self.named_counts())))]
         headers = [_("Players"), _("Removed first"), _("Then at random")]
         if with_hand:
             headers.append(_("Dealt to each player"))
@@ -487,26 +446,34 @@ class _Renderer:
                 row.append(self.dealt_text(setup))
             row += [str(in_play), str(setup.gift_cards), turns_text]
             rows.append(tuple(row))
-        blocks.append(Table(tuple(headers), tuple(rows)))
+        blocks.append(Table(tuple(headers), tuple(rows), claims=self.setup_claims()))
+        with_random = any(setup.starting_hand for setup in r.setups.values())
         if with_named:
             blocks.append(
                 self.p(
                     _(
-                        "Then deal each player the cards shown: the named cards face up, so that everyone knows "
-                        "them, and any cards dealt at random face down. They all start in their {hand}."
+                        "Then deal each player the cards shown at random, face down. Everyone knows the named "
+                        "cards of the others; all the cards dealt start in their {hand}."
                     )
+                    if with_random
+                    else _("Everyone knows the named cards of the others; they start in their {hand}."),
+                    (c.setup_dealt(*self.dealt_counts()), c.named_dealt_openly(self.named_counts())),
                 )
             )
         elif with_hand:
             blocks.append(
-                self.p(_("Then deal the number of cards shown to each player, face down: they start in their {hand}."))
+                self.p(
+                    _("Then deal the number of cards shown to each player, face down: they start in their {hand}."),
+                    (c.setup_dealt(*self.dealt_counts()),),
+                )
             )
         blocks.append(
             self.p(
                 _(
                     "The remaining cards, shuffled, form {the_draw_pile}, face down. Choose the first player; "
                     "play always passes clockwise, to the left."
-                )
+                ),
+                (c.cards_in_play({n: self.cards_in_play(n) for n in r.setups}), c.clockwise_turns()),
             )
         )
         blocks.extend(self.short_draw_notes())
@@ -535,7 +502,7 @@ class _Renderer:
                     "{the_auction_pile}.",
                     left,
                 )
-            notes.append(self.p(text, players=players, left=left))
+            notes.append(self.p(text, (self.draw_claim(), c.gift_destinations()), players=players, left=left))
         return notes
 
     def gift(self) -> Section:
@@ -545,14 +512,20 @@ class _Renderer:
                 _(
                     "Starting with the first player and going clockwise, each player in turn is the active player, "
                     "until {the_draw_pile} is empty."
-                )
+                ),
+                (c.clockwise_turns(), c.gift_phase_ends()),
             )
         ]
         standard = all(setup.gift_cards == players + 1 for players, setup in r.setups.items())
         if standard:
-            blocks.append(self.p(_("On their turn, the active player draws one card more than there are players:")))
+            blocks.append(
+                self.p(
+                    _("On their turn, the active player draws one card more than there are players:"),
+                    (self.draw_claim(),),
+                )
+            )
         else:
-            blocks.append(self.p(_("On their turn, the active player draws this many cards:")))
+            blocks.append(self.p(_("On their turn, the active player draws this many cards:"), note=True))
         blocks.append(
             BulletList(
                 tuple(
@@ -562,7 +535,8 @@ class _Renderer:
                         setup.gift_cards,
                     ).format(players=players, cards=setup.gift_cards)
                     for players, setup in r.setups.items()
-                )
+                ),
+                claims=(self.draw_claim(),),
             )
         )
         blocks.append(
@@ -570,7 +544,8 @@ class _Renderer:
                 _(
                     "The cards are drawn one at a time: look at each card and place it before drawing the next. "
                     "A placed card stays where it is. Each turn, the active player places:"
-                )
+                ),
+                (c.one_at_a_time(),),
             )
         )
         blocks.append(
@@ -585,32 +560,46 @@ class _Renderer:
                         _("exactly one card face down on {the_auction_pile}, to be sold during {the_auction_phase};")
                     ),
                     self.f(_("every other card face up in {the_public_space}.")),
-                )
+                ),
+                claims=(c.gift_destinations(),),
             )
         )
         blocks.append(
             self.p(
                 _(
-                    "Once a destination has been used, it is closed for the rest of the turn. When the cards still to "
-                    "draw are just enough for the destinations not yet used, the choice is forced."
-                )
+                    "Once a card has been kept, or placed on {the_auction_pile}, that destination is closed for the "
+                    "rest of the turn; {the_public_space} takes every other card. When the cards still to draw are "
+                    "just enough for the card to keep and the card for {the_auction_pile} not yet placed, they must "
+                    "go there."
+                ),
+                (c.gift_destinations(),),
             )
         )
-        blocks.append(
-            self.p(
-                _(
-                    "When every card is placed, the active player takes the card they kept into their {hand}. Then "
-                    "each other player, starting on the active player's left and going clockwise, takes one card of "
-                    "their choice from {the_public_space}. So every player gets one card per turn."
-                )
-            )
+        leftovers = any(setup.gift_cards > players + 1 for players, setup in r.setups.items())
+        short = any(
+            self.cards_in_play(n) % s.gift_cards and s.short_draw is not ShortDraw.DISCARD for n, s in r.setups.items()
         )
-        if any(setup.gift_cards > players + 1 for players, setup in r.setups.items()):
+        if short:
+            picks = _(
+                "When every card is placed, the active player takes the card they kept into their {hand}. Then "
+                "each other player, starting on the active player's left and going clockwise, takes one card of "
+                "their choice from {the_public_space}, as long as any is left. So every player gets one card per "
+                "turn, except in a short last turn."
+            )
+        else:
+            picks = _(
+                "When every card is placed, the active player takes the card they kept into their {hand}. Then "
+                "each other player, starting on the active player's left and going clockwise, takes one card of "
+                "their choice from {the_public_space}. So every player gets one card per turn."
+            )
+        blocks.append(self.p(picks, (c.kept_taken_first(), c.picks_in_order(), c.public_leftovers(leftovers))))
+        if leftovers:
             blocks.append(
                 self.p(
                     _(
                         "Cards still in {the_public_space} once every other player has taken one are removed from the game."
-                    )
+                    ),
+                    (c.public_leftovers(True),),
                 )
             )
         if self.church_cards():
@@ -620,6 +609,7 @@ class _Renderer:
                         "A {church} never stays in a {hand}: it is used as soon as it is acquired, even in the middle "
                         "of a turn, and the turn then carries on (see the section {section})."
                     ),
+                    (c.church_never_in_hand(),),
                     section=self.title("church"),
                 )
             )
@@ -629,16 +619,19 @@ class _Renderer:
                     "Everyone sees the cards in {the_public_space}; only the active player sees the card they keep and "
                     "the one they put on {the_auction_pile}. Each player may look at their own {hand} at any time, "
                     "never at anyone else's."
-                )
+                ),
+                (c.gift_visibility(),),
             )
         )
         blocks.extend(self.short_draw_notes())
-        blocks.append(self.p(_("{the_gift_phase} ends when {the_draw_pile} is empty.")))
+        blocks.append(self.p(_("{the_gift_phase} ends when {the_draw_pile} is empty."), (c.gift_phase_ends(),)))
         return Section("gift", self.title("gift"), tuple(blocks))
 
     def church(self) -> Section:
         r = self.r
-        blocks: list[Block] = [self.p(_("Each {church} moves dice on {the_board}. The deck holds these:"))]
+        blocks: list[Block] = [
+            self.p(_("Each {church} moves dice on {the_board}. The deck holds these:"), (self.church_claim(),))
+        ]
         blocks.extend(self.church_table())
         if not self.church_cards():
             return Section("church", self.title("church"), tuple(blocks))
@@ -649,16 +642,32 @@ class _Renderer:
                     "takes it from {the_public_space}, or when a player wins it at auction (after paying for it). "
                     "Drawing it, placing it in {the_public_space} or putting it on {the_auction_pile} is not "
                     "acquiring it."
-                )
+                ),
+                (c.church_never_in_hand(),),
             )
         )
+        if any(setup.starting_hand for setup in r.setups.values()):
+            blocks.append(
+                self.p(
+                    _("A {church} dealt at random before play is acquired too: it is used before the first turn."),
+                    (c.church_dealt_used(), c.church_never_in_hand()),
+                )
+            )
+        if r.auction.all_pass is AllPass.ACTIVE_TAKES:
+            blocks.append(
+                self.p(
+                    _("So is a {church} the active player takes for free because nobody bid on it."),
+                    (c.all_pass(False, r.penalty.exclude_from_reauction), c.church_never_in_hand()),
+                )
+            )
         if r.church.optional:
             blocks.append(
                 self.p(
                     _(
                         "As soon as a {church} is acquired, play stops while its owner uses it; the owner may also "
                         "decline to use it. Either way it is then discarded: it never stays in a {hand}."
-                    )
+                    ),
+                    (c.church_mandatory(True), c.church_never_in_hand()),
                 )
             )
         else:
@@ -667,7 +676,8 @@ class _Renderer:
                     _(
                         "As soon as a {church} is acquired, play stops while its owner uses it: it must be used "
                         "whenever a legal move exists. It is then discarded: it never stays in a {hand}."
-                    )
+                    ),
+                    (c.church_mandatory(False), c.church_never_in_hand()),
                 )
             )
         effects = [card.effect for card in self.church_cards() if card.effect is not None]
@@ -675,9 +685,10 @@ class _Renderer:
             blocks.append(
                 self.p(
                     _(
-                        "A card that moves several dice must move that many different dice, each by the same step; "
-                        "it cannot move one die twice or be used on fewer dice."
-                    )
+                        "A card that moves several dice must move that many different dice, all by the same amount "
+                        "and in the same direction; it cannot move one die twice or be used on fewer dice."
+                    ),
+                    (self.church_claim(),),
                 )
             )
         dice = self.uniform_dice()
@@ -691,265 +702,37 @@ class _Renderer:
             bounds += " " + _("When no legal move is left, the card can only be declined.")
         else:
             bounds += " " + _("When no legal move is left, the card is discarded without effect.")
-        blocks.append(Paragraph(bounds))
+        blocks.append(Paragraph(bounds, (self.dice_claims()[1], c.church_mandatory(r.church.optional))))
         if any(effect.targets for effect in effects):
             blocks.append(
                 self.p(
                     _(
                         "A card that names the place of each die it moves (see the table of cards) moves different "
-                        "dice, one for each die it names, all by the same step: every die it requires, and those of "
-                        "the others its owner chooses. The dice may belong to the same category or to different ones."
-                    )
+                        "dice, one for each die it names, all by the same amount and in the same direction: every "
+                        "die it requires, and those of the others its owner chooses. The dice may belong to the same "
+                        "category or to different ones."
+                    ),
+                    (self.church_claim(),),
                 )
             )
         if not all(effect.targets for effect in effects):  # the ruleset-wide targets apply to the other cards
+            named = any(effect.targets for effect in effects)
             if r.church.targets is ChurchTargets.FIRST_PLACE:
-                blocks.append(self.p(_("It may move only the dice for first place.")))
+                text = (
+                    _("A {church} that names no place may move only the dice for first place.")
+                    if named
+                    else _("A {church} may move only the dice for first place.")
+                )
             elif self.max_dice() > 1:
-                blocks.append(self.p(_("It may move any award die of any category.")))
+                text = (
+                    _("A {church} that names no place may move any award die of any category.")
+                    if named
+                    else _("A {church} may move any award die of any category.")
+                )
             else:
-                blocks.append(self.p(_("It may move the die of any category.")))
+                text = _("A {church} may move the die of any category.")
+            blocks.append(self.p(text, (self.church_claim(),)))
         return Section("church", self.title("church"), tuple(blocks))
-
-    def kinds_phrase(self, kinds: list[CardKind]) -> str:
-        nouns = {
-            CardKind.CATEGORY: _("a category card"),
-            CardKind.CHURCH: _("a {church}"),
-            CardKind.GOLD: _("a {gold} card"),
-        }
-        return format_list([nouns[kind].format(**self.t) for kind in kinds], style="or")
-
-    def auction(self) -> Section:
-        a = self.r.auction
-        blocks: list[Block] = [
-            self.p(
-                _(
-                    "When {the_gift_phase} is over, {the_auction_pile} is shuffled and placed face down. The first "
-                    "player of the game is the first active player; after each card, the next player clockwise "
-                    "becomes the active player."
-                )
-            ),
-            self.p(_("The active player turns up the top card, and the bidding begins.")),
-        ]
-        if a.bidding_starts is BiddingStart.LEFT_OF_ACTIVE:
-            blocks.append(
-                self.p(
-                    _(
-                        "The player on the active player's left bids first, then bidding goes clockwise, round the "
-                        "table as many times as needed; the active player bids too."
-                    )
-                )
-            )
-        else:
-            blocks.append(
-                self.p(
-                    _(
-                        "The active player bids first, then bidding goes clockwise, round the table as many times as needed."
-                    )
-                )
-            )
-        blocks.append(
-            self.p(
-                _(
-                    "Each bid must be higher than the current highest bid, and the first bid must be at least "
-                    "{opening}. A player who passes is out of the bidding for this card. The bidding ends when only "
-                    "one bidder is left: they win the card."
-                ),
-                opening=a.opening_bid,
-            )
-        )
-        order = [CardKind.CATEGORY, CardKind.CHURCH, CardKind.GOLD]
-        present = {card.kind for card in self.r.deck}
-        for currency in (Currency.GOLD, Currency.CARDS):
-            kinds = [k for k in order if k in present and a.currency.get(k) is currency]
-            if not kinds:
-                continue
-            what = self.kinds_phrase(kinds)
-            if currency is Currency.GOLD:
-                text = _(
-                    "For {cards}, bids are amounts of {gold}, from {opening} to {ceiling}. The winner pays with {gold} "
-                    "cards from their {hand} whose values add up to at least the bid. No change is given: anything "
-                    "paid above the bid is lost, but a payment may not include a card that could be left out while "
-                    "still covering the bid."
-                )
-                if a.overpay is Overpay.FORBIDDEN:
-                    text = _(
-                        "For {cards}, bids are amounts of {gold}, from {opening} to {ceiling}. The winner pays with "
-                        "{gold} cards from their {hand} whose values add up to exactly the bid; a winner who cannot "
-                        "make the exact amount cannot pay."
-                    )
-                if a.gold_ceiling_hand:
-                    text = _(
-                        "For {cards}, bids are amounts of {gold}, from {opening} up to what the bidder can pay: no "
-                        "one may bid more than the total value of the {gold} cards in their own {hand}. The winner "
-                        "pays with {gold} cards from their {hand} whose values add up to at least the bid. No change "
-                        "is given: anything paid above the bid is lost, but a payment may not include a card that "
-                        "could be left out while still covering the bid."
-                    )
-                    if a.overpay is Overpay.FORBIDDEN:
-                        text = _(
-                            "For {cards}, bids are amounts of {gold}, from {opening} up to the total value of the "
-                            "{gold} cards in the bidder's own {hand}. The winner pays with {gold} cards from their "
-                            "{hand} whose values add up to exactly the bid; a winner who cannot make the exact amount "
-                            "cannot pay."
-                        )
-                blocks.append(self.p(text, cards=what, opening=a.opening_bid, ceiling=a.gold_ceiling))
-                blocks.append(self.p(_("The {gold} cards paid are shown to everyone, then discarded.")))
-            elif a.cards_ceiling_hand:
-                blocks.append(
-                    self.p(
-                        _(
-                            "For {cards}, bids are numbers of cards, from {opening} up to what the bidder can pay: "
-                            "no one may bid more cards than their own {hand} holds. The winner discards that many "
-                            "cards of any kind from their {hand}, face down: the others only learn how many. The card "
-                            "being auctioned cannot pay for itself."
-                        ),
-                        cards=what,
-                        opening=a.opening_bid,
-                    )
-                )
-            else:
-                blocks.append(
-                    self.p(
-                        _(
-                            "For {cards}, bids are numbers of cards, from {opening} to {ceiling}. The winner discards "
-                            "that many cards of any kind from their {hand}, face down: the others only learn how "
-                            "many. The card being auctioned cannot pay for itself."
-                        ),
-                        cards=what,
-                        opening=a.opening_bid,
-                        ceiling=a.cards_ceiling,
-                    )
-                )
-        if self.church_cards():
-            blocks.append(self.p(_("The winner adds the card to their {hand}; a {church} is used at once instead.")))
-        else:
-            blocks.append(self.p(_("The winner adds the card to their {hand}.")))
-        if a.all_pass is AllPass.DISCARD:
-            blocks.append(self.p(_("If nobody bids, the card is removed from the game and the turn ends.")))
-        else:
-            blocks.append(self.p(_("If nobody bids, the active player takes the card for free.")))
-        blocks.append(
-            self.p(
-                _(
-                    "Players may bid more than they can pay: that is the bluff. A winner who cannot pay is penalized (see {section})."
-                ),
-                section=self.title("penalty"),
-            )
-        )
-        if a.refuse_to_pay:
-            blocks.append(self.p(_("A winner who could pay may also refuse to pay and take the penalty instead.")))
-        else:
-            refusal = [
-                option
-                for option in self.r.options.values()
-                if isinstance(auction_changes := option.changes.get("auction"), dict)
-                and auction_changes.get("refuse_to_pay") is True
-            ]
-            if refusal:
-                blocks.append(
-                    self.p(
-                        _(
-                            "A winner who can pay must pay, unless the option {option} is on (see {section}): "
-                            "then they may refuse and take the penalty."
-                        ),
-                        option=pgettext("quotation", "“{text}”").format(text=refusal[0].title.get(self.lang)),
-                        section=self.title("options"),
-                    )
-                )
-            else:
-                blocks.append(self.p(_("A winner who can pay must pay.")))
-        blocks.append(
-            self.p(
-                _(
-                    "{the_auction_phase} ends when the last card of {the_auction_pile} has been auctioned; scoring follows."
-                )
-            )
-        )
-        return Section("auction", self.title("auction"), tuple(blocks))
-
-    def penalty(self) -> Section:
-        r = self.r
-        kind = r.penalty.kind
-        if r.auction.refuse_to_pay:
-            intro = _(
-                "A player who wins an auction but does not pay, whether they cannot or they refuse, is penalized."
-            )
-        else:
-            intro = _("A player who wins an auction but cannot pay is penalized.")
-        blocks: list[Block] = [self.p(intro)]
-        if self.bids_always_payable():
-            if r.auction.refuse_to_pay:
-                blocks.append(
-                    self.p(
-                        _(
-                            "Since nobody may bid more than they can pay, a winner can always pay: only a winner who "
-                            "refuses to pay is penalized."
-                        )
-                    )
-                )
-            else:
-                blocks.append(
-                    self.p(
-                        _(
-                            "Since nobody may bid more than they can pay, a winner can always pay, so this penalty "
-                            "never arises."
-                        )
-                    )
-                )
-        blocks.append(Subheading(penalty_name(kind)))
-        if kind is PenaltyKind.STANDARD:
-            blocks.append(
-                self.p(
-                    _(
-                        "Each other player in turn, clockwise starting on the penalized player's left, draws one card "
-                        "at random from the penalized player's {hand} and adds it to their own. If that {hand} runs "
-                        "out, the remaining players get nothing."
-                    )
-                )
-            )
-        elif kind is PenaltyKind.MEDIEVAL_BLUFF:
-            blocks.append(
-                self.p(
-                    _(
-                        "The player on the penalized player's left draws one card at random from the penalized "
-                        "player's {hand}. That card is removed from the game: nobody gets it."
-                    )
-                )
-            )
-        else:
-            blocks.append(self.p(_("The penalized player loses no card.")))
-        if kind is not PenaltyKind.NONE:
-            blocks.append(self.p(_("A player whose {hand} is empty loses nothing.")))
-        from_options = [
-            option.title.get(self.lang)
-            for option_id, option in r.options.items()
-            if option_id in r.active_options and "penalty" in option.changes
-        ]
-        if from_options:
-            blocks.append(
-                self.p(_("This penalty comes from the option in force: {option}."), option=format_list(from_options))
-            )
-        if r.penalty.exclude_from_reauction:
-            blocks.append(
-                self.p(
-                    _(
-                        "Then the same card is auctioned again, with the same active player. The penalized player may "
-                        "not bid on it again, nor may anyone already penalized on this card. If nobody bids, the card "
-                        "is handled like any card nobody bids on."
-                    )
-                )
-            )
-        else:
-            blocks.append(
-                self.p(
-                    _(
-                        "Then the same card is auctioned again, with the same active player; the penalized player "
-                        "may bid on it again."
-                    )
-                )
-            )
-        return Section("penalty", self.title("penalty"), tuple(blocks))
 
     def scoring(self) -> Section:
         r = self.r
@@ -958,7 +741,8 @@ class _Renderer:
                 _(
                     "When {the_auction_phase} is over, everyone reveals their {hand}. For each category, each player "
                     "adds up the values of their cards of that category. Card values are not {victory_points}."
-                )
+                ),
+                self.scoring_claims(),
             )
         ]
         multi = self.max_dice() > 1
@@ -969,7 +753,8 @@ class _Renderer:
                         "Players are ranked by their total in each category. The first takes the die for first place, "
                         "the second the die for second place, and so on: each die is worth as many {victory_points} "
                         "as its face shows."
-                    )
+                    ),
+                    self.scoring_claims(),
                 )
             )
         else:
@@ -978,36 +763,48 @@ class _Renderer:
                     _(
                         "The player with the highest total wins the category and takes its die: it is worth as many "
                         "{victory_points} as its face shows."
-                    )
+                    ),
+                    self.scoring_claims(),
                 )
             )
         blocks.append(
             self.p(
                 _(
                     "Only players with at least one card in a category can win it; a category nobody holds is won by nobody."
-                )
+                ),
+                self.scoring_claims(),
             )
         )
         if r.scoring.category_tie is CategoryTie.EARLIEST_LETTER:
             blocks.append(
                 self.p(
                     _(
-                        "When totals are tied, the tied player holding the earliest letter in that category (A before "
-                        "B, and so on) is ahead."
-                    )
+                        "When totals are tied, the tied player holding the letter closest to A in that category is "
+                        "ahead."
+                    ),
+                    self.scoring_claims(),
                 )
             )
         elif multi:
-            blocks.append(self.p(_("When players are tied on a total, none of them takes the die for that place.")))
+            blocks.append(
+                self.p(
+                    _("When players are tied on a total, none of them takes the die for that place."),
+                    self.scoring_claims(),
+                )
+            )
         else:
             blocks.append(
-                self.p(_("If the highest total is shared, nobody wins the category and its die is not awarded."))
+                self.p(
+                    _("If the highest total is shared, nobody wins the category and its die is not awarded."),
+                    self.scoring_claims(),
+                )
             )
         blocks.append(
             self.p(
                 _(
                     "The player with the most {victory_points} wins the game. Ties are settled as described in {section}."
                 ),
+                (c.most_points_win(), c.ties_settled(self.r.scoring.final_tiebreak)),
                 section=self.title("ties"),
             )
         )
@@ -1016,19 +813,24 @@ class _Renderer:
     def ties(self) -> Section:
         chain = self.r.scoring.final_tiebreak
         if not chain:
-            blocks: tuple[Block, ...] = (self.p(_("Players tied on {victory_points} share the victory.")),)
+            blocks: tuple[Block, ...] = (
+                self.p(_("Players tied on {victory_points} share the victory."), (c.ties_settled(()),)),
+            )
         else:
             blocks = (
                 self.p(
                     _(
                         "If several players have the most {victory_points}, compare only those players on the "
                         "following points, in this order; the first difference decides:"
-                    )
+                    ),
+                    (c.ties_settled(chain),),
                 ),
                 BulletList(
-                    tuple(capitalize(describe_tiebreak(step, self.r, self.lang)) for step in chain), ordered=True
+                    tuple(capitalize(describe_tiebreak(step, self.r, self.lang)) for step in chain),
+                    ordered=True,
+                    claims=(c.ties_settled(chain),),
                 ),
-                self.p(_("Players still tied after all this share the victory.")),
+                self.p(_("Players still tied after all this share the victory."), (c.ties_settled(chain),)),
             )
             if self.refined_chain():
                 blocks += (
@@ -1038,6 +840,7 @@ class _Renderer:
                             "{category}. The steps after the first are a refinement: whenever the printed rule "
                             "decides a tie, they decide it the same way."
                         ),
+                        note=True,
                         category=self.r.categories[0].name.get(self.lang),
                     ),
                 )
@@ -1047,7 +850,8 @@ class _Renderer:
         """The worked examples of this section, from real games of the ruleset (see :mod:`.example_text`)."""
         from biblios_kit.rulebook.example_text import section_examples
 
-        return section_examples(self.r, section_id, self.lang)
+        # An example is checked by replaying the game it comes from (see .examples), not by claims.
+        return [as_note(block) for block in section_examples(self.r, section_id, self.lang)]
 
     def refined_chain(self) -> bool:
         """Whether the tie-break chain is the refined one: Gold, then each category's total and letter in board order."""
@@ -1082,7 +886,12 @@ class _Renderer:
             blocks.append(BulletList(tuple(line(o) for o in others)))
         else:
             blocks.append(self.p(_("This ruleset has no other option.")))
-        return Section("options", self.title("options"), tuple(blocks))
+        return Section("options", self.title("options"), tuple(as_note(block) for block in blocks))
+
+
+def as_note(block: Block) -> Block:
+    """The block marked as stating no rule of play (examples, the list of options: each is checked its own way)."""
+    return block if isinstance(block, Subheading) else replace(block, note=True)
 
 
 SECTION_BUILDERS: dict[str, Callable[[_Renderer], Section]] = {
