@@ -84,6 +84,50 @@ def test_metrics_agree_with_the_engine(name: str, players: int) -> None:
         assert max(m["vp"]).__eq__(sorted(m["vp"])[-2])  # a tie on victory points went to the tie-break
 
 
+@pytest.mark.parametrize(
+    ("name", "players", "bot"),
+    [
+        ("biblios", 4, "medium"),
+        ("biblios", 2, "random"),
+        ("second-place-dice", 3, "easy"),
+        ("scripts-and-scribes", 3, "random"),
+    ],
+)
+def test_measured_while_played_equals_a_replay(name: str, players: int, bot: str) -> None:
+    """The lab measures a game as it is played; the replay scored by the engine's score_hands is the reference."""
+    ruleset = load_ruleset(name)
+    for index in range(4):
+        seed = game_seed(7, index)
+        seats = (bot,) * players
+        reference = measure(ruleset, players, seed, play(ruleset, players, seed, seats))
+        assert play_and_measure(ruleset, players, seed, seats) == reference
+        restricted = play(ruleset, players, seed, seats, 1, "no-church")
+        live = play_and_measure(ruleset, players, seed, seats, 1, "no-church")
+        assert {**live, "overrides": 0, "choices": 0} == measure(ruleset, players, seed, restricted, 1)
+        assert 0 <= live["overrides"] <= live["choices"] < live["decisions"]
+
+
+@pytest.mark.parametrize(("name", "players"), [("biblios", 2), ("biblios", 4), ("second-place-dice", 3)])
+def test_projected_points_are_the_engines_score(name: str, players: int) -> None:
+    """The lab's fast projection gives score_hands' victory points at every step of random games."""
+    import random
+
+    from biblios_kit.engine import compile_rules
+    from biblios_kit.engine.scoring import score_hands
+    from biblios_kit.lab.metrics import _Projector
+
+    ruleset = load_ruleset(name)
+    rules = compile_rules(ruleset)
+    for seed in range(12):
+        state = new_game(ruleset, players, seed)
+        projector = _Projector(rules, players)
+        rng = random.Random(seed)
+        while not state.is_terminal():
+            state.apply(state.random_action(rng))
+            hands = [list(state.hand(p)) for p in range(players)]
+            assert projector.points(state) == score_hands(rules, hands, list(state.dice_values())).victory_points
+
+
 def test_second_place_dice_are_measured_by_place() -> None:
     m = play_and_measure(load_ruleset("second-place-dice"), 3, 11, ("random",) * 3)
     assert set(m["dice"]) == {"1", "1:2", "2", "2:2", "3", "3:2", "4", "4:2", "5", "5:2"}

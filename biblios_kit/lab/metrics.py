@@ -2,18 +2,21 @@
 
 A game is played with bots made by :func:`~biblios_kit.bots.registry.make_bot`, seeded the way
 :mod:`biblios_kit.sim.runner` seeds them (bot ``k`` from ``game_seed(seed, k)``), so a lab game and
-a ``simulate`` game with the same seed and seats are the same game. The finished game is then
-replayed from its seed and actions through the engine's public API, measuring the projected
-victory points at every turn boundary (for comeback and tension); the events and the result give
-the rest. Everything measured is plain JSON data (:data:`GameMetrics`), one results-file line.
+a ``simulate`` game with the same seed and seats are the same game. It is measured as it is
+played, not replayed: the projected victory points at every turn boundary (for comeback and
+tension), then the kernel's event log and the result give the rest. Everything measured is plain JSON data (:data:`GameMetrics`), one results-file line.
 """
 
 from __future__ import annotations
 
+from collections import Counter
 from collections.abc import Sequence
 from typing import Any
 
-from biblios_kit.engine import EventKind, GameState, Phase, compile_rules, new_game
+from biblios_kit.engine import GameState, Phase, compile_rules, new_game
+from biblios_kit.engine.compiled import KIND_CATEGORY
+from biblios_kit.engine.core import EV_CANNOT_PAY, EV_DISCARDED, EV_REFUSED, EV_REVEALED, PH_BIDDING, PH_PAYMENT
+from biblios_kit.engine.scoring import _category_places as category_places  # the engine's own place rule
 from biblios_kit.engine.scoring import score_hands
 from biblios_kit.rules.model import Ruleset
 from biblios_kit.sim.runner import game_seed, play_game
@@ -32,20 +35,28 @@ GameMetrics = dict[str, Any]
 * ``gift_leaders``: the seats leading in projected victory points when the gift phase ends (empty
   when the game had no auction phase); ``lead_changes``: how often the sole leader in projected
   victory points changed between turn boundaries; ``decided_at``: the share of the game's decisions
-  after which a winner led (alone or tied) at every turn boundary to the end.
+  after which a winner led (alone or tied) at every turn boundary to the end;
+* ``overrides``, ``choices``: in a restricted-play game, how many of the restricted bot's choices its
+  restriction replaced, and how many decisions it made (0 and 0 in any other game).
 """
+
+
+def _bots(seed: int, seats: Sequence[str], focus: int, restriction_name: str, ruleset: Ruleset) -> list[Any]:
+    """The bots of one game, seeded as ``simulate`` seeds them; seat ``focus`` restricted when asked."""
+    from biblios_kit.bots.registry import make_bot
+    from biblios_kit.lab.restrict import RestrictedBot, restriction
+
+    bots: list[Any] = [make_bot(spec, game_seed(seed, seat)) for seat, spec in enumerate(seats)]
+    if restriction_name:
+        bots[focus] = RestrictedBot(bots[focus], restriction(restriction_name), ruleset)
+    return bots
 
 
 def play_restricted(
     ruleset: Ruleset, players: int, seed: int, seats: Sequence[str], focus: int, restriction_name: str
 ) -> GameState:
     """Play one game like :func:`~biblios_kit.sim.runner.play_game`, the bot of seat ``focus`` restricted."""
-    from biblios_kit.bots.registry import make_bot
-    from biblios_kit.lab.restrict import RestrictedBot, restriction
-
-    bots = [make_bot(spec, game_seed(seed, seat)) for seat, spec in enumerate(seats)]
-    rule = restriction(restriction_name)
-    bots[focus] = RestrictedBot(bots[focus], rule, ruleset)
+    bots = _bots(seed, seats, focus, restriction_name, ruleset)
     state = new_game(ruleset, players, seed)
     while not state.is_terminal():
         player = state.current_player
@@ -70,37 +81,98 @@ def _leaders(vp: Sequence[int]) -> frozenset[int]:
     return frozenset(p for p, v in enumerate(vp) if v == best)
 
 
-def measure(ruleset: Ruleset, players: int, seed: int, actions: Sequence[int], focus: int = -1) -> GameMetrics:
-    """Replay the game (``ruleset``, ``players``, ``seed``, ``actions``) and return its :data:`GameMetrics`."""
-    rules = compile_rules(ruleset)
-    state = new_game(ruleset, players, seed)
-    seats = range(players)
+class _Projector:
+    """Projected victory points of a position: every hand scored with the dice as they stand.
 
-    def projected() -> tuple[int, ...]:
-        hands = [list(state.hand(p)) for p in seats]
-        return score_hands(rules, hands, list(state.dice_values())).victory_points
+    The same figures as :func:`~biblios_kit.engine.scoring.score_hands` (``victory_points``), made
+    for being asked at every turn boundary of a game as it is played: a player's category totals
+    are recounted only when their hand changed, and nothing but the points is built (the lab
+    measures about 35 boundaries per four-player game; ``score_hands`` there cost a third of the
+    game's time, this a few percent: see ``benchmarks/lab.py``).
+    """
 
-    # (decisions made so far, projected victory points) at each turn boundary.
-    checkpoints: list[tuple[int, tuple[int, ...]]] = [(0, projected())]
-    gift_vp: tuple[int, ...] | None = None
-    active = state.active_player
-    for done, action in enumerate(actions, start=1):
-        state.apply(action)
-        if state.is_terminal():
-            break
-        if gift_vp is None and state.phase in (Phase.BIDDING, Phase.PAYMENT):
-            gift_vp = projected()
-            checkpoints.append((done, gift_vp))
-            active = state.active_player
-        elif state.active_player != active:
-            active = state.active_player
-            checkpoints.append((done, projected()))
-    if not state.is_terminal():
-        raise ValueError("the actions do not finish the game")
+    def __init__(self, rules: Any, players: int) -> None:
+        self.rules = rules
+        n_cats = rules.n_cats
+        self.hands: list[tuple[int, ...] | None] = [None] * players
+        self.totals = [[0] * players for _ in range(n_cats)]
+        self.best = [[0] * players for _ in range(n_cats)]
+        # (die, place) of each category's dice
+        self.dice = [[(d, rules.die_place[d]) for d in rules.cat_dice[k]] for k in range(n_cats)]
+        self.faces: tuple[int, ...] = ()
+        self.last: tuple[int, ...] = ()
+
+    def _count(self, p: int, hand: tuple[int, ...]) -> None:
+        rules = self.rules
+        kind, value, cat, letter = rules.kind, rules.value, rules.cat, rules.letter
+        none = 1 << 20
+        for k in range(rules.n_cats):
+            self.totals[k][p] = 0
+            self.best[k][p] = none
+        for c in hand:
+            if kind[c] == KIND_CATEGORY:
+                k = cat[c]
+                self.totals[k][p] += value[c]
+                if letter[c] < self.best[k][p]:
+                    self.best[k][p] = letter[c]
+
+    def points(self, state: GameState) -> tuple[int, ...]:
+        """The projected victory points of every player in ``state``."""
+        players = len(self.hands)
+        changed = False
+        hands = self.hands
+        for p in range(players):
+            hand = state.hand(p)
+            if hand != hands[p]:
+                hands[p] = hand
+                self._count(p, hand)
+                changed = True
+        faces = state.dice_values()
+        if not changed and faces == self.faces:
+            return self.last
+        vp = [0] * players
+        tie_nobody = self.rules.tie_nobody
+        for k, dice in enumerate(self.dice):
+            totals = self.totals[k]
+            if len(dice) == 1 and dice[0][1] == 1:  # the usual case: only first place scores
+                top = max(totals)
+                if top <= 0:
+                    continue
+                leaders = [p for p in range(players) if totals[p] == top]
+                if len(leaders) > 1:  # tied totals: the best letter, alone, wins (as the engine's places say)
+                    if tie_nobody:
+                        continue
+                    best = self.best[k]
+                    letter = min(best[p] for p in leaders)
+                    leaders = [p for p in leaders if best[p] == letter]
+                    if len(leaders) > 1:
+                        continue
+                vp[leaders[0]] += faces[dice[0][0]]
+                continue
+            places = category_places(totals, self.best[k], tie_nobody)
+            for d, place in dice:
+                if place <= len(places):
+                    winner = places[place - 1][0]
+                    if winner is not None:
+                        vp[winner] += faces[d]
+        self.faces = faces
+        self.last = tuple(vp)
+        return self.last
+
+
+def _summary(
+    ruleset: Ruleset,
+    state: GameState,
+    checkpoints: list[tuple[int, tuple[int, ...]]],
+    gift_vp: tuple[int, ...] | None,
+    focus: int,
+) -> GameMetrics:
+    """The :data:`GameMetrics` of a finished game from its projected points at each turn boundary."""
     result = state.result()
-    decisions = len(actions)
+    decisions = state.decision_count
     checkpoints.append((decisions, result.victory_points))
     winners = frozenset(result.winners)
+    seats = range(state.players)
 
     lead_changes = 0
     sole: int | None = None
@@ -124,14 +196,14 @@ def measure(ruleset: Ruleset, players: int, seed: int, actions: Sequence[int], f
         depth = 0
     else:
         depth = chain.index(first.by) + 1 if first.by in chain else len(chain)
-    kinds = [event.kind for event in state.events_for(0)]
+    counts = Counter(raw[0] for raw in state.log)  # the kernel's own event log, read as it stands
     return {
         "win": [result.win_share(p) for p in seats],
         "vp": list(result.victory_points),
         "focus": focus,
         "decisions": decisions,
-        "auctions": kinds.count(EventKind.REVEALED),
-        "unsold": kinds.count(EventKind.DISCARDED),
+        "auctions": counts[EV_REVEALED],
+        "unsold": counts[EV_DISCARDED],
         "shared": result.shared,
         "tiebreak_depth": depth,
         "category_winner": [
@@ -143,16 +215,89 @@ def measure(ruleset: Ruleset, players: int, seed: int, actions: Sequence[int], f
             for k, c in enumerate(result.categories, start=1)
             for award in c.awards
         },
-        "penalties": kinds.count(EventKind.CANNOT_PAY) + kinds.count(EventKind.REFUSED),
+        "penalties": counts[EV_CANNOT_PAY] + counts[EV_REFUSED],
         "gift_leaders": sorted(_leaders(gift_vp)) if gift_vp is not None else [],
         "lead_changes": lead_changes,
         "decided_at": decided / decisions if decisions else 0.0,
+        "overrides": 0,
+        "choices": 0,
     }
+
+
+def measure(ruleset: Ruleset, players: int, seed: int, actions: Sequence[int], focus: int = -1) -> GameMetrics:
+    """Replay the game (``ruleset``, ``players``, ``seed``, ``actions``) and return its :data:`GameMetrics`.
+
+    The reference the lab's own measure (:func:`play_and_measure`, made while the game is played)
+    is tested against: it scores every turn boundary with the engine's ``score_hands``.
+    ``overrides`` and ``choices`` are 0 (a replay knows nothing of a restriction).
+    """
+    rules = compile_rules(ruleset)
+    state = new_game(ruleset, players, seed)
+    seats = range(players)
+
+    def projected() -> tuple[int, ...]:
+        hands = [list(state.hand(p)) for p in seats]
+        return score_hands(rules, hands, list(state.dice_values())).victory_points
+
+    checkpoints: list[tuple[int, tuple[int, ...]]] = [(0, projected())]
+    gift_vp: tuple[int, ...] | None = None
+    active = state.active_player
+    for done, action in enumerate(actions, start=1):
+        state.apply(action)
+        if state.is_terminal():
+            break
+        if gift_vp is None and state.phase in (Phase.BIDDING, Phase.PAYMENT):
+            gift_vp = projected()
+            checkpoints.append((done, gift_vp))
+            active = state.active_player
+        elif state.active_player != active:
+            active = state.active_player
+            checkpoints.append((done, projected()))
+    if not state.is_terminal() or state.decision_count != len(actions):
+        raise ValueError("the actions do not finish the game")
+    return _summary(ruleset, state, checkpoints, gift_vp, focus)
 
 
 def play_and_measure(
     ruleset: Ruleset, players: int, seed: int, seats: Sequence[str], focus: int = -1, restriction_name: str = ""
 ) -> GameMetrics:
-    """Play one game (see :func:`play`) and return its :data:`GameMetrics`."""
-    actions = play(ruleset, players, seed, seats, focus, restriction_name)
-    return measure(ruleset, players, seed, actions, focus)
+    """Play one game (the game :func:`play` plays) and return its :data:`GameMetrics`, measured as it is played.
+
+    The projected points are taken at each turn boundary of the game being played and the counts
+    come from the kernel's event log: nothing is replayed. With ``restriction_name``, ``overrides``
+    counts the restricted bot's choices its restriction replaced and ``choices`` its decisions.
+    """
+    from biblios_kit.bots.random_bot import RandomBot
+
+    bots = _bots(seed, seats, focus, restriction_name, ruleset)
+    fast = [type(bot) is RandomBot for bot in bots]
+    state = new_game(ruleset, players, seed)
+    projector = _Projector(compile_rules(ruleset), players)
+    apply, random_action, observation = state.apply, state.random_action, state.observation
+    checkpoints: list[tuple[int, tuple[int, ...]]] = [(0, projector.points(state))]
+    gift_vp: tuple[int, ...] | None = None
+    active = state.active
+    done = 0
+    while state.cur >= 0:
+        p = state.cur
+        bot = bots[p]
+        if fast[p]:  # the draw RandomBot.choose makes, without building the observation (as simulate does)
+            apply(random_action(bot.rng))
+        else:
+            apply(bot.choose(observation(p)))
+        done += 1
+        if state.cur < 0:
+            break
+        if gift_vp is None and (state.ph == PH_BIDDING or state.ph == PH_PAYMENT):
+            gift_vp = projector.points(state)
+            checkpoints.append((done, gift_vp))
+            active = state.active
+        elif state.active != active:
+            active = state.active
+            checkpoints.append((done, projector.points(state)))
+    metrics = _summary(ruleset, state, checkpoints, gift_vp, focus)
+    if restriction_name:
+        restricted = bots[focus]
+        metrics["overrides"] = restricted.overridden
+        metrics["choices"] = restricted.choices
+    return metrics
