@@ -268,6 +268,25 @@ def test_comparisons_and_seat_test() -> None:
     assert skewed is not None and skewed.significant
 
 
+def test_difference_intervals_and_power_match_known_answers() -> None:
+    from biblios_kit.lab.stats import _newcombe, fair_share_test, games_needed
+
+    # Newcombe (1998), example (a): 56/70 against 48/80, difference 0.2000 in 0.0524 to 0.3339
+    low, high = _newcombe([1] * 48 + [0] * 32, [1] * 56 + [0] * 14)
+    assert low == pytest.approx(0.0524, abs=1e-4) and high == pytest.approx(0.3339, abs=1e-4)
+    rates = compare("k", "rate", [1] * 48 + [0] * 32, [1] * 56 + [0] * 14)
+    assert rates is not None and (rates.low, rates.high) == pytest.approx((low, high))
+    means = compare("k", "mean", [1.0, 2.0, 3.0, 4.0], [2.0, 4.0, 6.0, 8.0])
+    from scipy.stats import ttest_ind
+
+    expected = ttest_ind([2.0, 4.0, 6.0, 8.0], [1.0, 2.0, 3.0, 4.0], equal_var=False).confidence_interval()
+    assert means is not None and (means.low, means.high) == pytest.approx((expected.low, expected.high))
+    # (1.96 + 0.8416)^2 * 2 * 0.25 / 0.05^2 = 1569.8: 1570 games per ruleset; half of it against a fixed share
+    assert games_needed(0.5, 0.05) == 1570 and games_needed(0.5, 0.05, two_samples=False) == 785
+    fair = fair_share_test("seat_win.1", [1.0] * 58 + [0.0] * 42, 2)
+    assert fair is not None and fair.diff == pytest.approx(0.08) and fair.p == pytest.approx(0.1096, abs=1e-3)
+
+
 # --------------------------------------------------------------------------- experiments, A/A, resume
 
 
@@ -302,6 +321,64 @@ def test_skill_gradient_and_both_editions(tmp_path: Path) -> None:
         assert strong.n == 15 and strong.value > 0.6  # the easy bot beats random ones most of the time
     # Categories are compared by board position across editions (Illuminators with Monks...).
     assert "category_by_winner.1" in by_key[("biblios", "main")].differences
+
+
+def test_a_restriction_that_never_bites_is_flagged_and_not_compared(tmp_path: Path) -> None:
+    """Medium bots never bid beyond their means: no-bluff changes no game, so nothing is tested for it."""
+    arms = (MAIN, Arm("restrict", restriction="no-bluff"), Arm("restrict", restriction="never-bid"))
+    experiment = _experiment(
+        _ref("biblios"), _ref("second-place-dice"), games=30, arms=arms, players=(2,), bots=("medium",)
+    )
+    report = run_experiment(experiment, InProcessBackend(), tmp_path / "r.jsonl")
+    cells = {(c.ruleset, c.arm): c for c in report.cells}
+    for ruleset in (0, 1):
+        idle = cells[(ruleset, "restrict:no-bluff")]
+        assert idle.effect is not None and idle.no_effect and idle.effect.choices > 0
+        assert idle.effect.share_of_games == 0 and idle.gap is None and not idle.differences
+        bites = cells[(ruleset, "restrict:never-bid")]
+        assert bites.effect is not None and not bites.no_effect
+        assert bites.effect.share_of_games == 1 and 0 < bites.effect.share_of_decisions < 1
+        # Jaffe's gap: the restricted bot against the unrestricted one on the same deals, in the same seat
+        assert bites.gap is not None and bites.gap.family == "primary" and bites.gap.diff < 0
+    assert cells[(1, "restrict:never-bid")].differences
+    text = out.to_json(report)
+    data = json.loads(text)
+    idle_json = next(c for c in data["cells"] if c["arm"] == "restrict:no-bluff")
+    assert idle_json["restriction"]["no_effect"] is True
+    assert all("p" not in m for m in idle_json["metrics"].values())
+    from rich.console import Console
+
+    console = Console(record=True, width=200)
+    out.render_terminal(report, console)
+    assert "No effect with these bots" in console.export_text()
+
+
+def test_the_primary_family_is_corrected_on_its_own(tmp_path: Path) -> None:
+    from biblios_kit.lab.stats import PRIMARY
+
+    arms = (MAIN, Arm("restrict", restriction="never-bid"))
+    experiment = _experiment(_ref("biblios"), _ref("second-place-dice"), games=40, arms=arms, players=(2, 3))
+    report = run_experiment(experiment, InProcessBackend(), tmp_path / "f.jsonl")
+    tests: dict[str, list] = {"primary": [], "secondary": []}
+    for cell in report.cells:
+        found = [*cell.differences.values(), *cell.fair.values(), *([cell.gap] if cell.gap else [])]
+        for d in found:
+            tests[d.family].append(d)
+        for key, d in cell.differences.items():
+            expected = cell.arm == "main" and key.startswith(tuple(PRIMARY))
+            assert (d.family == "primary") is expected, key
+        if cell.arm == "main":
+            assert set(cell.fair) == {f"seat_win.{s + 1}" for s in range(cell.players)}
+            assert all(d.family == "primary" for d in cell.fair.values())
+    for family, found in tests.items():
+        assert found
+        assert [d.p_adjusted for d in found] == pytest.approx(holm([d.p for d in found])), family
+    assert len(tests["primary"]) < len(tests["secondary"])
+    # no complement ("won by someone" is 1 - "won by nobody") and no constant tested
+    keys = {k for cell in report.cells for k in cell.differences}
+    assert not any(k.startswith("category_won") for k in keys)
+    restricted = next(c for c in report.cells if c.ruleset == 1 and c.arm == "restrict:never-bid")
+    assert "changed" not in restricted.differences
 
 
 class _Interrupting(InProcessBackend):

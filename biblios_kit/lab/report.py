@@ -15,7 +15,7 @@ import json
 from collections.abc import Iterator
 from typing import Any
 
-from biblios_kit.i18n import _, current_language, format_decimal, format_number, format_percent, translator
+from biblios_kit.i18n import _, current_language, format_decimal, format_number, format_percent, ngettext, translator
 from biblios_kit.lab.names import arm_label, metric_category, metric_label
 from biblios_kit.lab.runner import LabReport
 from biblios_kit.lab.stats import RATE, CellStats, Difference, Estimate
@@ -53,15 +53,51 @@ def format_estimate(estimate: Estimate) -> str:
     return f"{format_decimal(estimate.value, 2)} ({format_decimal(estimate.low, 2)}–{format_decimal(estimate.high, 2)})"
 
 
+def signed(value: float, kind: str) -> str:
+    """A signed difference: percentage points for a rate ("+3,2 pts"), a decimal for a mean."""
+    if kind == RATE:
+        text = _("{diff} pts").format(diff=format_decimal(100 * value, 1))
+    else:
+        text = format_decimal(value, 2)
+    return "+" + text if value > 0 else text
+
+
 def format_difference(difference: Difference, kind: str) -> str:
     """The signed difference from the baseline (percentage points for a rate), marked when significant."""
-    if kind == RATE:
-        text = _("{diff} pts").format(diff=format_decimal(100 * difference.diff, 1))
-    else:
-        text = format_decimal(difference.diff, 2)
-    if difference.diff > 0:
-        text = "+" + text
-    return text + (SIGNIFICANT_MARK if difference.significant else "")
+    return signed(difference.diff, kind) + (SIGNIFICANT_MARK if difference.significant else "")
+
+
+def effect_rows(cell: CellStats) -> list[str]:
+    """How much a restricted-play cell's restriction bit, and the gap it opened (Jaffe et al.), as lines of text."""
+    effect = cell.effect
+    if effect is None:
+        return []
+    if effect.no_effect:
+        return [
+            ngettext(
+                "No effect with these bots: the restriction overrode none of the restricted bot's {count} decision; not compared.",
+                "No effect with these bots: the restriction overrode none of the restricted bot's {count} decisions; not compared.",
+                effect.choices,
+            ).format(count=format_number(effect.choices))
+        ]
+    lines = [
+        _(
+            "The restriction overrode {decisions} of the restricted bot's decisions and changed {games} of the games."
+        ).format(decisions=format_percent(effect.share_of_decisions, 1), games=format_percent(effect.share_of_games, 1))
+    ]
+    if cell.gap is not None:
+        gap = cell.gap
+        lines.append(
+            _(
+                "Restricted bot against the same bot unrestricted, same deals and seats: {gap} ({low} to {high}){mark}"
+            ).format(
+                gap=signed(gap.diff, RATE),
+                low=signed(gap.low, RATE),
+                high=signed(gap.high, RATE),
+                mark=SIGNIFICANT_MARK if gap.significant else "",
+            )
+        )
+    return lines
 
 
 def seat_test_text(cell: CellStats) -> str:
@@ -93,6 +129,9 @@ def table_rows(report: LabReport, cells: list[CellStats], rulesets: list[Ruleset
             difference = cell.differences.get(key)
             if difference is not None:
                 text += "  " + format_difference(difference, estimate.kind)
+            fair = cell.fair.get(key)
+            if fair is not None:
+                text += "  " + _("fair share {diff}").format(diff=format_difference(fair, RATE))
             own = metric_category(key, rulesets[cell.ruleset])
             if own is not None and own != named:  # another edition's category at that place (Illuminators, Monks)
                 text = _("{category}: {value}").format(category=own, value=text)
@@ -123,7 +162,10 @@ def summary_lines(report: LabReport) -> list[str]:
         ),
         _("Results file: {path}").format(path=report.results_file),
         _(
-            "Values with their 95% interval; {mark} marks a difference from the baseline (first column) that is significant after Holm's correction."
+            "Values with their 95% interval; {mark} marks a significant difference from the baseline (first column) "
+            "or from the fair share. The primary comparisons (seats, game length, tension, each category's "
+            "decisiveness, restricted play) are corrected together with Holm's method; the others, secondary, "
+            "are corrected separately. Constant figures are not tested."
         ).format(mark=SIGNIFICANT_MARK),
     ]
     return lines
@@ -139,13 +181,23 @@ def render_terminal(report: LabReport, console: Any = None) -> None:
     for message in report.skipped:
         console.print(message, style="yellow", markup=False, highlight=False)
     for players, arm, cells in groups(report):
-        table = Table(title=group_title(players, arm, cells), title_justify="left")
+        title = group_title(players, arm, cells)
+        if all(c.no_effect for c in cells):
+            console.print(title, style="bold", markup=False, highlight=False)
+            for cell in cells:
+                for line in effect_rows(cell):
+                    console.print(f"{cell.label}: {line}", markup=False, highlight=False)
+            continue
+        table = Table(title=title, title_justify="left")
         table.add_column(_("Metric"))
         for cell in cells:
             table.add_column(cell.label, overflow="fold")
         for row in table_rows(report, cells, rulesets):
             table.add_row(*row)
         console.print(table)
+        for cell in cells:
+            for line in effect_rows(cell):
+                console.print(f"{cell.label}: {line}", markup=False, highlight=False)
     for line in summary_lines(report):
         console.print(line, markup=False, highlight=False)
 
@@ -174,8 +226,11 @@ CSV_COLUMNS = (
     "ci95_low",
     "ci95_high",
     "diff",
+    "diff_ci95_low",
+    "diff_ci95_high",
     "p",
     "p_holm",
+    "family",
     "significant",
 )
 """The columns of ``--csv`` (numbers unformatted, so that spreadsheets read them)."""
@@ -203,8 +258,11 @@ def to_csv(report: LabReport) -> str:
                     repr(e.low),
                     repr(e.high),
                     "" if d is None else repr(d.diff),
+                    "" if d is None else repr(d.low),
+                    "" if d is None else repr(d.high),
                     "" if d is None else repr(d.p),
                     "" if d is None else repr(d.p_adjusted),
+                    "" if d is None else d.family,
                     "" if d is None else str(d.significant).lower(),
                 ]
             )
@@ -450,6 +508,9 @@ def to_html(report: LabReport) -> str:
         parts.append("<ul>" + "".join(f"<li>{esc(m)}</li>" for m in report.skipped) + "</ul>")
     for players, arm, cells in groups(report):
         parts.append(f"<h2>{esc(group_title(players, arm, cells))}</h2>")
+        parts.extend(f"<p>{esc(cell.label)}: {esc(line)}</p>" for cell in cells for line in effect_rows(cell))
+        if all(c.no_effect for c in cells):
+            continue
         parts.append("<table>\n<tr><th>" + esc(_("Metric")) + "</th>")
         parts.append("".join(f"<th>{esc(c.label)}</th>" for c in cells) + "</tr>")
         for row in table_rows(report, cells, rulesets):
