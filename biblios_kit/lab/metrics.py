@@ -9,7 +9,6 @@ tension), then the kernel's event log and the result give the rest. Everything m
 
 from __future__ import annotations
 
-from collections import Counter
 from collections.abc import Sequence
 from typing import Any
 
@@ -81,80 +80,116 @@ def _leaders(vp: Sequence[int]) -> frozenset[int]:
     return frozenset(p for p, v in enumerate(vp) if v == best)
 
 
+def _changes(old: tuple[int, ...], new: tuple[int, ...]) -> tuple[list[int], list[int]]:
+    """The cards sorted hand ``new`` gained and lost since sorted hand ``old`` (a merge of the two)."""
+    gained: list[int] = []
+    lost: list[int] = []
+    i = j = 0
+    while i < len(old) and j < len(new):
+        if old[i] == new[j]:
+            i += 1
+            j += 1
+        elif old[i] < new[j]:
+            lost.append(old[i])
+            i += 1
+        else:
+            gained.append(new[j])
+            j += 1
+    lost.extend(old[i:])
+    gained.extend(new[j:])
+    return gained, lost
+
+
 class _Projector:
     """Projected victory points of a position: every hand scored with the dice as they stand.
 
     The same figures as :func:`~biblios_kit.engine.scoring.score_hands` (``victory_points``), made
-    for being asked at every turn boundary of a game as it is played: a player's category totals
-    are recounted only when their hand changed, and nothing but the points is built (the lab
-    measures about 35 boundaries per four-player game; ``score_hands`` there cost a third of the
-    game's time, this a few percent: see ``benchmarks/lab.py``).
+    for being asked at every turn boundary of a game as it is played: only the cards a hand gained
+    are counted (a hand that lost a card is counted again), only the categories they belong to are
+    placed again, and nothing but the points is built. The lab measures about 35 boundaries per
+    four-player game; ``score_hands`` there cost a third of a medium-bot game's time, this a few
+    percent (see ``benchmarks/lab.py``).
     """
 
     def __init__(self, rules: Any, players: int) -> None:
         self.rules = rules
         n_cats = rules.n_cats
-        self.hands: list[tuple[int, ...] | None] = [None] * players
+        none = 1 << 20
+        self.hands: list[tuple[int, ...]] = [()] * players
         self.totals = [[0] * players for _ in range(n_cats)]
-        self.best = [[0] * players for _ in range(n_cats)]
-        # (die, place) of each category's dice
+        self.best = [[none] * players for _ in range(n_cats)]
         self.dice = [[(d, rules.die_place[d]) for d in rules.cat_dice[k]] for k in range(n_cats)]
+        self.awards: list[list[tuple[int, int]]] = [[] for _ in range(n_cats)]
+        """Per category, (player, die) of each die it awards now."""
         self.faces: tuple[int, ...] = ()
-        self.last: tuple[int, ...] = ()
+        self.last: tuple[int, ...] = (0,) * players
 
-    def _count(self, p: int, hand: tuple[int, ...]) -> None:
+    def _add(self, p: int, cards: Sequence[int], dirty: set[int]) -> None:
         rules = self.rules
         kind, value, cat, letter = rules.kind, rules.value, rules.cat, rules.letter
-        none = 1 << 20
-        for k in range(rules.n_cats):
-            self.totals[k][p] = 0
-            self.best[k][p] = none
-        for c in hand:
+        for c in cards:
             if kind[c] == KIND_CATEGORY:
                 k = cat[c]
                 self.totals[k][p] += value[c]
                 if letter[c] < self.best[k][p]:
                     self.best[k][p] = letter[c]
+                dirty.add(k)
 
-    def points(self, state: GameState) -> tuple[int, ...]:
-        """The projected victory points of every player in ``state``."""
-        players = len(self.hands)
-        changed = False
-        hands = self.hands
-        for p in range(players):
-            hand = state.hand(p)
-            if hand != hands[p]:
-                hands[p] = hand
-                self._count(p, hand)
-                changed = True
-        faces = state.dice_values()
-        if not changed and faces == self.faces:
-            return self.last
-        vp = [0] * players
-        tie_nobody = self.rules.tie_nobody
-        for k, dice in enumerate(self.dice):
-            totals = self.totals[k]
-            if len(dice) == 1 and dice[0][1] == 1:  # the usual case: only first place scores
-                top = max(totals)
-                if top <= 0:
-                    continue
-                leaders = [p for p in range(players) if totals[p] == top]
+    def _place(self, k: int) -> None:
+        """Which player each die of category ``k`` goes to now (the engine's place rule)."""
+        totals = self.totals[k]
+        dice = self.dice[k]
+        awards: list[tuple[int, int]] = []
+        if len(dice) == 1 and dice[0][1] == 1:  # the usual case: only first place scores
+            top = max(totals)
+            if top > 0:
+                leaders = [p for p, total in enumerate(totals) if total == top]
                 if len(leaders) > 1:  # tied totals: the best letter, alone, wins (as the engine's places say)
-                    if tie_nobody:
-                        continue
                     best = self.best[k]
                     letter = min(best[p] for p in leaders)
-                    leaders = [p for p in leaders if best[p] == letter]
-                    if len(leaders) > 1:
-                        continue
-                vp[leaders[0]] += faces[dice[0][0]]
-                continue
-            places = category_places(totals, self.best[k], tie_nobody)
+                    leaders = [] if self.rules.tie_nobody else [p for p in leaders if best[p] == letter]
+                if len(leaders) == 1:
+                    awards.append((leaders[0], dice[0][0]))
+        else:
+            places = category_places(totals, self.best[k], self.rules.tie_nobody)
             for d, place in dice:
                 if place <= len(places):
                     winner = places[place - 1][0]
                     if winner is not None:
-                        vp[winner] += faces[d]
+                        awards.append((winner, d))
+        self.awards[k] = awards
+
+    def points(self, state: GameState) -> tuple[int, ...]:
+        """The projected victory points of every player in ``state``."""
+        hands = self.hands
+        kind = self.rules.kind
+        dirty: set[int] = set()
+        for p in range(len(hands)):
+            hand = state.hand(p)
+            old = hands[p]
+            if hand == old:
+                continue
+            hands[p] = hand
+            gained, lost = _changes(old, hand)
+            if not any(kind[c] == KIND_CATEGORY for c in lost):  # only Gold or church cards left: add the new ones
+                self._add(p, gained, dirty)
+            else:  # a category card left the hand: count it again
+                none = 1 << 20
+                for k in range(len(self.totals)):
+                    if self.totals[k][p] or self.best[k][p] != none:
+                        dirty.add(k)
+                    self.totals[k][p] = 0
+                    self.best[k][p] = none
+                self._add(p, hand, dirty)
+        faces = state.dice_values()
+        if not dirty and faces == self.faces:
+            return self.last
+        for k in dirty:
+            self._place(k)
+        vp = [0] * len(hands)
+        for awards in self.awards:
+            for p, d in awards:
+                vp[p] += faces[d]
         self.faces = faces
         self.last = tuple(vp)
         return self.last
@@ -176,16 +211,16 @@ def _summary(
 
     lead_changes = 0
     sole: int | None = None
-    for _done, vp in checkpoints:
-        leaders = _leaders(vp)
+    leading = [_leaders(vp) for _done, vp in checkpoints]
+    for leaders in leading:
         if len(leaders) == 1:
             (leader,) = leaders
             if sole is not None and leader != sole:
                 lead_changes += 1
             sole = leader
     decided = decisions
-    for done, vp in reversed(checkpoints):
-        if not _leaders(vp) & winners:
+    for (done, _vp), leaders in zip(reversed(checkpoints), reversed(leading)):
+        if not leaders & winners:
             break
         decided = done
     first = result.ranking[0]
@@ -196,14 +231,14 @@ def _summary(
         depth = 0
     else:
         depth = chain.index(first.by) + 1 if first.by in chain else len(chain)
-    counts = Counter(raw[0] for raw in state.log)  # the kernel's own event log, read as it stands
+    kinds = [raw[0] for raw in state.log]  # the kernel's own event log, read as it stands
     return {
         "win": [result.win_share(p) for p in seats],
         "vp": list(result.victory_points),
         "focus": focus,
         "decisions": decisions,
-        "auctions": counts[EV_REVEALED],
-        "unsold": counts[EV_DISCARDED],
+        "auctions": kinds.count(EV_REVEALED),
+        "unsold": kinds.count(EV_DISCARDED),
         "shared": result.shared,
         "tiebreak_depth": depth,
         "category_winner": [
@@ -215,7 +250,7 @@ def _summary(
             for k, c in enumerate(result.categories, start=1)
             for award in c.awards
         },
-        "penalties": counts[EV_CANNOT_PAY] + counts[EV_REFUSED],
+        "penalties": kinds.count(EV_CANNOT_PAY) + kinds.count(EV_REFUSED),
         "gift_leaders": sorted(_leaders(gift_vp)) if gift_vp is not None else [],
         "lead_changes": lead_changes,
         "decided_at": decided / decisions if decisions else 0.0,
