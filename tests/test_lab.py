@@ -7,6 +7,7 @@ import io
 import itertools
 import json
 import math
+import os
 from collections.abc import Iterator, Sequence
 from html import escape as html_escape
 from pathlib import Path
@@ -523,6 +524,78 @@ def test_html_report_is_self_contained_and_localized(small_report: LabReport) ->
     assert "<script" not in page and "src=" not in page and "@import" not in page
     assert "Taux de victoire" in page and "Moines" in page
     assert out.to_html(small_report) == page  # reproducible
+
+
+def _chromium() -> str | None:
+    import shutil
+
+    return next((p for p in (shutil.which(n) for n in ("chromium", "chromium-browser", "google-chrome")) if p), None)
+
+
+@pytest.mark.skipif(
+    _chromium() is None and not os.environ.get("CI"),
+    reason="no Chromium on this machine (apt-get install chromium to run it); never skipped in CI",
+)
+def test_the_report_opens_in_headless_chromium_with_its_summary_first(small_report: LabReport, tmp_path: Path) -> None:
+    """Chromium parses the page offline; the summary in plain words comes before the charts, then the tables."""
+    import subprocess
+
+    from biblios_kit.lab.summary import findings
+
+    use_language("fr")
+    page = tmp_path / "rapport.html"
+    page.write_text(out.to_html(small_report), encoding="utf-8")
+    browser = _chromium()
+    assert browser is not None, "Chromium is needed in CI"
+    dom = subprocess.run(
+        [browser, "--headless", "--no-sandbox", "--disable-gpu", f"--user-data-dir={tmp_path / 'profile'}",
+         "--dump-dom", page.as_uri()],
+        capture_output=True, text=True, timeout=120, check=True,
+    ).stdout.replace("&nbsp;", "\xa0")  # fmt: skip
+    assert '<section id="summary">' in dom and "Résumé" in dom
+    first = findings(small_report)[0].text
+    assert first.startswith("À 2 joueurs, dans biblios, le siège") and html_escape(first, quote=False) in dom
+    assert (
+        dom.index("Résumé") < dom.index("Graphiques") < dom.index("<svg") < dom.index("Tableaux") < dom.index("<table")
+    )
+    assert 'name="viewport"' in dom
+
+
+def test_charts_have_titles_axis_labels_and_the_fair_share(small_report: LabReport) -> None:
+    rulesets = [ref.build() for ref in small_report.experiment.rulesets]
+    main = next(cells for players, arm, cells in out.groups(small_report) if arm == "main" and players == 2)
+    for figure in (
+        out.seat_rates_figure(main),
+        out.nobody_figure(main, rulesets),
+        out.categories_figure(main, rulesets),
+    ):
+        (axes,) = figure.axes
+        assert axes.get_title() and axes.get_xlabel() and axes.get_ylabel()
+        legend = axes.get_legend()
+        assert legend is not None and legend.get_bbox_to_anchor().y0 < axes.bbox.y0  # under the plot, not on a bar
+    restricted = out.restricted_figure(small_report, 2)
+    assert restricted is not None
+    (axes,) = restricted.axes
+    assert "fair share 50%" in [t.get_text() for t in axes.texts]
+    assert any(abs(line.get_ydata()[0] - 0.5) < 1e-9 for line in axes.get_lines())
+
+
+def test_the_summary_is_exported_as_png_and_pdf(small_report: LabReport) -> None:
+    assert out.summary_bytes(small_report, "png").startswith(b"\x89PNG\r\n")
+    assert out.summary_bytes(small_report, "pdf").startswith(b"%PDF")
+
+
+def test_the_summary_surfaces_categories_left_to_nobody(tmp_path: Path) -> None:
+    """At 2 players, second-place-dice leaves categories to nobody 20-45% of the time: the summary says so itself."""
+    from biblios_kit.lab.summary import findings
+
+    experiment = _experiment(_ref("biblios"), _ref("second-place-dice"), games=60, players=(2,), bots=("medium",))
+    report = run_experiment(experiment, InProcessBackend(), tmp_path / "n.jsonl")
+    texts = [f.text for f in findings(report)]
+    nobody = [t for t in texts if "is left to nobody" in t]
+    assert nobody and all("second-place-dice" in t for t in nobody)
+    assert texts[0].startswith("At 2 players, in biblios, seat ")
+    assert any(t.startswith("To detect a 2-point gap") for t in texts)
 
 
 def test_terminal_report(small_report: LabReport) -> None:

@@ -97,6 +97,12 @@ CsvOption = Annotated[bool, typer.Option("--csv", help=_("Print the report as CS
 HtmlOption = Annotated[
     Path | None, typer.Option("--html", help=_("Also write a self-contained HTML report with plots to this file."))
 ]
+SummaryOption = Annotated[
+    Path | None,
+    typer.Option(
+        "--summary", help=_("Also write the report's summary, for sharing, to this file (.png, .pdf or .svg).")
+    ),
+]
 BatchOption = Annotated[int, typer.Option("--batch", help=_("Games per task sent to a worker."))]
 
 
@@ -127,6 +133,7 @@ def compare(
     as_json: JsonOption = False,
     as_csv: CsvOption = False,
     html: HtmlOption = None,
+    summary: SummaryOption = None,
     batch: BatchOption = 10,
     lang: LangOption = None,
 ) -> None:
@@ -143,7 +150,7 @@ def compare(
         fail(f"{error_prefix()} {error}")
     _run(
         "compare", refs, players, bots, games, precision, max_games, seed, restrict, skill,
-        workers, cluster, in_process, results, resume, as_json, as_csv, html, batch,
+        workers, cluster, in_process, results, resume, as_json, as_csv, html, batch, summary,
     )  # fmt: skip
 
 
@@ -178,6 +185,7 @@ def sweep(
     as_json: JsonOption = False,
     as_csv: CsvOption = False,
     html: HtmlOption = None,
+    summary: SummaryOption = None,
     batch: BatchOption = 10,
     lang: LangOption = None,
 ) -> None:
@@ -204,7 +212,7 @@ def sweep(
     refs = [RulesetRef.of(point.ruleset, point.label) for point in points]
     _run(
         "sweep", refs, players, bots, games, precision, max_games, seed, restrict, skill,
-        workers, cluster, in_process, results, resume, as_json, as_csv, html, batch,
+        workers, cluster, in_process, results, resume, as_json, as_csv, html, batch, summary,
         sweep_values=[point.values for point in points], skipped=skipped,
     )  # fmt: skip
 
@@ -293,6 +301,7 @@ def _run(
     as_csv: bool,
     html: Path | None,
     batch: int,
+    summary: Path | None = None,
     sweep_values: list[dict[str, str]] | None = None,
     skipped: list[str] | None = None,
 ) -> None:
@@ -324,13 +333,21 @@ def _run(
         fail(f"{prefix} " + _("--json and --csv cannot be used together"))
     if html is not None and not html.parent.is_dir():
         fail(f"{prefix} " + _("--html {path}: no such folder").format(path=html))
-    if html is not None:
-        from biblios_kit.lab.results import ResultsFileError, check_writable
+    from biblios_kit.lab.report import SUMMARY_FORMATS
+
+    if summary is not None and summary.suffix.lower().lstrip(".") not in SUMMARY_FORMATS:
+        fail(f"{prefix} " + _("--summary {path}: the file must end in .png, .pdf or .svg").format(path=summary))
+    if summary is not None and not summary.parent.is_dir():
+        fail(f"{prefix} " + _("--summary {path}: no such folder").format(path=summary))
+    for flag, target in (("--html", html), ("--summary", summary)):
+        if target is None:
+            continue
+        from biblios_kit.lab.results import check_writable
 
         try:
-            check_writable(html)  # checked now, not after the games: a FIFO would hang the write
+            check_writable(target)  # checked now, not after the games: a FIFO would hang the write
         except ResultsFileError as error:
-            fail(f"{prefix} --html {error.where}: {error.reason}")
+            fail(f"{prefix} {flag} {error.where}: {error.reason}")
     try:
         counts = parse_players(players_text)
         bots = parse_bots(bots_text)
@@ -387,7 +404,7 @@ def _run(
         backend.close()
     report.sweep = sweep_values or []
     report.skipped = skipped or []
-    _output(report, as_json, as_csv, html)
+    _output(report, as_json, as_csv, html, summary)
 
 
 def _backend(workers: int | None, cluster: str | None, in_process: bool) -> Any:
@@ -433,8 +450,24 @@ def _execute(experiment: Any, backend: Any, results: Path, resume: bool) -> LabR
         return run_experiment(experiment, backend, results, resume, progress)
 
 
-def _output(report: LabReport, as_json: bool, as_csv: bool, html: Path | None) -> None:
-    """Print the report in the format asked for and write the HTML file."""
+def _write_bytes_atomic(path: Path, data: bytes) -> None:
+    """Write ``data`` to ``path`` through a temporary file of the same folder, then rename (as ``write_text_atomic``)."""
+    import tempfile
+
+    fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
+    try:
+        with os.fdopen(fd, "wb") as handle:
+            handle.write(data)
+            handle.flush()
+            os.fsync(handle.fileno())
+        os.replace(tmp, path)
+    except BaseException:
+        Path(tmp).unlink(missing_ok=True)
+        raise
+
+
+def _output(report: LabReport, as_json: bool, as_csv: bool, html: Path | None, summary: Path | None = None) -> None:
+    """Print the report in the format asked for and write the HTML file and the summary image."""
     from biblios_kit.atomic import write_text_atomic
     from biblios_kit.lab import report as out
 
@@ -443,6 +476,11 @@ def _output(report: LabReport, as_json: bool, as_csv: bool, html: Path | None) -
             write_text_atomic(html, out.to_html(report))
         except OSError as error:
             fail(f"{error_prefix()} {html}: {error.strerror or error}")
+    if summary is not None:
+        try:
+            _write_bytes_atomic(summary, out.summary_bytes(report, summary.suffix.lower().lstrip(".")))
+        except OSError as error:
+            fail(f"{error_prefix()} {summary}: {error.strerror or error}")
     if as_json:
         print(out.to_json(report))
     elif as_csv:
