@@ -44,6 +44,13 @@ def register(app: typer.Typer) -> None:
         "sweep",
         help=_("Play the same report for each value (or combination of values) of ruleset fields set with --set."),
     )(sweep)
+    lab_app.command(
+        "tune",
+        help=_(
+            "Find the values of one or two rule fields (--set FIELD=LOW..HIGH) that meet a balance target "
+            "(--target), by successive halving: few games for the candidates that are clearly off."
+        ),
+    )(tune)
     app.add_typer(lab_app, name="lab")
 
 
@@ -215,6 +222,97 @@ def sweep(
         workers, cluster, in_process, results, resume, as_json, as_csv, html, batch, summary,
         sweep_values=[point.values for point in points], skipped=skipped,
     )  # fmt: skip
+
+
+def tune(
+    swept: Annotated[
+        str | None, typer.Argument(metavar="RULESET", help=_("The ruleset to tune (id, alias or file)."))
+    ] = None,
+    set_: Annotated[
+        list[str] | None,
+        typer.Option(
+            "--set",
+            help=_(
+                "FIELD=LOW..HIGH (or LOW..HIGH:STEP, or V1,V2,...): a rule field and the values to try; once or twice."
+            ),
+        ),
+    ] = None,
+    target: Annotated[
+        str,
+        typer.Option(
+            "--target",
+            help=_(
+                "What to reach at every player count: fair:TOLERANCE (every seat within it of the fair share), "
+                "METRIC=VALUE:TOLERANCE, METRIC>=VALUE or METRIC<=VALUE (category_nobody.3<=0.1)."
+            ),
+        ),
+    ] = "fair:0.02",
+    ruleset: RulesetOption = None,
+    option: OptionOption = None,
+    players: PlayersListOption = "2,3,4",
+    bots: BotsOption = "medium",
+    first_games: Annotated[
+        int, typer.Option("--first-games", help=_("Games per player count of every candidate in the first round."))
+    ] = 100,
+    max_games: MaxGamesOption = 3200,
+    seed: SeedOption = 0,
+    workers: WorkersOption = None,
+    cluster: ClusterOption = None,
+    in_process: InProcessOption = False,
+    as_json: JsonOption = False,
+    batch: BatchOption = 10,
+    lang: LangOption = None,
+) -> None:
+    """Tune ruleset fields."""
+    start(lang)
+    from biblios_kit.cli.options import parse_bots, parse_players
+    from biblios_kit.errors import BibliosError
+    from biblios_kit.lab import tune as tuning
+    from biblios_kit.lab.overrides import sweep_rulesets
+    from biblios_kit.lab.plan import MAX_GAMES, RulesetRef
+
+    prefix = error_prefix()
+    if (swept is None) == (ruleset is None):
+        fail(f"{prefix} " + _("name one ruleset to tune (as an argument or with --ruleset)"))
+    name = swept if swept is not None else ruleset
+    assert name is not None
+    if not set_ or len(set_) > 2:
+        fail(f"{prefix} " + _("--set FIELD=LOW..HIGH is needed, once or twice: the fields to tune"))
+    if first_games < 1 or max_games < first_games or max_games > MAX_GAMES or batch < 1:
+        fail(f"{prefix} " + _("--first-games must be at least 1 and at most --max-games (at most {limit})").format(
+            limit=format_number(MAX_GAMES)))  # fmt: skip
+    if cluster is not None and in_process:
+        fail(f"{prefix} " + _("--cluster and --in-process cannot be used together"))
+    try:
+        goal = tuning.parse_target(target)
+        counts = parse_players(players)
+        bot_specs = parse_bots(bots)
+        points, skipped = sweep_rulesets(name, tuple(option or ()), [tuning.expand_range(s) for s in set_])
+        refs = [RulesetRef.of(point.ruleset, point.label) for point in points]
+        _check_players(refs, counts, bot_specs)
+    except BibliosError as error:
+        fail(f"{prefix} {error}")
+    for message in skipped:
+        print(f"{prefix} {message}", file=sys.stderr)
+    if not points:
+        fail(f"{prefix} " + _("no valid value to tune"))
+    backend = _backend(workers, cluster, in_process)
+    try:
+        result = tuning.tune(
+            refs, [p.values for p in points], counts, bot_specs, goal, backend,
+            seed=seed, first=first_games, most=max_games, batch=batch,
+        )  # fmt: skip
+    except KeyboardInterrupt:
+        raise typer.Exit(130) from None
+    finally:
+        backend.close()
+    if as_json:
+        import json
+
+        print(json.dumps(tuning.result_json(result), ensure_ascii=False, indent=1))
+    else:
+        for line in tuning.result_lines(result):
+            print(line)
 
 
 def _compare_refs(names: list[str], options: tuple[str, ...]) -> list[RulesetRef]:
