@@ -58,6 +58,7 @@ def _check_known_answer(result: TuneResult) -> None:
     (cell,) = chosen.cells
     decisions = cell.estimates["decisions"]
     assert 229.3 <= decisions.value <= 233.3 and decisions.low < 231.3 < decisions.high
+    assert chosen.confirmed(result.target)  # the interval, not only the estimate, lies in 229.3-233.3
     assert len(result.runners_up) == 2 and all(not r.meets for r in result.runners_up)
     # Successive halving: far fewer games than playing every candidate to the end
     assert result.games < 13 * 320 / 4

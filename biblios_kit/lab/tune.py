@@ -4,7 +4,7 @@ Successive halving (Jamieson and Talwalkar, 2016) over the grid of candidate val
 candidate plays a first round of games at each player count; candidates whose 95% intervals
 show they cannot meet the target are dropped, the others are ranked by how far their estimates
 are from the target and the better half plays twice as many games, until one candidate is left
-or the cap is reached. A candidate's games are those of a lab sweep point (game ``i`` has the
+whose 95% intervals lie inside the target (or that no longer meets it), or the cap is reached. A candidate's games are those of a lab sweep point (game ``i`` has the
 seed ``game_seed(seed, i)``), played on any :class:`~biblios_kit.lab.backends.Backend` (in this
 process or on Dask), and a later round only plays the games a candidate does not have yet.
 
@@ -182,6 +182,10 @@ class Candidate:
         """Games played per player count."""
         return min((len(g) for g in self.games.values()), default=0)
 
+    def confirmed(self, target: Target) -> bool:
+        """Whether every constrained figure's 95% interval lies inside its band (met beyond the noise)."""
+        return all(low <= e.low and e.high <= high for cell in self.cells for e, low, high in target.bands(cell))
+
     def rank(self) -> tuple[float, float, float]:
         """Sort key: those that meet the target first, the closest to its middle first."""
         return (self.miss, self.closeness, self.miss_interval)
@@ -259,8 +263,12 @@ def tune(
         rounds.append((len(alive), stop))
         possible = [i for i in alive if candidates[i].miss_interval == 0]
         alive = sorted(possible or alive, key=lambda i: candidates[i].rank())
-        if len(alive) <= 1 or stop >= most:
+        if stop >= most:
             break
+        if len(alive) == 1:  # the last one plays on until its intervals confirm it (or it stops meeting the target)
+            last = candidates[alive[0]]
+            if not last.meets or last.confirmed(target):
+                break
         alive = alive[: max(1, math.ceil(len(alive) / eta))]
         stop = min(most, stop * eta)
     ranked = sorted(candidates, key=lambda c: (-c.rounds, *c.rank()))
@@ -316,6 +324,10 @@ def result_lines(result: TuneResult) -> list[str]:
         ).format(values=shown, target=result.target.text),
         *("  " + line for line in candidate_lines(chosen, result.target, ruleset)),
     ]
+    if chosen.meets and not chosen.confirmed(result.target):
+        lines.append(
+            "  " + _("Its 95% intervals are wider than the target: play more games (--max-games) to confirm it.")
+        )
     for runner in result.runners_up:
         values = ", ".join(f"{field}={value}" for field, value in runner.values.items())
         lines.append(
@@ -349,6 +361,7 @@ def result_json(result: TuneResult) -> dict[str, Any]:
         return {
             "values": candidate.values,
             "meets": candidate.meets,
+            "confirmed": candidate.confirmed(result.target),
             "miss": candidate.miss,
             "games_per_player_count": candidate.played,
             "figures": {
