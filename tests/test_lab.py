@@ -580,6 +580,21 @@ def test_charts_have_titles_axis_labels_and_the_fair_share(small_report: LabRepo
     assert any(abs(line.get_ydata()[0] - 0.5) < 1e-9 for line in axes.get_lines())
 
 
+def test_sweep_charts_show_the_metrics_that_moved_most(tmp_path: Path) -> None:
+    points, _skipped = sweep_rulesets("biblios", (), ["dice.0.start=2,6"])
+    refs = [RulesetRef.of(p.ruleset, p.label) for p in points]
+    report = run_experiment(_experiment(*refs, games=30), InProcessBackend(), tmp_path / "s.jsonl")
+    report.sweep = [p.values for p in points]
+    (cells,) = [cells for _players, arm, cells in out.groups(report) if arm == "main"]
+    keys = out.sweep_keys(cells)
+    assert keys[0] == "seat_win.1" and len(keys) == out.SWEEP_PLOTS
+    # every die starts 4 faces higher: final dice and victory points move most, far beyond their intervals
+    assert "vp_mean" in keys and any(k.startswith("die.") for k in keys)
+    assert "decisions" not in keys  # the dice do not change how the game is played by random bots
+    page = out.to_html(report)
+    assert page.count("<svg") == 4 + len(keys)  # seats, left to nobody, decisiveness, victory points, then the sweep
+
+
 def test_the_summary_is_exported_as_png_and_pdf(small_report: LabReport) -> None:
     assert out.summary_bytes(small_report, "png").startswith(b"\x89PNG\r\n")
     assert out.summary_bytes(small_report, "pdf").startswith(b"%PDF")
