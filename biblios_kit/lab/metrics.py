@@ -81,23 +81,10 @@ def _leaders(vp: Sequence[int]) -> frozenset[int]:
 
 
 def _changes(old: tuple[int, ...], new: tuple[int, ...]) -> tuple[list[int], list[int]]:
-    """The cards sorted hand ``new`` gained and lost since sorted hand ``old`` (a merge of the two)."""
-    gained: list[int] = []
-    lost: list[int] = []
-    i = j = 0
-    while i < len(old) and j < len(new):
-        if old[i] == new[j]:
-            i += 1
-            j += 1
-        elif old[i] < new[j]:
-            lost.append(old[i])
-            i += 1
-        else:
-            gained.append(new[j])
-            j += 1
-    lost.extend(old[i:])
-    gained.extend(new[j:])
-    return gained, lost
+    """The cards hand ``new`` gained and lost since hand ``old`` (every card of the deck is one id: no repeats)."""
+    before = set(old)
+    after = set(new)
+    return sorted(after - before), sorted(before - after)
 
 
 class _Projector:
