@@ -15,8 +15,7 @@ from typing import Any
 from biblios_kit.engine import GameState, Phase, compile_rules, new_game
 from biblios_kit.engine.compiled import KIND_CATEGORY
 from biblios_kit.engine.core import EV_CANNOT_PAY, EV_DISCARDED, EV_REFUSED, EV_REVEALED, PH_BIDDING, PH_PAYMENT
-from biblios_kit.engine.scoring import _category_places as category_places  # the engine's own place rule
-from biblios_kit.engine.scoring import score_hands
+from biblios_kit.engine.scoring import category_places, score_hands
 from biblios_kit.rules.model import Ruleset
 from biblios_kit.sim.runner import game_seed, play_game
 
@@ -111,7 +110,7 @@ class _Projector:
         self.faces: tuple[int, ...] = ()
         self.last: tuple[int, ...] = (0,) * players
 
-    def _add(self, p: int, cards: Sequence[int], dirty: set[int]) -> None:
+    def _count_in(self, p: int, cards: Sequence[int], dirty: set[int]) -> None:
         rules = self.rules
         kind, value, cat, letter = rules.kind, rules.value, rules.cat, rules.letter
         for c in cards:
@@ -159,7 +158,7 @@ class _Projector:
             hands[p] = hand
             gained, lost = _changes(old, hand)
             if not any(kind[c] == KIND_CATEGORY for c in lost):  # only Gold or church cards left: add the new ones
-                self._add(p, gained, dirty)
+                self._count_in(p, gained, dirty)
             else:  # a category card left the hand: count it again
                 none = 1 << 20
                 for k in range(len(self.totals)):
@@ -167,7 +166,7 @@ class _Projector:
                         dirty.add(k)
                     self.totals[k][p] = 0
                     self.best[k][p] = none
-                self._add(p, hand, dirty)
+                self._count_in(p, hand, dirty)
         faces = state.dice_values()
         if not dirty and faces == self.faces:
             return self.last

@@ -21,6 +21,7 @@ from biblios_kit.i18n import _, current_language, format_decimal, format_number,
 from biblios_kit.lab.names import arm_label, metric_category, metric_label
 from biblios_kit.lab.runner import LabReport
 from biblios_kit.lab.stats import RATE, CellStats, Difference, Estimate
+from biblios_kit.lab.summary import findings, signed
 from biblios_kit.rules.model import Ruleset
 
 SIGNIFICANT_MARK = "*"
@@ -53,15 +54,6 @@ def format_estimate(estimate: Estimate) -> str:
     if estimate.kind == RATE:
         return f"{format_percent(estimate.value, 1)} ({format_percent(estimate.low, 1)}–{format_percent(estimate.high, 1)})"
     return f"{format_decimal(estimate.value, 2)} ({format_decimal(estimate.low, 2)}–{format_decimal(estimate.high, 2)})"
-
-
-def signed(value: float, kind: str) -> str:
-    """A signed difference: percentage points for a rate ("+3,2 pts"), a decimal for a mean."""
-    if kind == RATE:
-        text = _("{diff} pts").format(diff=format_decimal(100 * value, 1))
-    else:
-        text = format_decimal(value, 2)
-    return "+" + text if value > 0 else text
 
 
 def format_difference(difference: Difference, kind: str) -> str:
@@ -177,8 +169,6 @@ def render_terminal(report: LabReport, console: Any = None) -> None:
     """Print the report as rich tables (on ``console``, else standard output)."""
     from rich.console import Console
     from rich.table import Table
-
-    from biblios_kit.lab.summary import findings
 
     console = console or Console()
     rulesets = _rulesets(report)
@@ -655,7 +645,6 @@ def to_html(report: LabReport) -> str:
     Inline CSS and SVG only (no script, no font, no network); it reads on a phone (the tables scroll
     sideways) and prints with the summary on its own page.
     """
-    from biblios_kit.lab.summary import findings
 
     rulesets = _rulesets(report)
     lang = current_language()
@@ -706,8 +695,6 @@ def to_html(report: LabReport) -> str:
 def summary_figure(report: LabReport) -> Any:
     """The summary for sharing: its sentences, then the win rate per seat at the largest player count."""
     import textwrap
-
-    from biblios_kit.lab.summary import findings
 
     lines: list[tuple[str, bool]] = []
     for finding in findings(report):

@@ -14,7 +14,7 @@ from dataclasses import dataclass
 from biblios_kit.i18n import _, format_number, format_percent, ngettext
 from biblios_kit.lab.names import arm_label, category_name, metric_label
 from biblios_kit.lab.runner import LabReport
-from biblios_kit.lab.stats import CellStats, Difference, games_needed
+from biblios_kit.lab.stats import RATE, CellStats, Difference, games_needed
 from biblios_kit.rules.model import Ruleset
 
 NOBODY_ALERT = 0.2
@@ -83,9 +83,18 @@ def seat_finding(cell: CellStats) -> Finding | None:
     return Finding(text, d.significant)
 
 
-def _signed(d: Difference, kind: str) -> str:
-    from biblios_kit.lab.report import signed
+def signed(value: float, kind: str) -> str:
+    """A signed difference: percentage points for a rate ("+3,2 pts"), a decimal for a mean."""
+    from biblios_kit.i18n import format_decimal
 
+    if kind == RATE:
+        text = _("{diff} pts").format(diff=format_decimal(100 * value, 1))
+    else:
+        text = format_decimal(value, 2)
+    return "+" + text if value > 0 else text
+
+
+def _signed(d: Difference, kind: str) -> str:
     return signed(d.diff, kind)
 
 
