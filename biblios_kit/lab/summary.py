@@ -66,11 +66,15 @@ def seat_finding(cell: CellStats) -> Finding | None:
     key, d = max(cell.fair.items(), key=lambda item: abs(item[1].diff))
     e = cell.estimates[key]
     seat = key.partition(".")[2]
-    where = (
-        _("above the fair share")
-        if d.diff > 0
-        else (_("below the fair share") if d.diff < 0 else _("exactly the fair share"))
-    )
+    if round(100 * abs(d.diff), 1) == 0:
+        text = _("{at}, seat {seat} wins {rate} ({interval}), the fair share.").format(
+            at=at_players(cell.players, cell.label),
+            seat=seat,
+            rate=format_percent(e.value, 0),
+            interval=_interval(e.low, e.high),
+        )
+        return Finding(text, False)
+    where = _("above the fair share") if d.diff > 0 else _("below the fair share")
     text = _("{at}, seat {seat} wins {rate} ({interval}), {points} points {where}: {verdict}.").format(
         at=at_players(cell.players, cell.label),
         seat=seat,
