@@ -1,11 +1,15 @@
-"""Lab throughput: a plain in-process loop against local Dask clusters of 1 and 2 workers.
+"""Lab throughput: its cost against ``simulate`` with the same bots, then an in-process loop against local Dask clusters.
 
 Usage (from the repository root)::
 
     .venv/bin/python benchmarks/lab.py                        # 400 four-player games of medium bots
     .venv/bin/python benchmarks/lab.py --games 200 --bots easy --players 3
 
-Every backend plays the same experiment (biblios, one cell, ``--games`` games in tasks of
+First, the lab's own cost: CPU time per game of the lab's work unit (``run_job``: each game
+played and measured as it is played) against ``simulate``'s (``run_games`` in this process:
+each game played and summarised), on the same games with the same bots, in alternating rounds
+(the least CPU time per game of each side is kept: the machine may be shared). Then every
+backend plays the same experiment (biblios, one cell, ``--games`` games in tasks of
 ``--batch``), once untimed to warm up, then timed. The in-process figure is the lab's own loop (``InProcessBackend``: each game
 played, replayed and measured); the Dask figures include the cluster's scheduling and
 pickling but not its start-up (timed separately). It prints games/s per backend, the
@@ -18,6 +22,7 @@ every backend gave identical figures.
 from __future__ import annotations
 
 import argparse
+import os
 import sys
 import tempfile
 import time
@@ -26,7 +31,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from biblios_kit.lab.backends import Backend, DaskBackend, InProcessBackend
-from biblios_kit.lab.plan import Experiment, RulesetRef
+from biblios_kit.lab.plan import Experiment, RulesetRef, run_job
 from biblios_kit.lab.runner import LabReport, run_experiment
 from biblios_kit.rules import load_ruleset
 
@@ -47,6 +52,36 @@ def _run(experiment: Experiment, backend: Backend, folder: Path, name: str) -> t
     return report, time.perf_counter() - began, _cpu(backend) - cpu
 
 
+def lab_overhead(experiment: Experiment, ruleset: str, rounds: int = 3) -> tuple[float, float]:
+    """CPU seconds per game of the lab's jobs and of ``simulate``'s own loop on the same games.
+
+    The two are interleaved job by job (``simulate`` plays a job's games, then the lab plays them),
+    so that a machine shared with other work slows both alike; each side keeps its least total
+    over ``rounds``.
+    """
+    from biblios_kit.rules import load_ruleset as load
+    from biblios_kit.sim.model import SimConfig
+    from biblios_kit.sim.runner import _play_range  # simulate's loop: play and summarise games start..stop-1
+
+    (players,) = experiment.players
+    cell = experiment.cells()[0]
+    config = SimConfig(ruleset, players, experiment.games, seed=experiment.seed, bots=experiment.bots * players)
+    rules = load(ruleset)
+    lab = simulate = float("inf")
+    for _round in range(rounds):
+        lab_total = simulate_total = 0.0
+        for job in experiment.jobs(cell, 0, experiment.games):
+            began = time.process_time()
+            _play_range(config, rules, job.start, job.stop)
+            simulate_total += time.process_time() - began
+            began = time.process_time()
+            run_job(job)
+            lab_total += time.process_time() - began
+        lab = min(lab, lab_total / experiment.games)
+        simulate = min(simulate, simulate_total / experiment.games)
+    return lab, simulate
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--games", type=int, default=400)
@@ -54,11 +89,19 @@ def main() -> None:
     parser.add_argument("--bots", default="medium")
     parser.add_argument("--batch", type=int, default=10)
     parser.add_argument("--ruleset", default="biblios")
+    parser.add_argument("--overhead-only", action="store_true", help="only the lab's cost against simulate")
     args = parser.parse_args()
 
     ref = RulesetRef.of(load_ruleset(args.ruleset))
     experiment = Experiment((ref,), (args.players,), (args.bots,), games=args.games, batch=args.batch, seed=1)
     print(f"{args.games} games, {args.players} players, {args.bots} bots, {args.batch} games per task")
+    lab, simulate = lab_overhead(experiment, args.ruleset)
+    print(
+        f"  lab against simulate  {1000 * lab:.2f} ms against {1000 * simulate:.2f} ms CPU per game: "
+        f"{100 * (lab / simulate - 1):+.1f}% (load average {os.getloadavg()[0]:.2f})"
+    )
+    if args.overhead_only:
+        return
     figures: dict[str, float] = {}
     cpu_per_game: dict[str, float] = {}
     reports: dict[str, LabReport] = {}

@@ -7,6 +7,7 @@ import io
 import itertools
 import json
 import math
+import os
 from collections.abc import Iterator, Sequence
 from html import escape as html_escape
 from pathlib import Path
@@ -82,6 +83,50 @@ def test_metrics_agree_with_the_engine(name: str, players: int) -> None:
         assert sorted(vp)[-1] > sorted(vp)[-2]  # victory points alone decided
     else:
         assert max(m["vp"]).__eq__(sorted(m["vp"])[-2])  # a tie on victory points went to the tie-break
+
+
+@pytest.mark.parametrize(
+    ("name", "players", "bot"),
+    [
+        ("biblios", 4, "medium"),
+        ("biblios", 2, "random"),
+        ("second-place-dice", 3, "easy"),
+        ("scripts-and-scribes", 3, "random"),
+    ],
+)
+def test_measured_while_played_equals_a_replay(name: str, players: int, bot: str) -> None:
+    """The lab measures a game as it is played; the replay scored by the engine's score_hands is the reference."""
+    ruleset = load_ruleset(name)
+    for index in range(4):
+        seed = game_seed(7, index)
+        seats = (bot,) * players
+        reference = measure(ruleset, players, seed, play(ruleset, players, seed, seats))
+        assert play_and_measure(ruleset, players, seed, seats) == reference
+        restricted = play(ruleset, players, seed, seats, 1, "no-church")
+        live = play_and_measure(ruleset, players, seed, seats, 1, "no-church")
+        assert {**live, "overrides": 0, "choices": 0} == measure(ruleset, players, seed, restricted, 1)
+        assert 0 <= live["overrides"] <= live["choices"] < live["decisions"]
+
+
+@pytest.mark.parametrize(("name", "players"), [("biblios", 2), ("biblios", 4), ("second-place-dice", 3)])
+def test_projected_points_are_the_engines_score(name: str, players: int) -> None:
+    """The lab's fast projection gives score_hands' victory points at every step of random games."""
+    import random
+
+    from biblios_kit.engine import compile_rules
+    from biblios_kit.engine.scoring import score_hands
+    from biblios_kit.lab.metrics import _Projector
+
+    ruleset = load_ruleset(name)
+    rules = compile_rules(ruleset)
+    for seed in range(12):
+        state = new_game(ruleset, players, seed)
+        projector = _Projector(rules, players)
+        rng = random.Random(seed)
+        while not state.is_terminal():
+            state.apply(state.random_action(rng))
+            hands = [list(state.hand(p)) for p in range(players)]
+            assert projector.points(state) == score_hands(rules, hands, list(state.dice_values())).victory_points
 
 
 def test_second_place_dice_are_measured_by_place() -> None:
@@ -224,6 +269,25 @@ def test_comparisons_and_seat_test() -> None:
     assert skewed is not None and skewed.significant
 
 
+def test_difference_intervals_and_power_match_known_answers() -> None:
+    from biblios_kit.lab.stats import _newcombe, fair_share_test, games_needed
+
+    # Newcombe (1998), example (a): 56/70 against 48/80, difference 0.2000 in 0.0524 to 0.3339
+    low, high = _newcombe([1] * 48 + [0] * 32, [1] * 56 + [0] * 14)
+    assert low == pytest.approx(0.0524, abs=1e-4) and high == pytest.approx(0.3339, abs=1e-4)
+    rates = compare("k", "rate", [1] * 48 + [0] * 32, [1] * 56 + [0] * 14)
+    assert rates is not None and (rates.low, rates.high) == pytest.approx((low, high))
+    means = compare("k", "mean", [1.0, 2.0, 3.0, 4.0], [2.0, 4.0, 6.0, 8.0])
+    from scipy.stats import ttest_ind
+
+    expected = ttest_ind([2.0, 4.0, 6.0, 8.0], [1.0, 2.0, 3.0, 4.0], equal_var=False).confidence_interval()
+    assert means is not None and (means.low, means.high) == pytest.approx((expected.low, expected.high))
+    # (1.96 + 0.8416)^2 * 2 * 0.25 / 0.05^2 = 1569.8: 1570 games per ruleset; half of it against a fixed share
+    assert games_needed(0.5, 0.05) == 1570 and games_needed(0.5, 0.05, two_samples=False) == 785
+    fair = fair_share_test("seat_win.1", [1.0] * 58 + [0.0] * 42, 2)
+    assert fair is not None and fair.diff == pytest.approx(0.08) and fair.p == pytest.approx(0.1096, abs=1e-3)
+
+
 # --------------------------------------------------------------------------- experiments, A/A, resume
 
 
@@ -258,6 +322,64 @@ def test_skill_gradient_and_both_editions(tmp_path: Path) -> None:
         assert strong.n == 15 and strong.value > 0.6  # the easy bot beats random ones most of the time
     # Categories are compared by board position across editions (Illuminators with Monks...).
     assert "category_by_winner.1" in by_key[("biblios", "main")].differences
+
+
+def test_a_restriction_that_never_bites_is_flagged_and_not_compared(tmp_path: Path) -> None:
+    """Medium bots never bid beyond their means: no-bluff changes no game, so nothing is tested for it."""
+    arms = (MAIN, Arm("restrict", restriction="no-bluff"), Arm("restrict", restriction="never-bid"))
+    experiment = _experiment(
+        _ref("biblios"), _ref("second-place-dice"), games=30, arms=arms, players=(2,), bots=("medium",)
+    )
+    report = run_experiment(experiment, InProcessBackend(), tmp_path / "r.jsonl")
+    cells = {(c.ruleset, c.arm): c for c in report.cells}
+    for ruleset in (0, 1):
+        idle = cells[(ruleset, "restrict:no-bluff")]
+        assert idle.effect is not None and idle.no_effect and idle.effect.choices > 0
+        assert idle.effect.share_of_games == 0 and idle.gap is None and not idle.differences
+        bites = cells[(ruleset, "restrict:never-bid")]
+        assert bites.effect is not None and not bites.no_effect
+        assert bites.effect.share_of_games == 1 and 0 < bites.effect.share_of_decisions < 1
+        # Jaffe's gap: the restricted bot against the unrestricted one on the same deals, in the same seat
+        assert bites.gap is not None and bites.gap.family == "primary" and bites.gap.diff < 0
+    assert cells[(1, "restrict:never-bid")].differences
+    text = out.to_json(report)
+    data = json.loads(text)
+    idle_json = next(c for c in data["cells"] if c["arm"] == "restrict:no-bluff")
+    assert idle_json["restriction"]["no_effect"] is True
+    assert all("p" not in m for m in idle_json["metrics"].values())
+    from rich.console import Console
+
+    console = Console(record=True, width=200)
+    out.render_terminal(report, console)
+    assert "No effect with these bots" in console.export_text()
+
+
+def test_the_primary_family_is_corrected_on_its_own(tmp_path: Path) -> None:
+    from biblios_kit.lab.stats import PRIMARY
+
+    arms = (MAIN, Arm("restrict", restriction="never-bid"))
+    experiment = _experiment(_ref("biblios"), _ref("second-place-dice"), games=40, arms=arms, players=(2, 3))
+    report = run_experiment(experiment, InProcessBackend(), tmp_path / "f.jsonl")
+    tests: dict[str, list] = {"primary": [], "secondary": []}
+    for cell in report.cells:
+        found = [*cell.differences.values(), *cell.fair.values(), *([cell.gap] if cell.gap else [])]
+        for d in found:
+            tests[d.family].append(d)
+        for key, d in cell.differences.items():
+            expected = cell.arm == "main" and key.startswith(tuple(PRIMARY))
+            assert (d.family == "primary") is expected, key
+        if cell.arm == "main":
+            assert set(cell.fair) == {f"seat_win.{s + 1}" for s in range(cell.players)}
+            assert all(d.family == "primary" for d in cell.fair.values())
+    for family, found in tests.items():
+        assert found
+        assert [d.p_adjusted for d in found] == pytest.approx(holm([d.p for d in found])), family
+    assert len(tests["primary"]) < len(tests["secondary"])
+    # no complement ("won by someone" is 1 - "won by nobody") and no constant tested
+    keys = {k for cell in report.cells for k in cell.differences}
+    assert not any(k.startswith("category_won") for k in keys)
+    restricted = next(c for c in report.cells if c.ruleset == 1 and c.arm == "restrict:never-bid")
+    assert "changed" not in restricted.differences
 
 
 class _Interrupting(InProcessBackend):
@@ -402,6 +524,93 @@ def test_html_report_is_self_contained_and_localized(small_report: LabReport) ->
     assert "<script" not in page and "src=" not in page and "@import" not in page
     assert "Taux de victoire" in page and "Moines" in page
     assert out.to_html(small_report) == page  # reproducible
+
+
+def _chromium() -> str | None:
+    import shutil
+
+    return next((p for p in (shutil.which(n) for n in ("chromium", "chromium-browser", "google-chrome")) if p), None)
+
+
+@pytest.mark.skipif(
+    _chromium() is None and not os.environ.get("CI"),
+    reason="no Chromium on this machine (apt-get install chromium to run it); never skipped in CI",
+)
+def test_the_report_opens_in_headless_chromium_with_its_summary_first(small_report: LabReport, tmp_path: Path) -> None:
+    """Chromium parses the page offline; the summary in plain words comes before the charts, then the tables."""
+    import subprocess
+
+    from biblios_kit.lab.summary import findings
+
+    use_language("fr")
+    page = tmp_path / "rapport.html"
+    page.write_text(out.to_html(small_report), encoding="utf-8")
+    browser = _chromium()
+    assert browser is not None, "Chromium is needed in CI"
+    dom = subprocess.run(
+        [browser, "--headless", "--no-sandbox", "--disable-gpu", f"--user-data-dir={tmp_path / 'profile'}",
+         "--dump-dom", page.as_uri()],
+        capture_output=True, text=True, timeout=120, check=True,
+    ).stdout.replace("&nbsp;", "\xa0")  # fmt: skip
+    assert '<section id="summary">' in dom and "Résumé" in dom
+    first = findings(small_report)[0].text
+    assert first.startswith("À 2 joueurs, dans biblios, le siège") and html_escape(first, quote=False) in dom
+    assert (
+        dom.index("Résumé") < dom.index("Graphiques") < dom.index("<svg") < dom.index("Tableaux") < dom.index("<table")
+    )
+    assert 'name="viewport"' in dom
+
+
+def test_charts_have_titles_axis_labels_and_the_fair_share(small_report: LabReport) -> None:
+    rulesets = [ref.build() for ref in small_report.experiment.rulesets]
+    main = next(cells for players, arm, cells in out.groups(small_report) if arm == "main" and players == 2)
+    for figure in (
+        out.seat_rates_figure(main),
+        out.nobody_figure(main, rulesets),
+        out.categories_figure(main, rulesets),
+    ):
+        (axes,) = figure.axes
+        assert axes.get_title() and axes.get_xlabel() and axes.get_ylabel()
+        legend = axes.get_legend()
+        assert legend is not None and legend.get_bbox_to_anchor().y0 < axes.bbox.y0  # under the plot, not on a bar
+    restricted = out.restricted_figure(small_report, 2)
+    assert restricted is not None
+    (axes,) = restricted.axes
+    assert "fair share 50%" in [t.get_text() for t in axes.texts]
+    assert any(abs(line.get_ydata()[0] - 0.5) < 1e-9 for line in axes.get_lines())
+
+
+def test_sweep_charts_show_the_metrics_that_moved_most(tmp_path: Path) -> None:
+    points, _skipped = sweep_rulesets("biblios", (), ["dice.0.start=2,6"])
+    refs = [RulesetRef.of(p.ruleset, p.label) for p in points]
+    report = run_experiment(_experiment(*refs, games=30), InProcessBackend(), tmp_path / "s.jsonl")
+    report.sweep = [p.values for p in points]
+    (cells,) = [cells for _players, arm, cells in out.groups(report) if arm == "main"]
+    keys = out.sweep_keys(cells)
+    assert keys[0] == "seat_win.1" and len(keys) == out.SWEEP_PLOTS
+    # every die starts 4 faces higher: final dice and victory points move most, far beyond their intervals
+    assert "vp_mean" in keys and any(k.startswith("die.") for k in keys)
+    assert "decisions" not in keys  # the dice do not change how the game is played by random bots
+    page = out.to_html(report)
+    assert page.count("<svg") == 4 + len(keys)  # seats, left to nobody, decisiveness, victory points, then the sweep
+
+
+def test_the_summary_is_exported_as_png_and_pdf(small_report: LabReport) -> None:
+    assert out.summary_bytes(small_report, "png").startswith(b"\x89PNG\r\n")
+    assert out.summary_bytes(small_report, "pdf").startswith(b"%PDF")
+
+
+def test_the_summary_surfaces_categories_left_to_nobody(tmp_path: Path) -> None:
+    """At 2 players, second-place-dice leaves categories to nobody 20-45% of the time: the summary says so itself."""
+    from biblios_kit.lab.summary import findings
+
+    experiment = _experiment(_ref("biblios"), _ref("second-place-dice"), games=60, players=(2,), bots=("medium",))
+    report = run_experiment(experiment, InProcessBackend(), tmp_path / "n.jsonl")
+    texts = [f.text for f in findings(report)]
+    nobody = [t for t in texts if "is left to nobody" in t]
+    assert nobody and all("second-place-dice" in t for t in nobody)
+    assert texts[0].startswith("At 2 players, in biblios, seat ")
+    assert any(t.startswith("To detect a 2-point gap") for t in texts)
 
 
 def test_terminal_report(small_report: LabReport) -> None:

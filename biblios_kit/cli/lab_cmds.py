@@ -44,6 +44,13 @@ def register(app: typer.Typer) -> None:
         "sweep",
         help=_("Play the same report for each value (or combination of values) of ruleset fields set with --set."),
     )(sweep)
+    lab_app.command(
+        "tune",
+        help=_(
+            "Find the values of one or two rule fields (--set FIELD=LOW..HIGH) that meet a balance target "
+            "(--target), by successive halving: few games for the candidates that are clearly off."
+        ),
+    )(tune)
     app.add_typer(lab_app, name="lab")
 
 
@@ -97,6 +104,12 @@ CsvOption = Annotated[bool, typer.Option("--csv", help=_("Print the report as CS
 HtmlOption = Annotated[
     Path | None, typer.Option("--html", help=_("Also write a self-contained HTML report with plots to this file."))
 ]
+SummaryOption = Annotated[
+    Path | None,
+    typer.Option(
+        "--summary", help=_("Also write the report's summary, for sharing, to this file (.png, .pdf or .svg).")
+    ),
+]
 BatchOption = Annotated[int, typer.Option("--batch", help=_("Games per task sent to a worker."))]
 
 
@@ -127,6 +140,7 @@ def compare(
     as_json: JsonOption = False,
     as_csv: CsvOption = False,
     html: HtmlOption = None,
+    summary: SummaryOption = None,
     batch: BatchOption = 10,
     lang: LangOption = None,
 ) -> None:
@@ -143,7 +157,7 @@ def compare(
         fail(f"{error_prefix()} {error}")
     _run(
         "compare", refs, players, bots, games, precision, max_games, seed, restrict, skill,
-        workers, cluster, in_process, results, resume, as_json, as_csv, html, batch,
+        workers, cluster, in_process, results, resume, as_json, as_csv, html, batch, summary,
     )  # fmt: skip
 
 
@@ -178,6 +192,7 @@ def sweep(
     as_json: JsonOption = False,
     as_csv: CsvOption = False,
     html: HtmlOption = None,
+    summary: SummaryOption = None,
     batch: BatchOption = 10,
     lang: LangOption = None,
 ) -> None:
@@ -204,9 +219,100 @@ def sweep(
     refs = [RulesetRef.of(point.ruleset, point.label) for point in points]
     _run(
         "sweep", refs, players, bots, games, precision, max_games, seed, restrict, skill,
-        workers, cluster, in_process, results, resume, as_json, as_csv, html, batch,
+        workers, cluster, in_process, results, resume, as_json, as_csv, html, batch, summary,
         sweep_values=[point.values for point in points], skipped=skipped,
     )  # fmt: skip
+
+
+def tune(
+    swept: Annotated[
+        str | None, typer.Argument(metavar="RULESET", help=_("The ruleset to tune (id, alias or file)."))
+    ] = None,
+    set_: Annotated[
+        list[str] | None,
+        typer.Option(
+            "--set",
+            help=_(
+                "FIELD=LOW..HIGH (or LOW..HIGH:STEP, or V1,V2,...): a rule field and the values to try; once or twice."
+            ),
+        ),
+    ] = None,
+    target: Annotated[
+        str,
+        typer.Option(
+            "--target",
+            help=_(
+                "What to reach at every player count: fair:TOLERANCE (every seat within it of the fair share), "
+                "METRIC=VALUE:TOLERANCE, METRIC>=VALUE or METRIC<=VALUE (category_nobody.3<=0.1)."
+            ),
+        ),
+    ] = "fair:0.02",
+    ruleset: RulesetOption = None,
+    option: OptionOption = None,
+    players: PlayersListOption = "2,3,4",
+    bots: BotsOption = "medium",
+    first_games: Annotated[
+        int, typer.Option("--first-games", help=_("Games per player count of every candidate in the first round."))
+    ] = 100,
+    max_games: MaxGamesOption = 3200,
+    seed: SeedOption = 0,
+    workers: WorkersOption = None,
+    cluster: ClusterOption = None,
+    in_process: InProcessOption = False,
+    as_json: JsonOption = False,
+    batch: BatchOption = 10,
+    lang: LangOption = None,
+) -> None:
+    """Tune ruleset fields."""
+    start(lang)
+    from biblios_kit.cli.options import parse_bots, parse_players
+    from biblios_kit.errors import BibliosError
+    from biblios_kit.lab import tune as tuning
+    from biblios_kit.lab.overrides import sweep_rulesets
+    from biblios_kit.lab.plan import MAX_GAMES, RulesetRef
+
+    prefix = error_prefix()
+    if (swept is None) == (ruleset is None):
+        fail(f"{prefix} " + _("name one ruleset to tune (as an argument or with --ruleset)"))
+    name = swept if swept is not None else ruleset
+    assert name is not None
+    if not set_ or len(set_) > 2:
+        fail(f"{prefix} " + _("--set FIELD=LOW..HIGH is needed, once or twice: the fields to tune"))
+    if first_games < 1 or max_games < first_games or max_games > MAX_GAMES or batch < 1:
+        fail(f"{prefix} " + _("--first-games must be at least 1 and at most --max-games (at most {limit})").format(
+            limit=format_number(MAX_GAMES)))  # fmt: skip
+    if cluster is not None and in_process:
+        fail(f"{prefix} " + _("--cluster and --in-process cannot be used together"))
+    try:
+        goal = tuning.parse_target(target)
+        counts = parse_players(players)
+        bot_specs = parse_bots(bots)
+        points, skipped = sweep_rulesets(name, tuple(option or ()), [tuning.expand_range(s) for s in set_])
+        refs = [RulesetRef.of(point.ruleset, point.label) for point in points]
+        _check_players(refs, counts, bot_specs)
+    except BibliosError as error:
+        fail(f"{prefix} {error}")
+    for message in skipped:
+        print(f"{prefix} {message}", file=sys.stderr)
+    if not points:
+        fail(f"{prefix} " + _("no valid value to tune"))
+    backend = _backend(workers, cluster, in_process)
+    try:
+        result = tuning.tune(
+            refs, [p.values for p in points], counts, bot_specs, goal, backend,
+            seed=seed, first=first_games, most=max_games, batch=batch,
+        )  # fmt: skip
+    except KeyboardInterrupt:
+        raise typer.Exit(130) from None
+    finally:
+        backend.close()
+    if as_json:
+        import json
+
+        print(json.dumps(tuning.result_json(result), ensure_ascii=False, indent=1))
+    else:
+        for line in tuning.result_lines(result):
+            print(line)
 
 
 def _compare_refs(names: list[str], options: tuple[str, ...]) -> list[RulesetRef]:
@@ -293,6 +399,7 @@ def _run(
     as_csv: bool,
     html: Path | None,
     batch: int,
+    summary: Path | None = None,
     sweep_values: list[dict[str, str]] | None = None,
     skipped: list[str] | None = None,
 ) -> None:
@@ -324,13 +431,21 @@ def _run(
         fail(f"{prefix} " + _("--json and --csv cannot be used together"))
     if html is not None and not html.parent.is_dir():
         fail(f"{prefix} " + _("--html {path}: no such folder").format(path=html))
-    if html is not None:
-        from biblios_kit.lab.results import ResultsFileError, check_writable
+    from biblios_kit.lab.report import SUMMARY_FORMATS
+
+    if summary is not None and summary.suffix.lower().lstrip(".") not in SUMMARY_FORMATS:
+        fail(f"{prefix} " + _("--summary {path}: the file must end in .png, .pdf or .svg").format(path=summary))
+    if summary is not None and not summary.parent.is_dir():
+        fail(f"{prefix} " + _("--summary {path}: no such folder").format(path=summary))
+    for flag, target in (("--html", html), ("--summary", summary)):
+        if target is None:
+            continue
+        from biblios_kit.lab.results import check_writable
 
         try:
-            check_writable(html)  # checked now, not after the games: a FIFO would hang the write
+            check_writable(target)  # checked now, not after the games: a FIFO would hang the write
         except ResultsFileError as error:
-            fail(f"{prefix} --html {error.where}: {error.reason}")
+            fail(f"{prefix} {flag} {error.where}: {error.reason}")
     try:
         counts = parse_players(players_text)
         bots = parse_bots(bots_text)
@@ -387,7 +502,7 @@ def _run(
         backend.close()
     report.sweep = sweep_values or []
     report.skipped = skipped or []
-    _output(report, as_json, as_csv, html)
+    _output(report, as_json, as_csv, html, summary)
 
 
 def _backend(workers: int | None, cluster: str | None, in_process: bool) -> Any:
@@ -433,8 +548,24 @@ def _execute(experiment: Any, backend: Any, results: Path, resume: bool) -> LabR
         return run_experiment(experiment, backend, results, resume, progress)
 
 
-def _output(report: LabReport, as_json: bool, as_csv: bool, html: Path | None) -> None:
-    """Print the report in the format asked for and write the HTML file."""
+def _write_bytes_atomic(path: Path, data: bytes) -> None:
+    """Write ``data`` to ``path`` through a temporary file of the same folder, then rename (as ``write_text_atomic``)."""
+    import tempfile
+
+    fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
+    try:
+        with os.fdopen(fd, "wb") as handle:
+            handle.write(data)
+            handle.flush()
+            os.fsync(handle.fileno())
+        os.replace(tmp, path)
+    except BaseException:
+        Path(tmp).unlink(missing_ok=True)
+        raise
+
+
+def _output(report: LabReport, as_json: bool, as_csv: bool, html: Path | None, summary: Path | None = None) -> None:
+    """Print the report in the format asked for and write the HTML file and the summary image."""
     from biblios_kit.atomic import write_text_atomic
     from biblios_kit.lab import report as out
 
@@ -443,6 +574,11 @@ def _output(report: LabReport, as_json: bool, as_csv: bool, html: Path | None) -
             write_text_atomic(html, out.to_html(report))
         except OSError as error:
             fail(f"{error_prefix()} {html}: {error.strerror or error}")
+    if summary is not None:
+        try:
+            _write_bytes_atomic(summary, out.summary_bytes(report, summary.suffix.lower().lstrip(".")))
+        except OSError as error:
+            fail(f"{error_prefix()} {summary}: {error.strerror or error}")
     if as_json:
         print(out.to_json(report))
     elif as_csv:

@@ -153,6 +153,12 @@ def _category_places(totals: list[int], letters: list[int], tie_nobody: bool) ->
     return places
 
 
+def category_places(totals: list[int], letters: list[int], tie_nobody: bool) -> list[tuple[int | None, WonBy]]:
+    """The place rule of one category: (player or None, why) for places 1, 2, ... from each player's
+    total and best letter (public for the balance lab, which places categories as a game is played)."""
+    return _category_places(totals, letters, tie_nobody)
+
+
 def score_hands(rules: CompiledRules, hands: list[list[int]], dice: list[int]) -> GameResult:
     """Score final ``hands`` with the award ``dice`` faces under ``rules``."""
     n = len(hands)

@@ -2,10 +2,9 @@
 
 A game is played with bots made by :func:`~biblios_kit.bots.registry.make_bot`, seeded the way
 :mod:`biblios_kit.sim.runner` seeds them (bot ``k`` from ``game_seed(seed, k)``), so a lab game and
-a ``simulate`` game with the same seed and seats are the same game. The finished game is then
-replayed from its seed and actions through the engine's public API, measuring the projected
-victory points at every turn boundary (for comeback and tension); the events and the result give
-the rest. Everything measured is plain JSON data (:data:`GameMetrics`), one results-file line.
+a ``simulate`` game with the same seed and seats are the same game. It is measured as it is
+played, not replayed: the projected victory points at every turn boundary (for comeback and
+tension), then the kernel's event log and the result give the rest. Everything measured is plain JSON data (:data:`GameMetrics`), one results-file line.
 """
 
 from __future__ import annotations
@@ -13,8 +12,10 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from biblios_kit.engine import EventKind, GameState, Phase, compile_rules, new_game
-from biblios_kit.engine.scoring import score_hands
+from biblios_kit.engine import GameState, Phase, compile_rules, new_game
+from biblios_kit.engine.compiled import KIND_CATEGORY
+from biblios_kit.engine.core import EV_CANNOT_PAY, EV_DISCARDED, EV_REFUSED, EV_REVEALED, PH_BIDDING, PH_PAYMENT
+from biblios_kit.engine.scoring import category_places, score_hands
 from biblios_kit.rules.model import Ruleset
 from biblios_kit.sim.runner import game_seed, play_game
 
@@ -32,20 +33,28 @@ GameMetrics = dict[str, Any]
 * ``gift_leaders``: the seats leading in projected victory points when the gift phase ends (empty
   when the game had no auction phase); ``lead_changes``: how often the sole leader in projected
   victory points changed between turn boundaries; ``decided_at``: the share of the game's decisions
-  after which a winner led (alone or tied) at every turn boundary to the end.
+  after which a winner led (alone or tied) at every turn boundary to the end;
+* ``overrides``, ``choices``: in a restricted-play game, how many of the restricted bot's choices its
+  restriction replaced, and how many decisions it made (0 and 0 in any other game).
 """
+
+
+def _bots(seed: int, seats: Sequence[str], focus: int, restriction_name: str, ruleset: Ruleset) -> list[Any]:
+    """The bots of one game, seeded as ``simulate`` seeds them; seat ``focus`` restricted when asked."""
+    from biblios_kit.bots.registry import make_bot
+    from biblios_kit.lab.restrict import RestrictedBot, restriction
+
+    bots: list[Any] = [make_bot(spec, game_seed(seed, seat)) for seat, spec in enumerate(seats)]
+    if restriction_name:
+        bots[focus] = RestrictedBot(bots[focus], restriction(restriction_name), ruleset)
+    return bots
 
 
 def play_restricted(
     ruleset: Ruleset, players: int, seed: int, seats: Sequence[str], focus: int, restriction_name: str
 ) -> GameState:
     """Play one game like :func:`~biblios_kit.sim.runner.play_game`, the bot of seat ``focus`` restricted."""
-    from biblios_kit.bots.registry import make_bot
-    from biblios_kit.lab.restrict import RestrictedBot, restriction
-
-    bots = [make_bot(spec, game_seed(seed, seat)) for seat, spec in enumerate(seats)]
-    rule = restriction(restriction_name)
-    bots[focus] = RestrictedBot(bots[focus], rule, ruleset)
+    bots = _bots(seed, seats, focus, restriction_name, ruleset)
     state = new_game(ruleset, players, seed)
     while not state.is_terminal():
         player = state.current_player
@@ -70,8 +79,179 @@ def _leaders(vp: Sequence[int]) -> frozenset[int]:
     return frozenset(p for p, v in enumerate(vp) if v == best)
 
 
+def _changes(old: tuple[int, ...], new: tuple[int, ...]) -> tuple[list[int], list[int]]:
+    """The cards hand ``new`` gained and lost since hand ``old`` (every card of the deck is one id: no repeats)."""
+    before = set(old)
+    after = set(new)
+    return sorted(after - before), sorted(before - after)
+
+
+class _Projector:
+    """Projected victory points of a position: every hand scored with the dice as they stand.
+
+    The same figures as :func:`~biblios_kit.engine.scoring.score_hands` (``victory_points``), made
+    for being asked at every turn boundary of a game as it is played: only the cards a hand gained
+    are counted (a hand that lost a card is counted again), only the categories they belong to are
+    placed again, and nothing but the points is built. The lab measures about 35 boundaries per
+    four-player game; ``score_hands`` there cost a third of a medium-bot game's time, this a few
+    percent (see ``benchmarks/lab.py``).
+    """
+
+    def __init__(self, rules: Any, players: int) -> None:
+        self.rules = rules
+        n_cats = rules.n_cats
+        none = 1 << 20
+        self.hands: list[tuple[int, ...]] = [()] * players
+        self.totals = [[0] * players for _ in range(n_cats)]
+        self.best = [[none] * players for _ in range(n_cats)]
+        self.dice = [[(d, rules.die_place[d]) for d in rules.cat_dice[k]] for k in range(n_cats)]
+        self.awards: list[list[tuple[int, int]]] = [[] for _ in range(n_cats)]
+        """Per category, (player, die) of each die it awards now."""
+        self.faces: tuple[int, ...] = ()
+        self.last: tuple[int, ...] = (0,) * players
+
+    def _count_in(self, p: int, cards: Sequence[int], dirty: set[int]) -> None:
+        rules = self.rules
+        kind, value, cat, letter = rules.kind, rules.value, rules.cat, rules.letter
+        for c in cards:
+            if kind[c] == KIND_CATEGORY:
+                k = cat[c]
+                self.totals[k][p] += value[c]
+                if letter[c] < self.best[k][p]:
+                    self.best[k][p] = letter[c]
+                dirty.add(k)
+
+    def _place(self, k: int) -> None:
+        """Which player each die of category ``k`` goes to now (the engine's place rule)."""
+        totals = self.totals[k]
+        dice = self.dice[k]
+        awards: list[tuple[int, int]] = []
+        if len(dice) == 1 and dice[0][1] == 1:  # the usual case: only first place scores
+            top = max(totals)
+            if top > 0:
+                leaders = [p for p, total in enumerate(totals) if total == top]
+                if len(leaders) > 1:  # tied totals: the best letter, alone, wins (as the engine's places say)
+                    best = self.best[k]
+                    letter = min(best[p] for p in leaders)
+                    leaders = [] if self.rules.tie_nobody else [p for p in leaders if best[p] == letter]
+                if len(leaders) == 1:
+                    awards.append((leaders[0], dice[0][0]))
+        else:
+            places = category_places(totals, self.best[k], self.rules.tie_nobody)
+            for d, place in dice:
+                if place <= len(places):
+                    winner = places[place - 1][0]
+                    if winner is not None:
+                        awards.append((winner, d))
+        self.awards[k] = awards
+
+    def points(self, state: GameState) -> tuple[int, ...]:
+        """The projected victory points of every player in ``state``."""
+        hands = self.hands
+        kind = self.rules.kind
+        dirty: set[int] = set()
+        for p in range(len(hands)):
+            hand = state.hand(p)
+            old = hands[p]
+            if hand == old:
+                continue
+            hands[p] = hand
+            gained, lost = _changes(old, hand)
+            if not any(kind[c] == KIND_CATEGORY for c in lost):  # only Gold or church cards left: add the new ones
+                self._count_in(p, gained, dirty)
+            else:  # a category card left the hand: count it again
+                none = 1 << 20
+                for k in range(len(self.totals)):
+                    if self.totals[k][p] or self.best[k][p] != none:
+                        dirty.add(k)
+                    self.totals[k][p] = 0
+                    self.best[k][p] = none
+                self._count_in(p, hand, dirty)
+        faces = state.dice_values()
+        if not dirty and faces == self.faces:
+            return self.last
+        for k in dirty:
+            self._place(k)
+        vp = [0] * len(hands)
+        for awards in self.awards:
+            for p, d in awards:
+                vp[p] += faces[d]
+        self.faces = faces
+        self.last = tuple(vp)
+        return self.last
+
+
+def _summary(
+    ruleset: Ruleset,
+    state: GameState,
+    checkpoints: list[tuple[int, tuple[int, ...]]],
+    gift_vp: tuple[int, ...] | None,
+    focus: int,
+) -> GameMetrics:
+    """The :data:`GameMetrics` of a finished game from its projected points at each turn boundary."""
+    result = state.result()
+    decisions = state.decision_count
+    checkpoints.append((decisions, result.victory_points))
+    winners = frozenset(result.winners)
+    seats = range(state.players)
+
+    lead_changes = 0
+    sole: int | None = None
+    leading = [_leaders(vp) for _done, vp in checkpoints]
+    for leaders in leading:
+        if len(leaders) == 1:
+            (leader,) = leaders
+            if sole is not None and leader != sole:
+                lead_changes += 1
+            sole = leader
+    decided = decisions
+    for (done, _vp), leaders in zip(reversed(checkpoints), reversed(leading)):
+        if not leaders & winners:
+            break
+        decided = done
+    first = result.ranking[0]
+    chain = ruleset.scoring.final_tiebreak
+    if first.shared:
+        depth = len(chain) + 1
+    elif first.by is None:
+        depth = 0
+    else:
+        depth = chain.index(first.by) + 1 if first.by in chain else len(chain)
+    kinds = [raw[0] for raw in state.log]  # the kernel's own event log, read as it stands
+    return {
+        "win": [result.win_share(p) for p in seats],
+        "vp": list(result.victory_points),
+        "focus": focus,
+        "decisions": decisions,
+        "auctions": kinds.count(EV_REVEALED),
+        "unsold": kinds.count(EV_DISCARDED),
+        "shared": result.shared,
+        "tiebreak_depth": depth,
+        "category_winner": [
+            next((a.winner if a.winner is not None else -1 for a in c.awards if a.place == 1), -1)
+            for c in result.categories
+        ],
+        "dice": {
+            f"{k}" if award.place == 1 else f"{k}:{award.place}": award.value
+            for k, c in enumerate(result.categories, start=1)
+            for award in c.awards
+        },
+        "penalties": kinds.count(EV_CANNOT_PAY) + kinds.count(EV_REFUSED),
+        "gift_leaders": sorted(_leaders(gift_vp)) if gift_vp is not None else [],
+        "lead_changes": lead_changes,
+        "decided_at": decided / decisions if decisions else 0.0,
+        "overrides": 0,
+        "choices": 0,
+    }
+
+
 def measure(ruleset: Ruleset, players: int, seed: int, actions: Sequence[int], focus: int = -1) -> GameMetrics:
-    """Replay the game (``ruleset``, ``players``, ``seed``, ``actions``) and return its :data:`GameMetrics`."""
+    """Replay the game (``ruleset``, ``players``, ``seed``, ``actions``) and return its :data:`GameMetrics`.
+
+    The reference the lab's own measure (:func:`play_and_measure`, made while the game is played)
+    is tested against: it scores every turn boundary with the engine's ``score_hands``.
+    ``overrides`` and ``choices`` are 0 (a replay knows nothing of a restriction).
+    """
     rules = compile_rules(ruleset)
     state = new_game(ruleset, players, seed)
     seats = range(players)
@@ -80,7 +260,6 @@ def measure(ruleset: Ruleset, players: int, seed: int, actions: Sequence[int], f
         hands = [list(state.hand(p)) for p in seats]
         return score_hands(rules, hands, list(state.dice_values())).victory_points
 
-    # (decisions made so far, projected victory points) at each turn boundary.
     checkpoints: list[tuple[int, tuple[int, ...]]] = [(0, projected())]
     gift_vp: tuple[int, ...] | None = None
     active = state.active_player
@@ -95,64 +274,51 @@ def measure(ruleset: Ruleset, players: int, seed: int, actions: Sequence[int], f
         elif state.active_player != active:
             active = state.active_player
             checkpoints.append((done, projected()))
-    if not state.is_terminal():
+    if not state.is_terminal() or state.decision_count != len(actions):
         raise ValueError("the actions do not finish the game")
-    result = state.result()
-    decisions = len(actions)
-    checkpoints.append((decisions, result.victory_points))
-    winners = frozenset(result.winners)
-
-    lead_changes = 0
-    sole: int | None = None
-    for _done, vp in checkpoints:
-        leaders = _leaders(vp)
-        if len(leaders) == 1:
-            (leader,) = leaders
-            if sole is not None and leader != sole:
-                lead_changes += 1
-            sole = leader
-    decided = decisions
-    for done, vp in reversed(checkpoints):
-        if not _leaders(vp) & winners:
-            break
-        decided = done
-    first = result.ranking[0]
-    chain = ruleset.scoring.final_tiebreak
-    if first.shared:
-        depth = len(chain) + 1
-    elif first.by is None:
-        depth = 0
-    else:
-        depth = chain.index(first.by) + 1 if first.by in chain else len(chain)
-    kinds = [event.kind for event in state.events_for(0)]
-    return {
-        "win": [result.win_share(p) for p in seats],
-        "vp": list(result.victory_points),
-        "focus": focus,
-        "decisions": decisions,
-        "auctions": kinds.count(EventKind.REVEALED),
-        "unsold": kinds.count(EventKind.DISCARDED),
-        "shared": result.shared,
-        "tiebreak_depth": depth,
-        "category_winner": [
-            next((a.winner if a.winner is not None else -1 for a in c.awards if a.place == 1), -1)
-            for c in result.categories
-        ],
-        "dice": {
-            f"{k}" if award.place == 1 else f"{k}:{award.place}": award.value
-            for k, c in enumerate(result.categories, start=1)
-            for award in c.awards
-        },
-        "penalties": kinds.count(EventKind.CANNOT_PAY) + kinds.count(EventKind.REFUSED),
-        "gift_leaders": sorted(_leaders(gift_vp)) if gift_vp is not None else [],
-        "lead_changes": lead_changes,
-        "decided_at": decided / decisions if decisions else 0.0,
-    }
+    return _summary(ruleset, state, checkpoints, gift_vp, focus)
 
 
 def play_and_measure(
     ruleset: Ruleset, players: int, seed: int, seats: Sequence[str], focus: int = -1, restriction_name: str = ""
 ) -> GameMetrics:
-    """Play one game (see :func:`play`) and return its :data:`GameMetrics`."""
-    actions = play(ruleset, players, seed, seats, focus, restriction_name)
-    return measure(ruleset, players, seed, actions, focus)
+    """Play one game (the game :func:`play` plays) and return its :data:`GameMetrics`, measured as it is played.
+
+    The projected points are taken at each turn boundary of the game being played and the counts
+    come from the kernel's event log: nothing is replayed. With ``restriction_name``, ``overrides``
+    counts the restricted bot's choices its restriction replaced and ``choices`` its decisions.
+    """
+    from biblios_kit.bots.random_bot import RandomBot
+
+    bots = _bots(seed, seats, focus, restriction_name, ruleset)
+    fast = [type(bot) is RandomBot for bot in bots]
+    state = new_game(ruleset, players, seed)
+    projector = _Projector(compile_rules(ruleset), players)
+    apply, random_action, observation = state.apply, state.random_action, state.observation
+    checkpoints: list[tuple[int, tuple[int, ...]]] = [(0, projector.points(state))]
+    gift_vp: tuple[int, ...] | None = None
+    active = state.active
+    done = 0
+    while state.cur >= 0:
+        p = state.cur
+        bot = bots[p]
+        if fast[p]:  # the draw RandomBot.choose makes, without building the observation (as simulate does)
+            apply(random_action(bot.rng))
+        else:
+            apply(bot.choose(observation(p)))
+        done += 1
+        if state.cur < 0:
+            break
+        if gift_vp is None and (state.ph == PH_BIDDING or state.ph == PH_PAYMENT):
+            gift_vp = projector.points(state)
+            checkpoints.append((done, gift_vp))
+            active = state.active
+        elif state.active != active:
+            active = state.active
+            checkpoints.append((done, projector.points(state)))
+    metrics = _summary(ruleset, state, checkpoints, gift_vp, focus)
+    if restriction_name:
+        restricted = bots[focus]
+        metrics["overrides"] = restricted.overridden
+        metrics["choices"] = restricted.choices
+    return metrics

@@ -24,8 +24,8 @@ def arm_label(arm: str) -> str:
     return _("all seats")
 
 
-CATEGORY_METRICS = ("category_won", "category_nobody", "category_by_winner", "die")
-"""The metrics about one category (by its board position, ``category_won.3``, ``die.3:2``)."""
+CATEGORY_METRICS = ("category_nobody", "category_by_winner", "die")
+"""The metrics about one category (by its board position, ``category_nobody.3``, ``die.3:2``)."""
 
 
 def category_name(ruleset: Ruleset | None, position: str) -> str:
@@ -58,8 +58,6 @@ def metric_label(key: str, ruleset: Ruleset | None = None, arm: str = "main") ->
         if arm.startswith("skill:"):
             return _("Win rate of the stronger bot")
         return _("Win rate of the restricted bot")
-    if name == "category_won":
-        return _("{category}: won by someone").format(category=category_name(ruleset, param))
     if name == "category_nobody":
         return _("{category}: won by nobody").format(category=category_name(ruleset, param))
     if name == "category_by_winner":
@@ -87,6 +85,7 @@ def metric_label(key: str, ruleset: Ruleset | None = None, arm: str = "main") ->
         ),
         "lead_changes": _("Lead changes per game"),
         "decided_at": _("Share of the game after which the winner leads to the end"),
+        "changed": _("Games the restriction changed"),
     }
     return fixed.get(key, key)
 

@@ -1,9 +1,11 @@
-"""A lab report in the user's language: a terminal table (rich), JSON, CSV, and a self-contained HTML page with plots.
+"""A lab report in the user's language: a terminal table (rich), JSON, CSV, a self-contained HTML page with plots, a summary image.
 
 Every output has one table per player count and arm: a row per metric, a column per ruleset
 (the baseline first). A value comes with its 95% interval; in the other rulesets' columns, the
 difference from the baseline follows, marked ``*`` when it is significant after Holm's adjustment.
-The HTML page embeds its plots (matplotlib, as SVG) and needs no network to be read.
+The HTML page opens with the summary in plain words (:mod:`biblios_kit.lab.summary`), then its
+charts (matplotlib, as SVG, each with a title, axis labels and the fair share drawn), then the
+tables; it needs no network to be read. :func:`summary_bytes` exports the summary as PNG or PDF.
 """
 
 from __future__ import annotations
@@ -15,10 +17,11 @@ import json
 from collections.abc import Iterator
 from typing import Any
 
-from biblios_kit.i18n import _, current_language, format_decimal, format_number, format_percent, translator
+from biblios_kit.i18n import _, current_language, format_decimal, format_number, format_percent, ngettext, translator
 from biblios_kit.lab.names import arm_label, metric_category, metric_label
 from biblios_kit.lab.runner import LabReport
 from biblios_kit.lab.stats import RATE, CellStats, Difference, Estimate
+from biblios_kit.lab.summary import findings, signed
 from biblios_kit.rules.model import Ruleset
 
 SIGNIFICANT_MARK = "*"
@@ -55,13 +58,40 @@ def format_estimate(estimate: Estimate) -> str:
 
 def format_difference(difference: Difference, kind: str) -> str:
     """The signed difference from the baseline (percentage points for a rate), marked when significant."""
-    if kind == RATE:
-        text = _("{diff} pts").format(diff=format_decimal(100 * difference.diff, 1))
-    else:
-        text = format_decimal(difference.diff, 2)
-    if difference.diff > 0:
-        text = "+" + text
-    return text + (SIGNIFICANT_MARK if difference.significant else "")
+    return signed(difference.diff, kind) + (SIGNIFICANT_MARK if difference.significant else "")
+
+
+def effect_rows(cell: CellStats) -> list[str]:
+    """How much a restricted-play cell's restriction bit, and the gap it opened (Jaffe et al.), as lines of text."""
+    effect = cell.effect
+    if effect is None:
+        return []
+    if effect.no_effect:
+        return [
+            ngettext(
+                "No effect with these bots: the restriction overrode none of the restricted bot's {count} decision; not compared.",
+                "No effect with these bots: the restriction overrode none of the restricted bot's {count} decisions; not compared.",
+                effect.choices,
+            ).format(count=format_number(effect.choices))
+        ]
+    lines = [
+        _(
+            "The restriction overrode {decisions} of the restricted bot's decisions and changed {games} of the games."
+        ).format(decisions=format_percent(effect.share_of_decisions, 1), games=format_percent(effect.share_of_games, 1))
+    ]
+    if cell.gap is not None:
+        gap = cell.gap
+        lines.append(
+            _(
+                "Restricted bot against the same bot unrestricted, same deals and seats: {gap} ({low} to {high}){mark}"
+            ).format(
+                gap=signed(gap.diff, RATE),
+                low=signed(gap.low, RATE),
+                high=signed(gap.high, RATE),
+                mark=SIGNIFICANT_MARK if gap.significant else "",
+            )
+        )
+    return lines
 
 
 def seat_test_text(cell: CellStats) -> str:
@@ -93,6 +123,9 @@ def table_rows(report: LabReport, cells: list[CellStats], rulesets: list[Ruleset
             difference = cell.differences.get(key)
             if difference is not None:
                 text += "  " + format_difference(difference, estimate.kind)
+            fair = cell.fair.get(key)
+            if fair is not None:
+                text += "  " + _("fair share {diff}").format(diff=format_difference(fair, RATE))
             own = metric_category(key, rulesets[cell.ruleset])
             if own is not None and own != named:  # another edition's category at that place (Illuminators, Monks)
                 text = _("{category}: {value}").format(category=own, value=text)
@@ -123,7 +156,10 @@ def summary_lines(report: LabReport) -> list[str]:
         ),
         _("Results file: {path}").format(path=report.results_file),
         _(
-            "Values with their 95% interval; {mark} marks a difference from the baseline (first column) that is significant after Holm's correction."
+            "Values with their 95% interval; {mark} marks a significant difference from the baseline (first column) "
+            "or from the fair share. The primary comparisons (seats, game length, tension, each category's "
+            "decisiveness, restricted play) are corrected together with Holm's method; the others, secondary, "
+            "are corrected separately. Constant figures are not tested."
         ).format(mark=SIGNIFICANT_MARK),
     ]
     return lines
@@ -136,16 +172,30 @@ def render_terminal(report: LabReport, console: Any = None) -> None:
 
     console = console or Console()
     rulesets = _rulesets(report)
+    console.print(_("Summary"), style="bold", markup=False, highlight=False)
+    for finding in findings(report):
+        console.print("• " + finding.text, style="bold" if finding.significant else None, markup=False, highlight=False)
+    console.print()
     for message in report.skipped:
         console.print(message, style="yellow", markup=False, highlight=False)
     for players, arm, cells in groups(report):
-        table = Table(title=group_title(players, arm, cells), title_justify="left")
+        title = group_title(players, arm, cells)
+        if all(c.no_effect for c in cells):
+            console.print(title, style="bold", markup=False, highlight=False)
+            for cell in cells:
+                for line in effect_rows(cell):
+                    console.print(f"{cell_heading(cell, rulesets)}: {line}", markup=False, highlight=False)
+            continue
+        table = Table(title=title, title_justify="left")
         table.add_column(_("Metric"))
         for cell in cells:
             table.add_column(cell_heading(cell, rulesets), overflow="fold")
         for row in table_rows(report, cells, rulesets):
             table.add_row(*row)
         console.print(table)
+        for cell in cells:
+            for line in effect_rows(cell):
+                console.print(f"{cell_heading(cell, rulesets)}: {line}", markup=False, highlight=False)
     for line in summary_lines(report):
         console.print(line, markup=False, highlight=False)
 
@@ -174,8 +224,11 @@ CSV_COLUMNS = (
     "ci95_low",
     "ci95_high",
     "diff",
+    "diff_ci95_low",
+    "diff_ci95_high",
     "p",
     "p_holm",
+    "family",
     "significant",
 )
 """The columns of ``--csv`` (numbers unformatted, so that spreadsheets read them)."""
@@ -203,8 +256,11 @@ def to_csv(report: LabReport) -> str:
                     repr(e.low),
                     repr(e.high),
                     "" if d is None else repr(d.diff),
+                    "" if d is None else repr(d.low),
+                    "" if d is None else repr(d.high),
                     "" if d is None else repr(d.p),
                     "" if d is None else repr(d.p_adjusted),
+                    "" if d is None else d.family,
                     "" if d is None else str(d.significant).lower(),
                 ]
             )
@@ -285,6 +341,29 @@ def value_text(value: object) -> str:
     return format_decimal(value, tick_digits([value]))
 
 
+def _legend(axes: Any, count: int) -> None:
+    """A legend under the plot, never over a bar (left out when there is one series)."""
+    if count > 1:
+        axes.legend(
+            fontsize="small", loc="upper center", bbox_to_anchor=(0.5, -0.22), ncol=min(count, 3), frameon=False
+        )
+
+
+def _fair_share(axes: Any, players: int) -> None:
+    """The fair share (1/players) drawn as a labelled dotted line."""
+    axes.axhline(1 / players, color="#555", linestyle=":", linewidth=1.2)
+    axes.annotate(
+        _("fair share {rate}").format(rate=format_percent(1 / players, 0)),
+        xy=(1.0, 1 / players),
+        xycoords=("axes fraction", "data"),
+        xytext=(-4, 3),
+        textcoords="offset points",
+        ha="right",
+        fontsize="small",
+        color="#555",
+    )
+
+
 def seat_rates_figure(cells: list[CellStats]) -> Any:
     """Win rate per seat with 95% intervals, one group of bars per ruleset (a matplotlib figure)."""
     figure = _figure()
@@ -304,13 +383,14 @@ def seat_rates_figure(cells: list[CellStats]) -> Any:
             errors[0].append(e.value - e.low)
             errors[1].append(e.high - e.value)
         axes.bar(xs, ys, width=width, yerr=errors, capsize=3, label=cell.label)
-    axes.axhline(1 / players, color="grey", linestyle=":", linewidth=1)
+    _fair_share(axes, players)
     axes.set_xticks(range(1, players + 1))
     axes.xaxis.set_major_formatter(tick_formatter(COUNT_AXIS))
     axes.yaxis.set_major_formatter(tick_formatter(RATE_AXIS))
-    axes.set_xlabel(_("Seat"))
+    axes.set_xlabel(_("Seat (seat 1 plays first)"))
     axes.set_ylabel(_("Win rate"))
-    axes.legend(fontsize="small")
+    axes.set_title(_("Win rate per seat at {players} players, with 95% intervals").format(players=players))
+    _legend(axes, len(cells))
     return figure
 
 
@@ -333,7 +413,8 @@ def vp_figure(report: LabReport, cells: list[CellStats]) -> Any:
     axes.yaxis.set_major_formatter(tick_formatter(RATE_AXIS))
     axes.set_xlabel(_("Victory points"))
     axes.set_ylabel(_("Share of players"))
-    axes.legend(fontsize="small")
+    axes.set_title(_("Final victory points at {players} players").format(players=cells[0].players))
+    _legend(axes, len(cells))
     return figure
 
 
@@ -369,11 +450,15 @@ def categories_figure(cells: list[CellStats], rulesets: list[Ruleset]) -> Any:
             ys.append(e.value)
             errors[0].append(e.value - e.low)
             errors[1].append(e.high - e.value)
-        axes.bar(xs, ys, width=width, yerr=errors, capsize=3, label=cell.label)
+        axes.bar(xs, ys, width=width, yerr=errors, capsize=3, label=cell_heading(cell, rulesets))
     axes.set_xticks(range(len(keys)), category_names(keys, cells, rulesets), rotation=15)
     axes.yaxis.set_major_formatter(tick_formatter(RATE_AXIS))
     axes.set_ylabel(_("Won by the game's winner"))
-    axes.legend(fontsize="small")
+    axes.set_xlabel(_("Category"))
+    axes.set_title(
+        _("How often each category goes to the game's winner at {players} players").format(players=cells[0].players)
+    )
+    _legend(axes, len(cells))
     return figure
 
 
@@ -382,8 +467,97 @@ def plot_categories(cells: list[CellStats], rulesets: list[Ruleset]) -> str:
     return _svg(categories_figure(cells, rulesets))
 
 
+def nobody_figure(cells: list[CellStats], rulesets: list[Ruleset]) -> Any:
+    """How often each category is left to nobody, per ruleset, with 95% intervals."""
+    figure = _figure()
+    axes = figure.subplots()
+    keys = [k for k in metric_keys(cells) if k.startswith("category_nobody.")]
+    width = 0.8 / len(cells)
+    for i, cell in enumerate(cells):
+        xs, ys, errors = [], [], ([], [])  # type: ignore[var-annotated]
+        for j, key in enumerate(keys):
+            e = cell.estimates.get(key)
+            if e is None:
+                continue
+            xs.append(j + (i - (len(cells) - 1) / 2) * width)
+            ys.append(e.value)
+            errors[0].append(e.value - e.low)
+            errors[1].append(e.high - e.value)
+        axes.bar(xs, ys, width=width, yerr=errors, capsize=3, label=cell_heading(cell, rulesets))
+    axes.set_xticks(range(len(keys)), category_names(keys, cells, rulesets), rotation=15)
+    axes.yaxis.set_major_formatter(tick_formatter(RATE_AXIS))
+    axes.set_xlabel(_("Category"))
+    axes.set_ylabel(_("Left to nobody"))
+    axes.set_title(_("How often each category is left to nobody at {players} players").format(players=cells[0].players))
+    _legend(axes, len(cells))
+    return figure
+
+
+def restricted_figure(report: LabReport, players: int) -> Any | None:
+    """Restricted play (Jaffe et al.): each restricted bot's win rate against the fair share, per ruleset.
+
+    A restriction with no effect is drawn as a hollow bar at the fair share and labelled so.
+    ``None`` when the run has no restricted play at ``players``.
+    """
+    cells = [c for c in report.cells if c.players == players and c.effect is not None]
+    if not cells:
+        return None
+    names = list(dict.fromkeys(c.arm.partition(":")[2] for c in cells))
+    labels = list(dict.fromkeys(c.label for c in cells))
+    figure = _figure()
+    axes = figure.subplots()
+    width = 0.8 / len(labels)
+    for i, label in enumerate(labels):
+        xs, ys, errors = [], [], ([], [])  # type: ignore[var-annotated]
+        for j, name in enumerate(names):
+            cell = next((c for c in cells if c.label == label and c.arm == f"restrict:{name}"), None)
+            if cell is None:
+                continue
+            x = j + (i - (len(labels) - 1) / 2) * width
+            if cell.no_effect:
+                axes.bar([x], [1 / players], width=width, fill=False, edgecolor="#999", hatch="//")
+                axes.annotate(_("no effect"), (x, 1 / players), ha="center", va="bottom", fontsize="x-small")
+                continue
+            e = cell.estimates["focus_win"]
+            xs.append(x)
+            ys.append(e.value)
+            errors[0].append(e.value - e.low)
+            errors[1].append(e.high - e.value)
+        axes.bar(xs, ys, width=width, yerr=errors, capsize=3, label=label)
+    _fair_share(axes, players)
+    axes.set_xticks(range(len(names)), names)
+    axes.yaxis.set_major_formatter(tick_formatter(RATE_AXIS))
+    axes.set_xlabel(_("Restriction"))
+    axes.set_ylabel(_("Win rate of the restricted bot"))
+    axes.set_title(
+        _("Restricted play at {players} players: the restricted bot against the fair share").format(players=players)
+    )
+    _legend(axes, len(labels))
+    return figure
+
+
 SWEEP_METRICS = ("seat_win.1", "decisions", "margin", "shared", "comeback", "lead_changes")
-"""The metrics a sweep report plots against the swept values."""
+"""The metrics a sweep report always considers; the ones that moved most are added (:func:`sweep_keys`)."""
+
+SWEEP_PLOTS = 6
+"""How many metrics a sweep report plots against the swept values."""
+
+
+def sweep_keys(cells: list[CellStats]) -> list[str]:
+    """The metrics to plot for a sweep: those that moved most (the largest difference from the baseline in units of
+    the baseline's interval half-width), seat 1's win rate first."""
+    base = cells[0]
+
+    def moved(key: str) -> float:
+        e = base.estimates[key]
+        half = max(e.width / 2, 1e-9)
+        return max((abs(c.differences[key].diff) / half for c in cells[1:] if key in c.differences), default=0.0)
+
+    keys = [k for k in base.estimates if any(k in c.differences for c in cells[1:])]
+    ranked = sorted(keys, key=moved, reverse=True)
+    chosen = ["seat_win.1"] if "seat_win.1" in base.estimates else []
+    chosen += [k for k in ranked if k not in chosen and moved(k) > 0]
+    return chosen[:SWEEP_PLOTS]
 
 
 def sweep_figure(report: LabReport, cells: list[CellStats], key: str, rulesets: list[Ruleset]) -> Any:
@@ -408,7 +582,15 @@ def sweep_figure(report: LabReport, cells: list[CellStats], key: str, rulesets: 
     axes.set_xticks(range(len(labels)), labels)
     axes.yaxis.set_major_formatter(tick_formatter(kind))
     axes.set_xlabel(", ".join(report.sweep[0]) if report.sweep else "")
-    axes.set_title(metric_label(key, rulesets[cells[0].ruleset], cells[0].arm), fontsize="medium")
+    axes.set_ylabel(_("value (95% interval)"))
+    if key.startswith("seat_win."):
+        _fair_share(axes, cells[0].players)
+    axes.set_title(
+        _("{metric} at {players} players").format(
+            metric=metric_label(key, rulesets[cells[0].ruleset], cells[0].arm), players=cells[0].players
+        ),
+        fontsize="medium",
+    )
     return figure
 
 
@@ -418,14 +600,22 @@ def plot_sweep(report: LabReport, cells: list[CellStats], key: str, rulesets: li
 
 
 _STYLE = """
-body { font-family: system-ui, sans-serif; margin: 2em auto; max-width: 75em; padding: 0 1em; color: #222; }
+body { font-family: system-ui, sans-serif; margin: 1.5em auto; max-width: 75em; padding: 0 1em; color: #222;
+  line-height: 1.45; }
+h1 { font-size: 1.6em; } h2 { font-size: 1.3em; margin-top: 1.6em; } h3 { font-size: 1.1em; }
+#summary { background: #f7f4ec; border: 1px solid #e2dccb; border-radius: 6px; padding: 0.6em 1.2em; }
+#summary li { margin: 0.35em 0; }
+#summary li.sig { font-weight: 600; }
+.scroll { overflow-x: auto; }
 table { border-collapse: collapse; margin: 1em 0; font-size: 0.9em; }
 th, td { border: 1px solid #ccc; padding: 0.25em 0.6em; text-align: left; vertical-align: top; }
 th { background: #f3efe6; }
 td.sig { background: #fff3c4; font-weight: 600; }
-figure { display: inline-block; margin: 0.5em; }
+figure { display: inline-block; margin: 0.5em; max-width: 100%; vertical-align: top; }
 svg { max-width: 100%; height: auto; }
 .note { color: #555; }
+@media (max-width: 40em) { body { padding: 0 0.5em; } figure { margin: 0.5em 0; } table { font-size: 0.8em; } }
+@media print { #summary { break-after: page; } }
 """
 
 
@@ -441,15 +631,51 @@ def cell_heading(cell: CellStats, rulesets: list[Ruleset]) -> str:
     return cell.label
 
 
+def _charts(report: LabReport, rulesets: list[Ruleset]) -> list[tuple[str, str]]:
+    """Every chart of the report, as (heading, inline SVG), in reading order."""
+    charts: list[tuple[str, str]] = []
+    by_players: dict[int, list[CellStats]] = {}
+    for players, arm, cells in groups(report):
+        if arm == "main":
+            by_players[players] = cells
+    for players, cells in by_players.items():
+        charts.append(("seats", _svg(seat_rates_figure(cells))))
+        restricted = restricted_figure(report, players)
+        if restricted is not None:
+            charts.append(("restricted", _svg(restricted)))
+        charts.append(("nobody", _svg(nobody_figure(cells, rulesets))))
+        charts.append(("decisive", _svg(categories_figure(cells, rulesets))))
+        charts.append(("vp", _svg(vp_figure(report, cells))))
+        if report.sweep and len(cells) > 1:
+            charts.extend(("sweep", plot_sweep(report, cells, key, rulesets)) for key in sweep_keys(cells))
+    return charts
+
+
 def to_html(report: LabReport) -> str:
-    """The report as one self-contained HTML page (inline CSS and SVG plots; no scripts, no network)."""
+    """The report as one self-contained HTML page: the summary in plain words, then the charts, then the tables.
+
+    Inline CSS and SVG only (no script, no font, no network); it reads on a phone (the tables scroll
+    sideways) and prints with the summary on its own page.
+    """
+
     rulesets = _rulesets(report)
     lang = current_language()
     esc = html.escape
     title = _("Balance lab report")
+    summary_heading, charts_heading, tables_heading = _("Summary"), _("Charts"), _("Tables")
     parts = [
-        f'<!DOCTYPE html>\n<html lang="{lang}">\n<head>\n<meta charset="utf-8">\n<title>{esc(title)}</title>',
-        f"<style>{_STYLE}</style>\n</head>\n<body>\n<h1>{esc(title)}</h1>",
+        f'<!DOCTYPE html>\n<html lang="{lang}">\n<head>\n<meta charset="utf-8">',
+        '<meta name="viewport" content="width=device-width, initial-scale=1">',
+        f"<title>{esc(title)}</title>\n<style>{_STYLE}</style>\n</head>\n<body>\n<h1>{esc(title)}</h1>",
+        f'<section id="summary">\n<h2>{esc(summary_heading)}</h2>\n<ul>',
+        *(
+            f'<li class="sig">{esc(f.text)}</li>' if f.significant else f"<li>{esc(f.text)}</li>"
+            for f in findings(report)
+        ),
+        "</ul>\n</section>",
+        f"<h2>{esc(charts_heading)}</h2>",
+        *(f"<figure>{svg}</figure>" for _kind, svg in _charts(report, rulesets)),
+        f"<h2>{esc(tables_heading)}</h2>",
         "<ul>",
         *(
             f"<li>{esc(ref.label)}: {esc(rulesets[i].title.get(lang))} ({esc(ref.content_hash[:12])})</li>"
@@ -461,23 +687,78 @@ def to_html(report: LabReport) -> str:
     if report.skipped:
         parts.append("<ul>" + "".join(f"<li>{esc(m)}</li>" for m in report.skipped) + "</ul>")
     for players, arm, cells in groups(report):
-        parts.append(f"<h2>{esc(group_title(players, arm, cells))}</h2>")
-        parts.append("<table>\n<tr><th>" + esc(_("Metric")) + "</th>")
+        parts.append(f"<h3>{esc(group_title(players, arm, cells))}</h3>")
+        parts.extend(
+            f"<p>{esc(cell_heading(cell, rulesets))}: {esc(line)}</p>" for cell in cells for line in effect_rows(cell)
+        )
+        if all(c.no_effect for c in cells):
+            continue
+        parts.append('<div class="scroll"><table>\n<tr><th>' + esc(_("Metric")) + "</th>")
         parts.append("".join(f"<th>{esc(cell_heading(c, rulesets))}</th>" for c in cells) + "</tr>")
         for row in table_rows(report, cells, rulesets):
             cells_html = "".join(
-                f'<td class="sig">{esc(text)}</td>' if text.endswith(SIGNIFICANT_MARK) else f"<td>{esc(text)}</td>"
+                f'<td class="sig">{esc(text)}</td>' if SIGNIFICANT_MARK in text else f"<td>{esc(text)}</td>"
                 for text in row[1:]
             )
             parts.append(f"<tr><th>{esc(row[0])}</th>{cells_html}</tr>")
-        parts.append("</table>")
-        plots = []
-        if arm == "main":
-            plots.append(plot_seat_rates(cells))
-        plots.append(plot_vp(report, cells))
-        plots.append(plot_categories(cells, rulesets))
-        if report.sweep and len(cells) > 1:
-            plots.extend(plot_sweep(report, cells, key, rulesets) for key in SWEEP_METRICS if key in cells[0].estimates)
-        parts.extend(f"<figure>{svg}</figure>" for svg in plots)
+        parts.append("</table></div>")
     parts.append("</body>\n</html>\n")
     return "\n".join(parts)
+
+
+def summary_figure(report: LabReport) -> Any:
+    """The summary for sharing: its sentences, then the win rate per seat at the largest player count."""
+    import textwrap
+
+    lines: list[tuple[str, bool]] = []
+    for finding in findings(report):
+        wrapped = textwrap.wrap(finding.text, 95)
+        lines.extend((("• " if i == 0 else "  ") + line, finding.significant) for i, line in enumerate(wrapped))
+    mains = [cells for _players, arm, cells in groups(report) if arm == "main"]
+    text_height = 0.24 * (len(lines) + 2)
+    figure = _figure(8.0, text_height + (3.4 if mains else 0))
+    top = text_height / (text_height + (3.4 if mains else 0))
+    figure.text(
+        0.02, 1 - 0.12 / (text_height + 3.4), _("Balance lab report"), fontsize="large", weight="bold", va="top"
+    )
+    for i, (line, strong) in enumerate(lines):
+        y = 1 - (0.24 * (i + 1.6)) / (text_height + (3.4 if mains else 0))
+        figure.text(0.02, y, line, fontsize="small", va="top", weight="bold" if strong else "normal")
+    if mains:
+        cells = mains[-1]
+        axes = figure.add_axes((0.1, 0.1 * (1 - top), 0.85, (1 - top) * 0.72))
+        players = cells[0].players
+        width = 0.8 / len(cells)
+        for i, cell in enumerate(cells):
+            es = [cell.estimates[f"seat_win.{s + 1}"] for s in range(players)]
+            xs = [s + 1 + (i - (len(cells) - 1) / 2) * width for s in range(players)]
+            axes.bar(
+                xs,
+                [e.value for e in es],
+                width=width,
+                yerr=([e.value - e.low for e in es], [e.high - e.value for e in es]),
+                capsize=3,
+                label=cell.label,
+            )
+        _fair_share(axes, players)
+        axes.set_xticks(range(1, players + 1))
+        axes.yaxis.set_major_formatter(tick_formatter(RATE_AXIS))
+        axes.set_xlabel(_("Seat (seat 1 plays first)"))
+        axes.set_ylabel(_("Win rate"))
+        axes.set_title(_("Win rate per seat at {players} players, with 95% intervals").format(players=players))
+        if len(cells) > 1:
+            axes.legend(fontsize="small", loc="lower right")
+    return figure
+
+
+SUMMARY_FORMATS = ("png", "pdf", "svg")
+"""The formats ``--summary FILE`` writes, by the file's suffix."""
+
+
+def summary_bytes(report: LabReport, fmt: str) -> bytes:
+    """The summary figure as a PNG, PDF or SVG file's bytes."""
+    buffer = io.BytesIO()
+    summary_figure(report).savefig(
+        buffer, format=fmt, dpi=150, bbox_inches="tight", metadata={"Date": None} if fmt == "svg" else None
+    )
+    return buffer.getvalue()

@@ -128,9 +128,12 @@ class RestrictedBot:
         self.name = f"{inner.name}[{restriction.name}]"
         self.overridden = 0
         """How many of the inner bot's choices the restriction replaced."""
+        self.choices = 0
+        """How many decisions this bot made."""
 
     def choose(self, observation: Observation) -> Action:
         """The inner bot's choice if the restriction allows it, else the restriction's fallback."""
+        self.choices += 1
         choice = self.inner.choose(observation)
         rule = self.restriction.allowed
         if rule(self.ruleset, observation, choice):

@@ -29,7 +29,7 @@ from biblios_kit.lab.plan import Cell, Experiment, GameRow, seats_for
 from biblios_kit.rules.model import Ruleset
 from biblios_kit.sim.runner import game_seed
 
-FORMAT = "biblios-kit-lab/1"
+FORMAT = "biblios-kit-lab/2"
 """The header's ``format`` value."""
 
 MAX_LINE_BYTES = 64 * 1024
@@ -42,7 +42,7 @@ MAX_LINE_DEPTH = 8
 """Deepest nesting of a results-file line (a game line nests three levels)."""
 
 _ROW_FIELDS = ("cell", "index", "seed", "seats", "metrics")
-_COUNTS = ("decisions", "auctions", "unsold", "penalties", "lead_changes", "tiebreak_depth")
+_COUNTS = ("decisions", "auctions", "unsold", "penalties", "lead_changes", "tiebreak_depth", "overrides", "choices")
 _METRICS = frozenset(
     ("win", "vp", "focus", "shared", "category_winner", "dice", "gift_leaders", "decided_at", *_COUNTS)
 )
