@@ -39,6 +39,11 @@ class ProtocolError(ValueError):
     """A message that does not follow the protocol (wrong type, missing field, unknown value)."""
 
 
+def dumps(message: object) -> str:
+    """A message as compact JSON text (UTF-8 left as is: the transport encodes it)."""
+    return json.dumps(message, ensure_ascii=False, separators=(",", ":"))
+
+
 def phase_name(phase: Phase) -> str:
     """The phase as it appears in messages (``"gift"``, ``"bidding"``, ``"game_over"`` ...)."""
     return phase.name.lower()

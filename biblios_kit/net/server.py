@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import json
 import logging
 import os
 import sys
@@ -30,6 +29,7 @@ from biblios_kit.net.protocol import (
     PROTOCOL_VERSION,
     ProtocolError,
     action_texts,
+    dumps,
     error_message,
     expected_version,
     is_count,
@@ -231,9 +231,7 @@ async def _body(request: web.Request) -> dict[str, Any]:
 
 
 def _json(data: object, status: int = 200) -> web.Response:
-    return web.Response(
-        text=json.dumps(data, ensure_ascii=False, separators=(",", ":")), status=status, content_type="application/json"
-    )
+    return web.Response(text=dumps(data), status=status, content_type="application/json")
 
 
 # ---------------------------------------------------------------------- routes
@@ -514,7 +512,7 @@ async def _write(ws: web.WebSocketResponse, listener: Listener) -> None:
 
 async def _send(ws: web.WebSocketResponse, message: dict[str, Any]) -> None:
     if not ws.closed:
-        await ws.send_str(json.dumps(message, ensure_ascii=False))
+        await ws.send_str(dumps(message))
 
 
 def _strings(value: object) -> bool:
