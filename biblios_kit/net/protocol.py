@@ -43,9 +43,13 @@ class ProtocolError(ValueError):
     """A message that does not follow the protocol (wrong type, missing field, unknown value)."""
 
 
+_ENCODER = json.JSONEncoder(ensure_ascii=False, separators=(",", ":"))
+"""One encoder for every message (``json.dumps`` with options builds a new one per call)."""
+
+
 def dumps(message: object) -> str:
     """A message as compact JSON text (UTF-8 left as is: the transport encodes it)."""
-    return json.dumps(message, ensure_ascii=False, separators=(",", ":"))
+    return _ENCODER.encode(message)
 
 
 def phase_name(phase: Phase) -> str:

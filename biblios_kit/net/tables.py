@@ -118,38 +118,38 @@ class Table:
     def view(self, seat: int, since: int = 0) -> dict[str, Any]:
         """The view message of ``seat`` (or ``SPECTATOR``), with the events from number ``since`` on."""
         cache = self.views()
-        events = cache.events(seat)
-        since = max(0, min(since, len(events)))
+        since = max(0, min(since, len(self.state.log)))
         return {
             **self._fixed(seat),
             "version": self.version,
             "observation": cache.observation(seat),
             "first_event": since,
-            "events": events[since:],
+            "events": cache.events(seat, since),
             "result": cache.result(),
         }
 
     def view_text(self, seat: int, since: int = 0) -> tuple[str, int]:
         """:meth:`view` as JSON text, and the number of events the seat has once it reads it.
 
-        The same message as :func:`~biblios_kit.net.protocol.dumps` of :meth:`view` (keys in another order),
-        made from parts serialized once: the fields that never change (per table and seat),
-        the observation (per version and seat, shared by every connection of the seat: every
-        spectator gets the same text) and only the new events. Measured at 1,000 tables of
-        four seats: a third of the server's CPU per action went into building and
-        serializing whole view dictionaries (docs/performance.md).
+        The same message as :func:`~biblios_kit.net.protocol.dumps` of :meth:`view` (keys in
+        another order), made from parts serialized once: the fields that never change (per
+        table and seat), the observation (per version and seat, shared by every connection of
+        the seat: every spectator gets the same text) and each event (once per seat, or once
+        for all seats when they all see it alike). Profiled at 1,000 tables of four seats,
+        building and serializing whole view dictionaries was the largest part of the server's
+        CPU per action (docs/performance.md).
         """
         cache = self.views()
-        events = cache.events(seat)
-        since = max(0, min(since, len(events)))
+        count = len(self.state.log)
+        since = max(0, min(since, count))
         header = self._headers.get(seat)
         if header is None:
             header = self._headers[seat] = dumps(self._fixed(seat))[1:-1]
         text = (
             f'{{{header},"version":{self.version},"observation":{cache.observation_text(seat)},'
-            f'"first_event":{since},"events":{dumps(events[since:])},"result":{cache.result_text()}}}'
+            f'"first_event":{since},"events":{cache.events_text(seat, since)},"result":{cache.result_text()}}}'
         )
-        return text, len(events)
+        return text, count
 
     def _fixed(self, seat: int) -> dict[str, Any]:
         """The fields of ``seat``'s view that never change."""
@@ -186,6 +186,8 @@ class TableHub:
         self.tables: dict[str, Table] = {}
         self.broken: dict[str, str] = {}
         """Stored tables that could not be resumed, with the reason."""
+        self.playing = 0
+        """Tables whose game is not over (counted as they open and finish, not by a walk over every table)."""
 
     # ------------------------------------------------------------------ creating and loading
 
@@ -195,7 +197,7 @@ class TableHub:
         from biblios_kit.bots.registry import BotSpecError, parse_spec
         from biblios_kit.rules import load_ruleset
 
-        if sum(1 for t in self.tables.values() if not t.finished) >= self.max_tables:
+        if self.playing >= self.max_tables:
             raise Rejected(503, "too_many_tables", _("this server already hosts as many games as it can"))
         try:
             ruleset = load_ruleset(ruleset_id, list(options))
@@ -284,6 +286,7 @@ class TableHub:
             if spec != HUMAN:
                 table.bots[seat] = make_bot(spec, secrets.randbits(62))
         self.tables[table.id] = table
+        self.playing += not table.finished
         keep_observation_scans(len(self.tables), stored.players)
         return table
 
@@ -357,6 +360,7 @@ class TableHub:
         for action in actions:  # legal, as the trial showed; the RNG was copied, so chance goes the same way
             state.step(action)
         if state.is_terminal():
+            self.playing -= 1
             try:
                 self.store.save_record(table.id, state, table.seats)
             except OSError:

@@ -8,6 +8,7 @@ ones, and an event shows its card only when every seat sees it.
 
 from __future__ import annotations
 
+import json
 from dataclasses import replace
 from typing import Any
 
@@ -102,7 +103,9 @@ class ViewCache:
         self._observations: dict[int, dict[str, Any]] = {}
         self._texts: dict[int, str] = {}
         self._result: tuple[dict[str, Any] | None, str] | None = None
-        self._events: dict[int, list[dict[str, Any]]] = {}
+        self._events: dict[int, list[str]] = {}
+        self._shared: list[str | None] = []
+        """Per event: its text when every seat sees it alike, else ``None``."""
 
     def moved_to(self, state: GameState, version: int) -> None:
         """The table's state is now ``state`` at ``version``: forget the observations of the previous one."""
@@ -145,15 +148,33 @@ class ViewCache:
             self._result = result, dumps(result)
         return self._result
 
-    def events(self, seat: int) -> list[dict[str, Any]]:
-        """Every event of the game as ``seat`` sees it, as JSON."""
-        cached = self._events.setdefault(seat, [])
+    def events(self, seat: int, since: int = 0) -> list[dict[str, Any]]:
+        """The events of the game from number ``since`` on, as ``seat`` sees them, as JSON."""
+        return list(json.loads(self.events_text(seat, since)))
+
+    def events_text(self, seat: int, since: int = 0) -> str:
+        """:meth:`events` as JSON text (a list)."""
+        return "[" + ",".join(self.event_texts(seat)[since:]) + "]"
+
+    def event_texts(self, seat: int) -> list[str]:
+        """Every event of the game as ``seat`` sees it, each as JSON text, in order (the list grows in place).
+
+        An event without a card, or whose card every seat sees, reads the same for everybody:
+        its text is made once for all seats.
+        """
+        texts = self._events.setdefault(seat, [])
         log = self.state.log  # the engine's raw events; to_event redacts one as events_for does
-        if len(cached) < len(log):
-            new = log[len(cached) :]
-            if seat == SPECTATOR:
-                players = self.state.players
-                cached.extend(event_to_json(public_event(raw, players)) for raw in new)
-            else:
-                cached.extend(event_to_json(to_event(raw, seat)) for raw in new)
-        return cached
+        if len(texts) < len(log):
+            players = self.state.players
+            shared = self._shared
+            for raw in log[len(shared) :]:
+                seen_by_all = raw[2] < 0 or all(visible(raw, p) for p in range(players))
+                shared.append(dumps(event_to_json(to_event(raw))) if seen_by_all else None)
+            for index in range(len(texts), len(log)):
+                text = shared[index]
+                if text is None:
+                    raw = log[index]
+                    event = public_event(raw, players) if seat == SPECTATOR else to_event(raw, seat)
+                    text = dumps(event_to_json(event))
+                texts.append(text)
+        return texts
