@@ -2,7 +2,8 @@
 
 The server runs in its own process (``biblios-kit host`` on 127.0.0.1, a temporary data
 folder); this process (the load generator, a second process with its own CPU) plays every
-seat of every table as a browser page does: one WebSocket per seat, a ``hello`` with the
+seat of every table as a browser page does: one WebSocket per seat (offering
+permessage-deflate, as browsers do; the server declines it), a ``hello`` with the
 seat's token, then views pushed by the server (each carrying only the events the seat has
 not seen yet: the seat keeps the log and checks that ``first_event`` continues it), and
 on its turn, after a think time drawn uniformly between half and one and a half times
@@ -87,7 +88,7 @@ class Table:
 async def play_seat(http: aiohttp.ClientSession, base: str, table: Table, seat: int, think: float,
                     limit: int | None, stop_at: float) -> None:  # fmt: skip
     """One browser-client seat: hello, then follow the views and answer each of its turns with an action."""
-    async with http.ws_connect(f"{base}/api/tables/{table.id}/ws", max_msg_size=0) as ws:
+    async with http.ws_connect(f"{base}/api/tables/{table.id}/ws", max_msg_size=0, compress=15) as ws:
         await ws.send_json({"type": "hello", "token": table.tokens[seat]})
         log = table.events[seat]
         async for message in ws:

@@ -368,7 +368,9 @@ async def _websocket(request: web.Request) -> web.StreamResponse:
     sockets = request.app[SOCKETS]
     if len(sockets) >= request.app[CONFIG].max_listeners:
         raise Rejected(503, "too_many_connections", _("too many connections; try again later"))
-    ws = web.WebSocketResponse(heartbeat=20, max_msg_size=MAX_MESSAGE_BYTES)
+    # No permessage-deflate, though browsers ask for it: compressing each view for each
+    # connection cost more CPU than building it (views are 1-2 KB; docs/performance.md).
+    ws = web.WebSocketResponse(heartbeat=20, max_msg_size=MAX_MESSAGE_BYTES, compress=False)
     await ws.prepare(request)
     sockets.add(ws)
     config = request.app[CONFIG]
@@ -537,4 +539,18 @@ def serve(config: ServerConfig, bind: str, port: int, ready: Callable[[], None] 
             ready()
 
     app.on_startup.append(announce)
-    web.run_app(app, host=bind, port=port, print=None, access_log=None, shutdown_timeout=5)
+    web.run_app(app, host=bind, port=port, print=None, access_log=None, shutdown_timeout=5, loop=_event_loop())
+
+
+def _event_loop() -> asyncio.AbstractEventLoop:
+    """uvloop's event loop where it is installed (not on Windows), else asyncio's.
+
+    The server's CPU per action is mostly the event loop's and the transports' work once
+    the views are cheap: uvloop does it in C (docs/performance.md).
+    """
+    try:
+        import uvloop
+    except ImportError:
+        return asyncio.new_event_loop()
+    loop: asyncio.AbstractEventLoop = uvloop.new_event_loop()
+    return loop
