@@ -408,7 +408,7 @@ def test_assembled_view_texts_are_the_views_of_the_whole_log(tmp_path: Path) -> 
     import random
 
     from biblios_kit.engine.observation import observe_full
-    from biblios_kit.net.protocol import event_to_json, observation_to_json
+    from biblios_kit.net.protocol import event_text, event_to_json, observation_to_json
     from biblios_kit.net.store import Store
     from biblios_kit.net.tables import TableHub
     from biblios_kit.net.views import SPECTATOR, legal_texts
@@ -434,6 +434,7 @@ def test_assembled_view_texts_are_the_views_of_the_whole_log(tmp_path: Path) -> 
             assert message == table.view(seat, sent[seat])
             validate(message, "view")
             whole = public if seat == SPECTATOR else [event_to_json(e) for e in logs[seat]]
+            assert [json.loads(event_text(e)) for e in logs[seat % 4]] == [event_to_json(e) for e in logs[seat % 4]]
             assert message["first_event"] == sent[seat] and message["events"] == whole[sent[seat] :]
             assert count == len(whole)
             sent[seat] = count

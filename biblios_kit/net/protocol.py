@@ -62,6 +62,16 @@ def event_to_json(event: Event) -> dict[str, Any]:
     return {"kind": event.kind.name.lower(), "player": event.player, "card": event.card, "args": list(event.args)}
 
 
+_KIND_NAMES = {kind: kind.name.lower() for kind in EventKind}
+
+
+def event_text(event: Event) -> str:
+    """:func:`event_to_json` as compact JSON text, written directly (the server writes several per action)."""
+    card = "null" if event.card is None else event.card
+    args = ",".join(map(str, event.args))
+    return f'{{"kind":"{_KIND_NAMES[event.kind]}","player":{event.player},"card":{card},"args":[{args}]}}'
+
+
 def event_from_json(data: object) -> Event:
     """The :class:`Event` of :func:`event_to_json` (``ProtocolError`` if malformed)."""
     if not isinstance(data, dict):

@@ -16,7 +16,7 @@ from biblios_kit.engine.actions import format_action
 from biblios_kit.engine.events import Event, RawEvent, to_event, visible
 from biblios_kit.engine.observation import Observation
 from biblios_kit.engine.state import GameState
-from biblios_kit.net.protocol import dumps, event_to_json, observation_to_json, result_to_json
+from biblios_kit.net.protocol import dumps, event_text, observation_to_json, result_to_json
 
 SPECTATOR = -1
 """The seat number of spectators in messages (``"seat": null``) and internally (-1)."""
@@ -169,12 +169,12 @@ class ViewCache:
             shared = self._shared
             for raw in log[len(shared) :]:
                 seen_by_all = raw[2] < 0 or all(visible(raw, p) for p in range(players))
-                shared.append(dumps(event_to_json(to_event(raw))) if seen_by_all else None)
+                shared.append(event_text(to_event(raw)) if seen_by_all else None)
             for index in range(len(texts), len(log)):
                 text = shared[index]
                 if text is None:
                     raw = log[index]
                     event = public_event(raw, players) if seat == SPECTATOR else to_event(raw, seat)
-                    text = dumps(event_to_json(event))
+                    text = event_text(event)
                 texts.append(text)
         return texts
