@@ -43,8 +43,9 @@ class ProtocolError(ValueError):
     """A message that does not follow the protocol (wrong type, missing field, unknown value)."""
 
 
-_ENCODER = json.JSONEncoder(ensure_ascii=False, separators=(",", ":"))
-"""One encoder for every message (``json.dumps`` with options builds a new one per call)."""
+_ENCODER = json.JSONEncoder(ensure_ascii=False, separators=(",", ":"), check_circular=False)
+"""One encoder for every message (``json.dumps`` with options builds a new one per call); messages are
+trees, so no check for circular references."""
 
 
 def dumps(message: object) -> str:
