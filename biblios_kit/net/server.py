@@ -545,8 +545,8 @@ def serve(config: ServerConfig, bind: str, port: int, ready: Callable[[], None] 
 def _event_loop() -> asyncio.AbstractEventLoop:
     """uvloop's event loop where it is installed (not on Windows), else asyncio's.
 
-    The server's CPU per action is mostly the event loop's and the transports' work once
-    the views are cheap: uvloop does it in C (docs/performance.md).
+    About half of the server's CPU per action is the event loop's and aiohttp's work once the
+    views are cheap; uvloop runs the loop and its transports in C (docs/performance.md).
     """
     try:
         import uvloop
