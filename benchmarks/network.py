@@ -1,18 +1,29 @@
-"""Load benchmark of the game server: many tables of API clients against one ``biblios-kit host`` over loopback.
+"""Load benchmark of the game server: many tables of browser-client seats against one ``biblios-kit host`` over loopback.
 
 The server runs in its own process (``biblios-kit host`` on 127.0.0.1, a temporary data
-folder); this process plays every seat of every table through the WebSocket API: each
-seat, on its turn, waits ``--think`` seconds, then sends a random legal action. For
-every action the benchmark notes when it was sent and when *every* seat of the table
-had received the view of the new version; the difference is the action's latency.
+folder); this process (the load generator, a second process with its own CPU) plays every
+seat of every table as a browser page does: one WebSocket per seat (offering
+permessage-deflate, as browsers do; the server declines it), a ``hello`` with the
+seat's token, then views pushed by the server (each carrying only the events the seat has
+not seen yet: the seat keeps the log and checks that ``first_event`` continues it), and
+on its turn, after a think time drawn uniformly between half and one and a half times
+``--think``, a random legal action with the ``version`` it answers. For every action the
+benchmark notes when it was sent and when *every* seat of the table had received the view
+of the new version; the difference is the action's latency.
 
-Printed: actions per second (all tables together), latency median, p95 and max, the
-errors (any error reply fails the run), and, with ``--to-the-end``, that every finished
-table's game record replays.
+Tables are created with the admin token; a ``429 rate_limited`` reply is retried after a
+short wait (creating 1,000 tables takes longer than the admin's burst of requests).
 
-Run: ``.venv/bin/python benchmarks/network.py [--tables 100] [--seats 4] [--think 0.5]
-[--actions 150 | --to-the-end]``. Target: 100 tables of 4 seats, p95 < 100 ms, no error.
-Figures go in docs/performance.md (network section).
+Printed: actions per second (all tables together), the server process's CPU per action
+(user + system, from ``/proc/PID/stat``) and its resident memory, the load generator's
+own CPU, the load average, latency median, p95 and max, the errors (any error reply
+fails the run), and, with ``--to-the-end``, that every finished table's game record
+replays.
+
+Run: ``.venv/bin/python benchmarks/network.py [--tables 1000] [--seats 4] [--think 0.5]
+[--seconds 60 | --actions 150 | --to-the-end] [--profile FILE]``. Target: 1,000 tables
+of 4 seats at a think time of 0.5 s, p95 < 100 ms, no error. Figures go in
+docs/performance.md (network section).
 """
 
 from __future__ import annotations
@@ -22,6 +33,7 @@ import asyncio
 import json
 import os
 import random
+import shutil
 import signal
 import socket
 import statistics
@@ -29,11 +41,27 @@ import subprocess
 import sys
 import tempfile
 import time
+from collections.abc import Callable
 from pathlib import Path
 
 import aiohttp
 
 ROOT = Path(__file__).resolve().parent.parent
+
+PROFILED = """
+import cProfile, runpy, sys, time
+out = sys.argv.pop(1)
+profile = cProfile.Profile(time.process_time)  # CPU time: the machine is shared
+profile.enable()
+try:
+    runpy.run_module("biblios_kit", run_name="__main__", alter_sys=True)
+except SystemExit:
+    pass
+finally:
+    profile.disable()
+    profile.dump_stats(out)
+"""
+"""The server's command with ``--profile``: ``python -m biblios_kit`` under cProfile, counting CPU time."""
 
 
 def free_port() -> int:
@@ -53,14 +81,16 @@ class Table:
         self.sent_at: dict[int, float] = {}  # version expected after the action -> when it was sent
         self.latencies: list[float] = []
         self.errors: list[str] = []
-        self.finished = asyncio.Event()
         self.actions = 0
+        self.events: list[list[object]] = [[] for _ in tokens]  # each seat's copy of the event log
 
 
 async def play_seat(http: aiohttp.ClientSession, base: str, table: Table, seat: int, think: float,
-                    limit: int | None) -> None:  # fmt: skip
-    async with http.ws_connect(f"{base}/api/tables/{table.id}/ws", max_msg_size=0) as ws:
+                    limit: int | None, stop_at: float) -> None:  # fmt: skip
+    """One browser-client seat: hello, then follow the views and answer each of its turns with an action."""
+    async with http.ws_connect(f"{base}/api/tables/{table.id}/ws", max_msg_size=0, compress=15) as ws:
         await ws.send_json({"type": "hello", "token": table.tokens[seat]})
+        log = table.events[seat]
         async for message in ws:
             if message.type != aiohttp.WSMsgType.TEXT:
                 break
@@ -72,6 +102,10 @@ async def play_seat(http: aiohttp.ClientSession, base: str, table: Table, seat: 
             if kind != "view":
                 continue
             now = time.perf_counter()
+            if data["first_event"] != len(log):  # what a page checks before appending the new events
+                table.errors.append(f"seat {seat}: events from {data['first_event']}, the page has {len(log)}")
+                break
+            log.extend(data["events"])
             version = data["version"]
             table.seen[seat] = version
             sent = table.sent_at.get(version)
@@ -79,45 +113,64 @@ async def play_seat(http: aiohttp.ClientSession, base: str, table: Table, seat: 
                 table.latencies.append(now - sent)
                 del table.sent_at[version]
             obs = data["observation"]
-            if data["result"] is not None or (limit is not None and version >= limit):
-                table.finished.set()
+            if data["result"] is not None or (limit is not None and version >= limit) or now > stop_at:
                 break
             if obs["current_player"] == seat and obs["legal_actions"]:
                 if think:
                     await asyncio.sleep(think * (0.5 + table.rng.random()))
+                if time.perf_counter() > stop_at:
+                    break
                 action = table.rng.choice(obs["legal_actions"])
                 table.sent_at[version + 1] = time.perf_counter()
                 table.actions += 1
                 await ws.send_json({"type": "action", "action": action, "version": version})
 
 
-async def run(args: argparse.Namespace, base: str, admin: str) -> tuple[list[Table], float]:
+async def create_table(http: aiohttp.ClientSession, base: str, admin: str, body: dict[str, object]) -> dict:
+    """``POST /api/tables``, waiting and retrying while the server answers ``429 rate_limited``."""
+    wait = 0.05
+    while True:
+        async with http.post(f"{base}/api/tables", json=body, headers={"Authorization": f"Bearer {admin}"}) as response:
+            reply = await response.json()
+            if response.status == 201:
+                return dict(reply)
+            if response.status != 429:
+                raise SystemExit(f"cannot create a table: {reply}")
+        await asyncio.sleep(wait)
+        wait = min(1.0, wait * 2)
+
+
+async def run(
+    args: argparse.Namespace, base: str, admin: str, on_start: Callable[[], None]
+) -> tuple[list[Table], float]:
     connector = aiohttp.TCPConnector(limit=0)
     async with aiohttp.ClientSession(connector=connector) as http:
         tables = []
         for index in range(args.tables):
-            async with http.post(
-                f"{base}/api/tables",
-                json={
-                    "ruleset": args.ruleset,
-                    "players": args.seats,
-                    "seats": ["human"] * args.seats,
-                    "seed": index,
-                    "bot_delay": 0,
-                },
-                headers={"Authorization": f"Bearer {admin}"},
-            ) as response:
-                reply = await response.json()
-                if response.status != 201:
-                    raise SystemExit(f"cannot create a table: {reply}")
+            body = {"ruleset": args.ruleset, "players": args.seats, "seats": ["human"] * args.seats, "seed": index,
+                    "bot_delay": 0}  # fmt: skip
+            reply = await create_table(http, base, admin, body)
             tokens = [s["token"] for s in reply["seats"]]
             tables.append(Table(reply["table"], tokens, random.Random(index)))
-        limit = None if args.to_the_end else args.actions
+        limit = None if args.to_the_end or args.seconds else args.actions
+        on_start()
         started = time.perf_counter()
-        await asyncio.gather(
-            *(play_seat(http, base, table, seat, args.think, limit) for table in tables for seat in range(args.seats))
-        )
+        stop_at = started + args.seconds if args.seconds else float("inf")
+        seats = [
+            asyncio.create_task(play_seat(http, base, table, seat, args.think, limit, stop_at))
+            for table in tables
+            for seat in range(args.seats)
+        ]
+        # With --seconds, a seat waiting for a view when the time is up is stopped a little later
+        # (views of the last actions still arrive meanwhile).
+        timeout = args.seconds + 2 * args.think + 5 if args.seconds else None
+        _done, pending = await asyncio.wait(seats, timeout=timeout)
+        for task in pending:
+            task.cancel()
+        await asyncio.gather(*seats, return_exceptions=True)
         elapsed = time.perf_counter() - started
+        if args.seconds:
+            elapsed = min(elapsed, args.seconds)  # no action is sent after that
     return tables, elapsed
 
 
@@ -127,14 +180,27 @@ def main() -> None:
     parser.add_argument("--seats", type=int, default=4)
     parser.add_argument("--think", type=float, default=0.5, help="mean seconds a seat waits before acting")
     parser.add_argument("--actions", type=int, default=150, help="actions per table (unless --to-the-end)")
+    parser.add_argument("--seconds", type=float, default=0, help="play for this long (instead of --actions)")
     parser.add_argument("--to-the-end", action="store_true", help="play every game to the end; check the records")
     parser.add_argument("--ruleset", default="biblios")
     parser.add_argument("--durable", action="store_true", help="run the server with --durable (fsync per action)")
+    parser.add_argument("--profile", metavar="FILE", help="run the server under cProfile, its statistics to FILE")
     args = parser.parse_args()
 
+    signal.signal(signal.SIGTERM, lambda *_: sys.exit(1))  # stop the server too (the finally clause below)
     folder = Path(tempfile.mkdtemp(prefix="biblios-net-bench-"))
+    try:
+        report(args, folder)
+    finally:
+        shutil.rmtree(folder, ignore_errors=True)
+
+
+def report(args: argparse.Namespace, folder: Path) -> None:
+    """Run the benchmark with the server's data in ``folder`` and print its figures."""
     port = free_port()
     command = [sys.executable, "-m", "biblios_kit", "host", "--port", str(port), "--data-dir", str(folder)]
+    if args.profile:
+        command[1:3] = ["-c", PROFILED, str(Path(args.profile).resolve())]
     if args.durable:
         command.append("--durable")
     server = subprocess.Popen(command, cwd=ROOT, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE,
@@ -147,18 +213,37 @@ def main() -> None:
                 raise SystemExit("the server did not start")
             time.sleep(0.1)
         admin = (folder / "admin-token").read_text().strip()
-        cpu_before = _cpu(server.pid)
-        tables, elapsed = asyncio.run(run(args, base, admin))
-        cpu = _cpu(server.pid) - cpu_before
+        marks: dict[str, object] = {}
+
+        def on_start() -> None:
+            marks.update(cpu=_cpu(server.pid), mine=_own_cpu(), load=os.getloadavg()[0])
+
+        tables, elapsed = asyncio.run(run(args, base, admin, on_start))
+        cpu = _cpu(server.pid) - float(marks["cpu"])  # type: ignore[arg-type]
+        client_cpu = _own_cpu() - float(marks["mine"])  # type: ignore[arg-type]
+        rss, peak = _memory(server.pid)
+        loads = (float(marks["load"]), os.getloadavg()[0])  # type: ignore[arg-type]
     finally:
         os.killpg(server.pid, signal.SIGINT)
-        server.wait(15)
+        server.wait(30)
     latencies = sorted(x for t in tables for x in t.latencies)
     errors = [e for t in tables for e in t.errors]
     actions = sum(t.actions for t in tables)
-    print(f"tables: {args.tables} x {args.seats} seats, think {args.think} s, "
-          f"{'to the end' if args.to_the_end else f'{args.actions} actions per table'}")  # fmt: skip
-    print(f"actions: {actions} in {elapsed:.1f} s = {actions / elapsed:.0f} actions/s (server CPU {cpu:.1f} s)")
+    span = (
+        "to the end"
+        if args.to_the_end
+        else f"{args.seconds:g} s"
+        if args.seconds
+        else f"{args.actions} actions per table"
+    )
+    print(f"tables: {args.tables} x {args.seats} browser-client seats, think {args.think} s, {span}")
+    print(f"load average: {loads[0]:.2f} at the start, {loads[1]:.2f} at the end (2-core machine: os.cpu_count() = "
+          f"{os.cpu_count()})")  # fmt: skip
+    print(f"actions: {actions} in {elapsed:.1f} s = {actions / elapsed:.0f} actions/s")
+    per_action = cpu / actions * 1000 if actions else 0.0
+    print(f"server process: CPU {cpu:.1f} s = {per_action:.3f} ms per action ({cpu / elapsed:.0%} of a core); "
+          f"RSS {rss / 1e6:.0f} MB (peak {peak / 1e6:.0f} MB)")  # fmt: skip
+    print(f"load generator (this process): CPU {client_cpu:.1f} s ({client_cpu / elapsed:.0%} of a core)")
     if latencies:
         p95 = latencies[min(len(latencies) - 1, int(0.95 * len(latencies)))]
         print(f"latency action -> every seat's view: median {statistics.median(latencies) * 1000:.1f} ms, "
@@ -181,6 +266,24 @@ def _answers(base: str) -> bool:
             return bool(response.status == 200)
     except OSError:
         return False
+
+
+def _own_cpu() -> float:
+    times = os.times()
+    return times.user + times.system
+
+
+def _memory(pid: int) -> tuple[int, int]:
+    """Resident memory of a process now and at its peak, in bytes (``VmRSS``, ``VmHWM`` of ``/proc/PID/status``)."""
+    found = {}
+    try:
+        for line in Path(f"/proc/{pid}/status").read_text().splitlines():
+            key, _sep, value = line.partition(":")
+            if key in ("VmRSS", "VmHWM"):
+                found[key] = int(value.split()[0]) * 1024
+    except (OSError, ValueError):
+        pass
+    return found.get("VmRSS", 0), found.get("VmHWM", 0)
 
 
 def _cpu(pid: int) -> float:

@@ -389,3 +389,109 @@ async def test_the_api_client_sends_the_version_so_a_resend_cannot_play_twice(tm
             with pytest.raises(ApiError) as refused:
                 await api.act(reply["table"], "public", version=view["version"])
             assert refused.value.code == "stale_version" and refused.value.status == 409
+
+
+def _random_play(hub: Any, table: Any, rng: Any, steps: int) -> None:
+    """Play ``steps`` random legal actions at ``table`` through the hub (a payment paid card by card)."""
+    from biblios_kit.engine.actions import format_action
+
+    for _ in range(steps):
+        state = table.state
+        if state.is_terminal():
+            return
+        action = rng.choice(state.legal_actions())
+        hub.act(table, state.current_player, [format_action(state.ruleset, action)], table.version)
+
+
+def test_assembled_view_texts_are_the_views_of_the_whole_log(tmp_path: Path) -> None:
+    """The incremental, pre-serialized views say exactly what the engine's whole-log views say, at every version."""
+    import random
+
+    from biblios_kit.engine.observation import observe_full
+    from biblios_kit.net.protocol import event_text, event_to_json, observation_to_json
+    from biblios_kit.net.store import Store
+    from biblios_kit.net.tables import TableHub
+    from biblios_kit.net.views import SPECTATOR, legal_texts
+
+    hub = TableHub(Store(tmp_path))
+    table = hub.table(hub.create("biblios", [], 4, ["human"] * 4, seed=3).table)
+    state = table.state
+    rng = random.Random(3)
+    sent = dict.fromkeys((0, 1, 2, 3, SPECTATOR), 0)  # events each reader already has, as a listener's
+    while not table.finished:
+        _random_play(hub, table, rng, rng.randint(1, 7))
+        assert table.state is state  # changed in place: the engine's observations stay incremental
+        logs = [state.events_for(p) for p in range(4)]
+        public = [
+            event_to_json(
+                e if e.card is None or all(log[i].card is not None for log in logs) else e._replace(card=None)
+            )
+            for i, e in enumerate(logs[0])
+        ]
+        for seat in sent:
+            text, count = table.view_text(seat, sent[seat])
+            message = json.loads(text)
+            assert message == table.view(seat, sent[seat])
+            validate(message, "view")
+            whole = public if seat == SPECTATOR else [event_to_json(e) for e in logs[seat]]
+            assert [json.loads(event_text(e)) for e in logs[seat % 4]] == [event_to_json(e) for e in logs[seat % 4]]
+            assert message["first_event"] == sent[seat] and message["events"] == whole[sent[seat] :]
+            assert count == len(whole)
+            sent[seat] = count
+            if seat != SPECTATOR:
+                assert message["observation"] == observation_to_json(
+                    observe_full(state, seat), legal_texts(state, seat)
+                )
+    assert json.loads(table.view_text(0)[0])["result"] == table.view(0)["result"] is not None
+
+
+def test_the_engine_keeps_the_observations_of_every_seat_of_every_table(tmp_path: Path) -> None:
+    """With hundreds of tables, each seat's observation still reads only the new events (the engine's cache holds them)."""
+    from biblios_kit.engine import observation
+    from biblios_kit.net.store import Store
+    from biblios_kit.net.tables import TableHub
+
+    hub = TableHub(Store(tmp_path))
+    for seed in range(120):
+        hub.create("biblios", [], 4, ["human"] * 4, seed=seed)
+    assert observation._SCANS_LIMIT >= 120 * 4
+    for table in hub.tables.values():
+        for seat in range(4):
+            table.view(seat)
+    assert len(observation._SCANS) >= 120 * 4  # none evicted before its next use
+
+
+def test_open_tables_are_counted_as_they_finish(tmp_path: Path) -> None:
+    """The limit on open tables counts games not over: a finished one frees its place."""
+    import random
+
+    from biblios_kit.net.store import Store
+    from biblios_kit.net.tables import Rejected, TableHub
+
+    hub = TableHub(Store(tmp_path), max_tables=2)
+    first = hub.table(hub.create("biblios", [], 2, ["human"] * 2, seed=1).table)
+    hub.create("biblios", [], 2, ["human"] * 2, seed=2)
+    with pytest.raises(Rejected) as refused:
+        hub.create("biblios", [], 2, ["human"] * 2, seed=3)
+    assert refused.value.status == 503 and refused.value.code == "too_many_tables"
+    _random_play(hub, first, random.Random(1), 10_000)
+    assert first.finished and hub.playing == 1
+    hub.create("biblios", [], 2, ["human"] * 2, seed=3)
+    assert TableHub(Store(tmp_path), max_tables=2).load() == 3
+
+
+def test_client_messages_within_bounds_parse_and_others_are_refused_located() -> None:
+    """The fast path for small client messages accepts exactly what the bounded parser accepts."""
+    from biblios_kit.net.protocol import MAX_JSON_DEPTH, ProtocolError, parse_json_object
+
+    assert parse_json_object('{"type": "action", "action": "bid 3", "version": 12}')["version"] == 12
+    assert parse_json_object(b'{"t": [[["\\u00e9"]]]}') == {"t": [[["é"]]]}
+    deep = '{"a":' + "[" * MAX_JSON_DEPTH + "]" * MAX_JSON_DEPTH + "}"
+    for text, reason in [
+        (deep, "nesting"),
+        ('{"version": ' + "9" * 41 + "}", "digits"),
+        ('{"a": 1,}', "line 1"),
+        ("[1]", "object"),
+    ]:
+        with pytest.raises(ProtocolError, match=reason):
+            parse_json_object(text)

@@ -9,12 +9,13 @@ The schema of every message is ``protocol.schema.json`` next to this module.
 from __future__ import annotations
 
 import json
+import re
 from collections.abc import Mapping, Sequence
 from functools import cache
 from importlib import resources
 from typing import Any
 
-from biblios_kit.bounded import InputError, decode_utf8, loads_json
+from biblios_kit.bounded import MAX_INT_DIGITS, InputError, decode_utf8, loads_json
 from biblios_kit.engine.events import Event, EventKind
 from biblios_kit.engine.observation import AuctionView, Observation, PaymentView
 from biblios_kit.engine.scoring import CategoryResult, DieAward, GameResult, Placing, WonBy
@@ -35,8 +36,21 @@ MAX_VERSION = 10**9
 """A ``version`` or ``since`` a client sends must be below this (a game has a few hundred actions)."""
 
 
+_LONG_DIGITS = re.compile(rf"[0-9]{{{MAX_INT_DIGITS + 1},}}")
+
+
 class ProtocolError(ValueError):
     """A message that does not follow the protocol (wrong type, missing field, unknown value)."""
+
+
+_ENCODER = json.JSONEncoder(ensure_ascii=False, separators=(",", ":"), check_circular=False)
+"""One encoder for every message (``json.dumps`` with options builds a new one per call); messages are
+trees, so no check for circular references."""
+
+
+def dumps(message: object) -> str:
+    """A message as compact JSON text (UTF-8 left as is: the transport encodes it)."""
+    return _ENCODER.encode(message)
 
 
 def phase_name(phase: Phase) -> str:
@@ -47,6 +61,16 @@ def phase_name(phase: Phase) -> str:
 def event_to_json(event: Event) -> dict[str, Any]:
     """An event as JSON: ``{"kind": "bid", "player": 1, "card": null, "args": [3]}``."""
     return {"kind": event.kind.name.lower(), "player": event.player, "card": event.card, "args": list(event.args)}
+
+
+_KIND_NAMES = {kind: kind.name.lower() for kind in EventKind}
+
+
+def event_text(event: Event) -> str:
+    """:func:`event_to_json` as compact JSON text, written directly (the server writes several per action)."""
+    card = "null" if event.card is None else event.card
+    args = ",".join(map(str, event.args))
+    return f'{{"kind":"{_KIND_NAMES[event.kind]}","player":{event.player},"card":{card},"args":[{args}]}}'
 
 
 def event_from_json(data: object) -> Event:
@@ -285,7 +309,9 @@ def parse_json_object(data: str | bytes) -> dict[str, Any]:
     """
     try:
         text = decode_utf8(data) if isinstance(data, bytes) else data
-        value = loads_json(text, MAX_JSON_DEPTH)
+        value = _small_json(text)
+        if value is None:
+            value = loads_json(text, MAX_JSON_DEPTH)
     except InputError as error:
         if error.line:
             reason = _("line {line}, column {column}: {reason}").format(
@@ -297,6 +323,23 @@ def parse_json_object(data: str | bytes) -> dict[str, Any]:
     if not isinstance(value, dict):
         raise ProtocolError(_("expected a JSON object"))
     return value
+
+
+def _small_json(text: str) -> Any:
+    """The value of ``text`` when it certainly is within the bounds of :func:`parse_json_object`, else ``None``.
+
+    The fast path for what clients send all the time (an action is ``{"type": "action", ...}``,
+    one bracket): at most :data:`MAX_JSON_DEPTH` opening brackets anywhere cannot nest deeper,
+    and no run of more than ``MAX_INT_DIGITS`` digits anywhere means no integer that long, so
+    Python's parser reads it directly; anything else (and any syntax error, for its located
+    message) goes through :func:`~biblios_kit.bounded.loads_json`.
+    """
+    if text.count("[") + text.count("{") > MAX_JSON_DEPTH or _LONG_DIGITS.search(text):
+        return None
+    try:
+        return json.loads(text)
+    except (ValueError, RecursionError):
+        return None
 
 
 def is_count(value: object) -> bool:

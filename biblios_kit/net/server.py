@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import json
 import logging
 import os
 import sys
@@ -30,6 +29,7 @@ from biblios_kit.net.protocol import (
     PROTOCOL_VERSION,
     ProtocolError,
     action_texts,
+    dumps,
     error_message,
     expected_version,
     is_count,
@@ -231,9 +231,7 @@ async def _body(request: web.Request) -> dict[str, Any]:
 
 
 def _json(data: object, status: int = 200) -> web.Response:
-    return web.Response(
-        text=json.dumps(data, ensure_ascii=False, separators=(",", ":")), status=status, content_type="application/json"
-    )
+    return web.Response(text=dumps(data), status=status, content_type="application/json")
 
 
 # ---------------------------------------------------------------------- routes
@@ -370,7 +368,9 @@ async def _websocket(request: web.Request) -> web.StreamResponse:
     sockets = request.app[SOCKETS]
     if len(sockets) >= request.app[CONFIG].max_listeners:
         raise Rejected(503, "too_many_connections", _("too many connections; try again later"))
-    ws = web.WebSocketResponse(heartbeat=20, max_msg_size=MAX_MESSAGE_BYTES)
+    # No permessage-deflate, though browsers ask for it: compressing each view for each
+    # connection cost more CPU than building it (views are 1-2 KB; docs/performance.md).
+    ws = web.WebSocketResponse(heartbeat=20, max_msg_size=MAX_MESSAGE_BYTES, compress=False)
     await ws.prepare(request)
     sockets.add(ws)
     config = request.app[CONFIG]
@@ -514,7 +514,7 @@ async def _write(ws: web.WebSocketResponse, listener: Listener) -> None:
 
 async def _send(ws: web.WebSocketResponse, message: dict[str, Any]) -> None:
     if not ws.closed:
-        await ws.send_str(json.dumps(message, ensure_ascii=False))
+        await ws.send_str(dumps(message))
 
 
 def _strings(value: object) -> bool:
@@ -539,4 +539,18 @@ def serve(config: ServerConfig, bind: str, port: int, ready: Callable[[], None] 
             ready()
 
     app.on_startup.append(announce)
-    web.run_app(app, host=bind, port=port, print=None, access_log=None, shutdown_timeout=5)
+    web.run_app(app, host=bind, port=port, print=None, access_log=None, shutdown_timeout=5, loop=_event_loop())
+
+
+def _event_loop() -> asyncio.AbstractEventLoop:
+    """uvloop's event loop where it is installed (not on Windows), else asyncio's.
+
+    About half of the server's CPU per action is the event loop's and aiohttp's work once the
+    views are cheap; uvloop runs the loop and its transports in C (docs/performance.md).
+    """
+    try:
+        import uvloop
+    except ImportError:
+        return asyncio.new_event_loop()
+    loop: asyncio.AbstractEventLoop = uvloop.new_event_loop()
+    return loop

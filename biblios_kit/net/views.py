@@ -8,17 +8,35 @@ ones, and an event shows its card only when every seat sees it.
 
 from __future__ import annotations
 
+import json
 from dataclasses import replace
 from typing import Any
 
 from biblios_kit.engine.actions import format_action
-from biblios_kit.engine.events import Event
+from biblios_kit.engine.events import Event, RawEvent, to_event, visible
 from biblios_kit.engine.observation import Observation
 from biblios_kit.engine.state import GameState
-from biblios_kit.net.protocol import event_to_json, observation_to_json
+from biblios_kit.net.protocol import dumps, event_text, observation_to_json, result_to_json
 
 SPECTATOR = -1
 """The seat number of spectators in messages (``"seat": null``) and internally (-1)."""
+
+
+def keep_observation_scans(tables: int, players: int = 4) -> None:
+    """Let the engine keep what each player learnt from the event log of ``tables`` tables at once.
+
+    ``state.observation(player)`` reads only the events added since its last call for the
+    same log and player, from a small cache of the engine (64 entries: enough for a game and
+    its bots). A server building the views of a thousand tables would evict every entry
+    before its next use, and each observation would read the whole log again; the cache
+    grows here to every seat of every open table (plus spectators' public views, which
+    observe every seat).
+    """
+    from biblios_kit.engine import observation
+
+    wanted = tables * (players + 1) + 64
+    if wanted > observation._SCANS_LIMIT:  # a module global, read by the compiled engine at each call
+        observation._SCANS_LIMIT = wanted
 
 
 def legal_texts(state: GameState, seat: int) -> list[str]:
@@ -58,13 +76,15 @@ def public_observation(state: GameState) -> Observation:
 
 def public_events(state: GameState) -> list[Event]:
     """The event log as a spectator sees it: a card is shown only when every seat sees it."""
-    logs = [state.events_for(p) for p in range(state.players)]
-    public = []
-    for index, event in enumerate(logs[0]):
-        if event.card is not None and any(log[index].card is None for log in logs[1:]):
-            event = event._replace(card=None)
-        public.append(event)
-    return public
+    return [public_event(raw, state.players) for raw in state.log]
+
+
+def public_event(raw: RawEvent, players: int) -> Event:
+    """One event of the engine's log as a spectator sees it: its card only if every one of ``players`` sees it."""
+    event = to_event(raw)
+    if event.card is not None and not all(visible(raw, p) for p in range(players)):
+        event = event._replace(card=None)
+    return event
 
 
 class ViewCache:
@@ -72,15 +92,20 @@ class ViewCache:
 
     Events only ever get appended to a game's log (and how each seat sees an event never
     changes), so each seat's events are turned into JSON once: a new version converts only
-    the events that are new to that seat.
+    the events that are new to that seat, read from the engine's log from where the seat's
+    list ends (``state.events_for`` would redact the whole log again: some 900 events by the
+    end of a four-player game, for every seat after every action).
     """
 
     def __init__(self, state: GameState) -> None:
         self.state = state
         self.version = -1
         self._observations: dict[int, dict[str, Any]] = {}
-        self._events: dict[int, list[dict[str, Any]]] = {}
-        self._events_version: dict[int, int] = {}
+        self._texts: dict[int, str] = {}
+        self._result: tuple[dict[str, Any] | None, str] | None = None
+        self._events: dict[int, list[str]] = {}
+        self._shared: list[str | None] = []
+        """Per event: its text when every seat sees it alike, else ``None``."""
 
     def moved_to(self, state: GameState, version: int) -> None:
         """The table's state is now ``state`` at ``version``: forget the observations of the previous one."""
@@ -88,6 +113,8 @@ class ViewCache:
             self.state = state
             self.version = version
             self._observations = {}
+            self._texts = {}
+            self._result = None
 
     def observation(self, seat: int) -> dict[str, Any]:
         """The observation JSON of ``seat`` (``SPECTATOR`` for the public view)."""
@@ -100,11 +127,54 @@ class ViewCache:
             self._observations[seat] = cached
         return cached
 
-    def events(self, seat: int) -> list[dict[str, Any]]:
-        """Every event of the game as ``seat`` sees it, as JSON."""
-        cached = self._events.setdefault(seat, [])
-        if self._events_version.get(seat) != self.version:
-            events = public_events(self.state) if seat == SPECTATOR else self.state.events_for(seat)
-            cached.extend(event_to_json(e) for e in events[len(cached) :])
-            self._events_version[seat] = self.version
-        return cached
+    def observation_text(self, seat: int) -> str:
+        """:meth:`observation` as JSON text (serialized once per version and seat)."""
+        text = self._texts.get(seat)
+        if text is None:
+            text = self._texts[seat] = dumps(self.observation(seat))
+        return text
+
+    def result(self) -> dict[str, Any] | None:
+        """The result JSON once the game is over, else ``None``."""
+        return self._result_parts()[0]
+
+    def result_text(self) -> str:
+        """:meth:`result` as JSON text (``null`` before the end)."""
+        return self._result_parts()[1]
+
+    def _result_parts(self) -> tuple[dict[str, Any] | None, str]:
+        if self._result is None:
+            result = result_to_json(self.state.result()) if self.state.is_terminal() else None
+            self._result = result, dumps(result)
+        return self._result
+
+    def events(self, seat: int, since: int = 0) -> list[dict[str, Any]]:
+        """The events of the game from number ``since`` on, as ``seat`` sees them, as JSON."""
+        return list(json.loads(self.events_text(seat, since)))
+
+    def events_text(self, seat: int, since: int = 0) -> str:
+        """:meth:`events` as JSON text (a list)."""
+        return "[" + ",".join(self.event_texts(seat)[since:]) + "]"
+
+    def event_texts(self, seat: int) -> list[str]:
+        """Every event of the game as ``seat`` sees it, each as JSON text, in order (the list grows in place).
+
+        An event without a card, or whose card every seat sees, reads the same for everybody:
+        its text is made once for all seats.
+        """
+        texts = self._events.setdefault(seat, [])
+        log = self.state.log  # the engine's raw events; to_event redacts one as events_for does
+        if len(texts) < len(log):
+            players = self.state.players
+            shared = self._shared
+            for raw in log[len(shared) :]:
+                seen_by_all = raw[2] < 0 or all(visible(raw, p) for p in range(players))
+                shared.append(event_text(to_event(raw)) if seen_by_all else None)
+            for index in range(len(texts), len(log)):
+                text = shared[index]
+                if text is None:
+                    raw = log[index]
+                    event = public_event(raw, players) if seat == SPECTATOR else to_event(raw, seat)
+                    text = event_text(event)
+                texts.append(text)
+        return texts
