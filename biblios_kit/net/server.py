@@ -539,18 +539,4 @@ def serve(config: ServerConfig, bind: str, port: int, ready: Callable[[], None] 
             ready()
 
     app.on_startup.append(announce)
-    web.run_app(app, host=bind, port=port, print=None, access_log=None, shutdown_timeout=5, loop=_event_loop())
-
-
-def _event_loop() -> asyncio.AbstractEventLoop:
-    """uvloop's event loop where it is installed (not on Windows), else asyncio's.
-
-    About half of the server's CPU per action is the event loop's and aiohttp's work once the
-    views are cheap; uvloop runs the loop and its transports in C (docs/performance.md).
-    """
-    try:
-        import uvloop
-    except ImportError:
-        return asyncio.new_event_loop()
-    loop: asyncio.AbstractEventLoop = uvloop.new_event_loop()
-    return loop
+    web.run_app(app, host=bind, port=port, print=None, access_log=None, shutdown_timeout=5)
