@@ -82,8 +82,6 @@ class ServerConfig:
     ws_burst: float = 200.0
     bot_threads: int = 2
     durable: bool = False
-    browser_sessions: int = 8
-    """Browser seats (each a Textual process) served at once."""
     extra: dict[str, Any] = field(default_factory=dict)
 
 
@@ -523,6 +521,10 @@ def _strings(value: object) -> bool:
 
 def _int(value: object) -> bool:
     return isinstance(value, int) and not isinstance(value, bool)
+
+
+api_websocket = _websocket
+"""The API's WebSocket handler (the seat page serves it under its own path, with the cookie's token)."""
 
 
 # ---------------------------------------------------------------------- running

@@ -265,57 +265,13 @@ def make_play_app(command: Callable[[web.Request], str], access_token: str, *, a
 # ---------------------------------------------------------------------- browser seats of a game server
 
 
-def seat_cookie(table: str) -> str:
-    """The cookie that holds a browser's seat token for ``table`` (set by the invitation link)."""
-    return f"biblios_kit_seat_{table}"
-
-
 def add_seat_pages(app: web.Application, hub: TableHub, config: ServerConfig) -> None:
-    """Add ``/play/{table}`` (the invitation link in a browser) and its WebSocket to a game server.
+    """Add the seat page (``/play/{table}``) to a game server: :mod:`biblios_kit.net.seat_page`, no process per seat."""
+    from biblios_kit.net.seat_page import add_seat_page
 
-    Opening the link checks its token, keeps it in an HttpOnly, SameSite=Strict cookie
-    limited to that table's path, and redirects to the page without it. The page's
-    WebSocket starts ``biblios-kit join`` for that seat in a Textual process, with the
-    seat token in its environment and the browser's language; the page speaks that language too.
-    """
-    sessions = Sessions(config.browser_sessions)
-    app.add_routes(_static_routes())
-
-    def token_of(request: web.Request) -> tuple[str, str | None]:
-        table = hub.table(request.match_info["id"])
-        return table.id, request.cookies.get(seat_cookie(table.id))
-
-    async def page(request: web.Request) -> web.StreamResponse:
-        table = hub.table(request.match_info["id"])
-        given = request.query.get("token")
-        if given is not None:
-            if table.seat_of(given) is None:
-                return json_error(
-                    403, "bad_token", _("this token is not a seat of table {table}").format(table=table.id)
-                )
-            response = web.HTTPFound(f"/play/{table.id}")
-            response.set_cookie(
-                seat_cookie(table.id), given, httponly=True, samesite="Strict", path=f"/play/{table.id}"
-            )
-            raise response
-        if table.seat_of(request.cookies.get(seat_cookie(table.id))) is None:
-            return json_error(403, "bad_token", _("open your invitation link (it carries your seat token)"))
-        return _page(request, f"/play/{table.id}/ws", "biblios-kit", browser_language(request) or "en")
-
-    async def socket(request: web.Request) -> web.StreamResponse:
-        table_id, token = token_of(request)
-        table = hub.table(table_id)
-        if token is None or table.seat_of(token) is None:
-            return json_error(403, "bad_token", _("open your invitation link (it carries your seat token)"))
-        lang = browser_language(request) or "en"
-        base = config.internal_url or config.public_url
-        command = shlex.join([sys.executable, "-m", "biblios_kit", "join", f"{base.rstrip('/')}/play/{table.id}",
-                              "--lang", lang])  # fmt: skip
-        return await sessions.run(request, command, {SEAT_TOKEN_VARIABLE: token})
-
-    app.add_routes([web.get("/play/{id}", page), web.get("/play/{id}/ws", socket)])
+    add_seat_page(app, hub)
 
 
 def environ_token() -> str | None:
-    """The seat token a browser seat's process received in its environment, if any."""
+    """The seat token ``biblios-kit join`` may receive in its environment (``BIBLIOS_KIT_SEAT_TOKEN``), if any."""
     return os.environ.get(SEAT_TOKEN_VARIABLE) or None

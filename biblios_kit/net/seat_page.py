@@ -1,0 +1,291 @@
+"""The seat page of a game server: ``/play/{table}``, a browser client of the open API (no process per seat).
+
+The page (static files in ``page/``: plain ES modules and CSS, no build step) opens the
+API's WebSocket through ``/play/{table}/ws`` (the seat token stays in an HttpOnly cookie,
+the page never sees it) and draws each view it receives. Its words come from the server,
+in the seat's language, from the same gettext catalogs and grammar-aware helpers as the
+terminal (:mod:`biblios_kit.describe`): ``/play/{table}/texts`` gives the card and die
+names, the page's labels, the sentences of the seat's redacted log, the label of each
+legal action and the bluff warnings, and the end screen. Nothing is translated twice,
+and nothing the seat may not see is sent: every text comes from ``state.observation(seat)``
+and ``state.events_for(seat)``.
+"""
+
+from __future__ import annotations
+
+import html
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+from aiohttp import web
+
+from biblios_kit.describe import (
+    EventDescriber,
+    action_label,
+    award_reason,
+    card_name,
+    die_name,
+    placing_text,
+    result_summary,
+    term,
+)
+from biblios_kit.engine.actions import BID, CHURCH, parse_action
+from biblios_kit.i18n import N_, SUPPORTED, _, in_language
+from biblios_kit.net.security import json_error
+from biblios_kit.net.views import legal_texts
+from biblios_kit.rulebook.grammar import capitalize
+from biblios_kit.rules.model import CardKind
+
+if TYPE_CHECKING:
+    from biblios_kit.net.tables import Table, TableHub
+
+PAGE_DIR = Path(__file__).parent / "page"
+"""The page's static files (served under ``/seat-page/``)."""
+PAGE_FILES = {"seat.js": "text/javascript", "seat.css": "text/css"}
+"""The files served from :data:`PAGE_DIR`, and nothing else (no listing)."""
+
+CONTENT_POLICY = (
+    "default-src 'none'; script-src 'self'; style-src 'self'; connect-src 'self'; img-src 'self'; "
+    "base-uri 'none'; form-action 'none'; frame-ancestors 'none'"
+)
+"""The page loads its own script and style only, and talks to its own server only."""
+
+UI_TEXTS: dict[str, str] = {
+    "loading": N_("Loading the table…"),
+    "reconnecting": N_("Connection lost: reconnecting…"),
+    "caught_up": N_("Connected: the table is up to date."),
+    "refused": N_("The server refused this action: {message}"),
+    "your_turn": N_("Your turn"),
+    "waiting": N_("Waiting for {player}"),
+    "hand": N_("Your hand"),
+    "players": N_("Players"),
+    "collection": N_("Cards seen in the collection of {player}"),
+    "cards_in_hand": N_("cards in hand"),
+    "you": N_("(you)"),
+    "now": N_("Now"),
+    "actions": N_("Your choices"),
+    "actions_help": N_("Keys 1 to 9 choose the first nine choices."),
+    "log": N_("Game log"),
+    "board": N_("Value Board"),
+    "piles": N_("Piles"),
+    "language": N_("Language"),
+    "end": N_("Game over"),
+    "ranking": N_("Ranking"),
+    "awards": N_("Award dice"),
+    "totals": N_("Totals"),
+    "final_hands": N_("Final hands"),
+    "record": N_("Download the game record (for biblios-kit replay)"),
+    "empty": N_("none"),
+}
+"""The page's own words (its headings, its connection notices), translated into the page's language."""
+
+
+def seat_cookie(table: str) -> str:
+    """The cookie that holds a browser's seat token for ``table`` (set by the invitation link)."""
+    return f"biblios_kit_seat_{table}"
+
+
+def page_language(request: web.Request) -> str:
+    """The page's language: ``?lang=`` when supported, else the browser's (``Accept-Language``), else English."""
+    from biblios_kit.net.web import browser_language
+
+    asked = request.query.get("lang", "")
+    if asked in SUPPORTED:
+        return asked
+    return browser_language(request) or "en"
+
+
+def page_html(table: str, lang: str) -> str:
+    """The seat page's HTML shell, in ``lang``; the script fills it from the views."""
+    with in_language(lang) as code:
+        loading = _("Loading the table…")
+        title = "biblios-kit"
+    return f"""<!DOCTYPE html>
+<html lang="{code}">
+<head>
+<meta charset="utf-8">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<meta name="color-scheme" content="light dark">
+<title>{title}</title>
+<link rel="stylesheet" href="/seat-page/seat.css">
+<script type="module" src="/seat-page/seat.js"></script>
+</head>
+<body data-table="{html.escape(table)}" data-lang="{code}">
+<main id="app"><p id="status" role="status" aria-live="polite">{html.escape(loading)}</p></main>
+</body>
+</html>
+"""
+
+
+def seat_texts(table: Table, seat: int, lang: str, since: int, full: bool) -> dict[str, Any]:
+    """Every text the page shows for ``seat`` at the table's current version, in ``lang``.
+
+    ``since``: the first log sentence wanted (an index into the seat's events); ``full`` adds
+    what does not change during a game (card and die names, the page's words).
+    """
+    state = table.state
+    ruleset = state.ruleset
+    names = list(table.names)
+    with in_language(lang) as code:
+        from biblios_kit.tui.render import LOG_HEADINGS, bid_capacity, bluff_text, focus_text, phase_name
+
+        obs = state.observation(seat)
+        texts: dict[str, Any] = {"lang": code, "version": table.version}
+        if full:
+            texts["ui"] = {key: _(text) for key, text in UI_TEXTS.items()}
+            texts["cards"] = [_card(ruleset, card, code) for card in range(len(ruleset.deck))]
+            texts["dice"] = [die_name(ruleset, die, code) for die in range(len(obs.dice))]
+            texts["terms"] = {
+                key: capitalize(term(ruleset, key, code))
+                for key in ("draw_pile", "auction_pile", "public_space")
+            }
+        events = state.events_for(seat)
+        describer = EventDescriber(ruleset, names, code)
+        log = []
+        for number, event in enumerate(events):
+            line = describer.describe(event)
+            if number >= since and line is not None:
+                log.append({"n": number, "text": line, "heading": event.kind in LOG_HEADINGS})
+        texts["log"] = log
+        texts["events"] = len(events)
+        texts["phase"] = phase_name(ruleset, obs.phase)
+        texts["focus"] = focus_text(ruleset, obs, names, seat).plain
+        currency = obs.auction.currency if obs.auction is not None else "gold"
+        labels: dict[str, str] = {}
+        bluffs: dict[str, str] = {}
+        for text in legal_texts(state, seat):
+            action = parse_action(ruleset, text)
+            labels[text] = action_label(ruleset, action, obs.dice, currency, code)
+            if obs.auction is not None and BID <= action < CHURCH:
+                if action - BID > bid_capacity(ruleset, obs.hand, currency):
+                    bluffs[text] = bluff_text(ruleset, obs, names, action - BID).plain
+        texts["actions"] = labels
+        texts["bluffs"] = bluffs
+        texts["end"] = _end_texts(table, code) if table.finished else None
+    return texts
+
+
+def _card(ruleset: Any, card: int, lang: str) -> dict[str, Any]:
+    c = ruleset.deck[card]
+    kind = c.category if c.kind is CardKind.CATEGORY else c.kind.name.lower()
+    return {"name": card_name(ruleset, card, lang), "kind": kind}
+
+
+def _end_texts(table: Table, lang: str) -> dict[str, Any]:
+    """The end screen: who won, the ranking, each award die and why, each player's final hand."""
+    state = table.state
+    ruleset = state.ruleset
+    names = list(table.names)
+    result = state.result()
+    awards = []
+    for category in result.categories:
+        for award in category.awards:
+            reason = award_reason(ruleset, award, category.totals, category.best_letters, names, lang)
+            awards.append({"die": die_name(ruleset, award.die, lang), "value": award.value, "reason": reason})
+    totals = [
+        {"category": die_name(ruleset, _first_die(ruleset, c.category), lang), "totals": list(c.totals)}
+        for c in result.categories
+    ]
+    return {
+        "summary": result_summary(ruleset, result, names, lang),
+        "ranking": [placing_text(ruleset, placing, names, lang) for placing in result.ranking],
+        "victory_points": list(result.victory_points),
+        "vp": capitalize(term(ruleset, "victory_points", lang)),
+        "awards": awards,
+        "totals": totals,
+        "hands": [[card_name(ruleset, card, lang) for card in sorted(hand)] for hand in state.hands],
+    }
+
+
+def _first_die(ruleset: Any, category: str) -> int:
+    from biblios_kit.describe import die_category
+
+    die = 0
+    while die_category(ruleset, die) != category:
+        die += 1
+    return die
+
+
+def add_seat_page(app: web.Application, hub: TableHub) -> None:
+    """Add ``/play/{table}`` (the invitation link in a browser), its WebSocket, its texts and its static files."""
+
+    def seat_of_cookie(request: web.Request) -> tuple[Table, int, str] | None:
+        table = hub.table(request.match_info["id"])
+        token = request.cookies.get(seat_cookie(table.id))
+        seat = table.seat_of(token)
+        if token is None or seat is None:
+            return None
+        return table, seat, token
+
+    def no_seat() -> web.Response:
+        return json_error(403, "bad_token", _("open your invitation link (it carries your seat token)"))
+
+    async def page(request: web.Request) -> web.StreamResponse:
+        table = hub.table(request.match_info["id"])
+        given = request.query.get("token")
+        if given is not None:
+            if table.seat_of(given) is None:
+                return json_error(
+                    403, "bad_token", _("this token is not a seat of table {table}").format(table=table.id)
+                )
+            response = web.HTTPFound(f"/play/{table.id}")
+            response.set_cookie(
+                seat_cookie(table.id), given, httponly=True, samesite="Strict", path=f"/play/{table.id}"
+            )
+            raise response
+        if seat_of_cookie(request) is None:
+            return no_seat()
+        return web.Response(
+            text=page_html(table.id, page_language(request)),
+            content_type="text/html",
+            headers={"Cache-Control": "no-store", "Content-Security-Policy": CONTENT_POLICY,
+                     "Referrer-Policy": "no-referrer", "X-Content-Type-Options": "nosniff"},
+        )  # fmt: skip
+
+    async def socket(request: web.Request) -> web.StreamResponse:
+        found = seat_of_cookie(request)
+        if found is None:
+            return no_seat()
+        from biblios_kit.net.server import api_websocket
+
+        # The API's own WebSocket, with the cookie's token as if sent in an Authorization header:
+        # the page's hello carries no token.
+        headers = request.headers.copy()
+        headers["Authorization"] = f"Bearer {found[2]}"
+        return await api_websocket(request.clone(headers=headers))
+
+    async def texts(request: web.Request) -> web.Response:
+        found = seat_of_cookie(request)
+        if found is None:
+            return no_seat()
+        from biblios_kit.bounded import count_of
+
+        since = count_of(request.query.get("since", "0"))
+        if since is None:
+            return json_error(400, "bad_request", _('"since" must be a non-negative integer'))
+        table, seat, _token = found
+        data = seat_texts(table, seat, page_language(request), since, request.query.get("full") == "1")
+        import json
+
+        return web.Response(
+            text=json.dumps(data, ensure_ascii=False, separators=(",", ":")),
+            content_type="application/json",
+            headers={"Cache-Control": "no-store"},
+        )
+
+    async def static(request: web.Request) -> web.StreamResponse:
+        name = request.match_info["name"]
+        if name not in PAGE_FILES:
+            raise web.HTTPNotFound()
+        return web.FileResponse(
+            PAGE_DIR / name, headers={"Content-Type": PAGE_FILES[name], "Cache-Control": "no-cache"}
+        )
+
+    app.add_routes(
+        [
+            web.get("/play/{id}", page),
+            web.get("/play/{id}/ws", socket),
+            web.get("/play/{id}/texts", texts),
+            web.get("/seat-page/{name}", static),
+        ]
+    )
