@@ -30,7 +30,7 @@ from biblios_kit.describe import (
     term,
 )
 from biblios_kit.engine.actions import BID, CHURCH, parse_action
-from biblios_kit.i18n import N_, SUPPORTED, _, in_language
+from biblios_kit.i18n import N_, SUPPORTED, _, in_language, ngettext
 from biblios_kit.net.security import json_error
 from biblios_kit.net.views import legal_texts
 from biblios_kit.rulebook.grammar import capitalize
@@ -56,17 +56,14 @@ UI_TEXTS: dict[str, str] = {
     "caught_up": N_("Connected: the table is up to date."),
     "refused": N_("The server refused this action: {message}"),
     "your_turn": N_("Your turn"),
-    "waiting": N_("Waiting for {player}"),
-    "hand": N_("Your hand"),
+    "waiting": N_("Waiting for {player}."),
     "players": N_("Players"),
     "collection": N_("Cards seen in the collection of {player}"),
-    "cards_in_hand": N_("cards in hand"),
     "you": N_("(you)"),
     "now": N_("Now"),
     "actions": N_("Your choices"),
     "actions_help": N_("Keys 1 to 9 choose the first nine choices."),
     "log": N_("Game log"),
-    "board": N_("Value Board"),
     "piles": N_("Piles"),
     "language": N_("Language"),
     "end": N_("Game over"),
@@ -75,7 +72,7 @@ UI_TEXTS: dict[str, str] = {
     "totals": N_("Totals"),
     "final_hands": N_("Final hands"),
     "record": N_("Download the game record (for biblios-kit replay)"),
-    "empty": N_("none"),
+    "empty": N_("No cards"),
 }
 """The page's own words (its headings, its connection notices), translated into the page's language."""
 
@@ -137,7 +134,7 @@ def seat_texts(table: Table, seat: int, lang: str, since: int, full: bool) -> di
             texts["dice"] = [die_name(ruleset, die, code) for die in range(len(obs.dice))]
             texts["terms"] = {
                 key: capitalize(term(ruleset, key, code))
-                for key in ("draw_pile", "auction_pile", "public_space")
+                for key in ("board", "hand", "draw_pile", "auction_pile", "public_space")
             }
         events = state.events_for(seat)
         describer = EventDescriber(ruleset, names, code)
@@ -149,6 +146,9 @@ def seat_texts(table: Table, seat: int, lang: str, since: int, full: bool) -> di
         texts["log"] = log
         texts["events"] = len(events)
         texts["phase"] = phase_name(ruleset, obs.phase)
+        texts["hand_sizes"] = [
+            ngettext("{count} card in hand", "{count} cards in hand", size).format(count=size) for size in obs.hand_sizes
+        ]
         texts["focus"] = focus_text(ruleset, obs, names, seat).plain
         currency = obs.auction.currency if obs.auction is not None else "gold"
         labels: dict[str, str] = {}

@@ -45,6 +45,7 @@ function section(id, headingKey) {
 }
 
 function ui(key, values = {}) {
+  if (key.startsWith("term:")) return (state.texts && state.texts.terms[key.slice(5)]) || "";
   let text = (state.texts && state.texts.ui[key]) || "";
   for (const [name, value] of Object.entries(values)) text = text.split(`{${name}}`).join(String(value));
   return text;
@@ -90,11 +91,11 @@ function build() {
   actions.append(parts.buttons, parts.warning, parts.help);
   parts.actions = actions;
 
-  const hand = section("hand", "hand");
+  const hand = section("hand", "term:hand");
   parts.hand = el("ul", { class: "cards" });
   hand.append(parts.hand);
 
-  const board = section("board", "board");
+  const board = section("board", "term:board");
   parts.dice = el("ul", { class: "dice" });
   board.append(parts.dice);
 
@@ -178,7 +179,8 @@ function render() {
     head.append(el("strong", { text: name }));
     if (player === seat) head.append(" ", ui("you"));
     if (player === obs.current_player && !view.result) head.append(" ◀");
-    head.append(el("span", { class: "count", text: ` · ${obs.hand_sizes[player]} ${ui("cards_in_hand")}` }));
+    const size = live.hand_sizes && live.hand_sizes[player];
+    head.append(el("span", { class: "count", text: ` · ${size || `🂠 ${obs.hand_sizes[player]}`}` }));
     const list = el("ul", { class: "cards small", "aria-label": ui("collection", { player: name }) });
     fill(list, collections[player].map(cardItem));
     item.append(head, list);
