@@ -22,7 +22,6 @@ from typing import Any
 import pytest
 from net_helpers import HostProcess
 
-
 pytestmark = pytest.mark.slow
 
 CHROMIUM = next((p for p in (shutil.which(n) for n in ("chromium", "chromium-browser")) if p), None)
@@ -90,8 +89,28 @@ def _axe(page: Any) -> list[dict[str, Any]]:
 
 
 def _ready(page: Any) -> bool:
-    """Whether the seat has enabled choices to act on (its turn, its view drawn)."""
-    return bool(page.evaluate("!!document.querySelector('#actions:not([hidden]) #choices button:not([disabled])')"))
+    """Whether the seat has enabled choices to act on (its turn, its view drawn with the server's labels)."""
+    return bool(
+        page.evaluate("!!document.querySelector('#actions:not([hidden]) #choices[data-labelled=true] button:not([disabled])')")
+    )
+
+
+def _children(pid: int) -> list[int]:
+    """The processes whose parent is ``pid`` (Linux ``/proc``; empty elsewhere)."""
+    found = []
+    for entry in Path("/proc").glob("[0-9]*/stat"):
+        try:
+            fields = entry.read_text().rsplit(")", 1)[1].split()
+        except (OSError, IndexError):
+            continue
+        if int(fields[1]) == pid and fields[0] not in ("Z", "X"):
+            found.append(int(entry.parent.name))
+    return found
+
+
+def _fits(page: Any) -> bool:
+    """Whether the page needs no sideways scrolling."""
+    return bool(page.evaluate("document.documentElement.scrollWidth <= window.innerWidth"))
 
 
 def test_two_browser_seats_and_a_bot_play_a_whole_game(browser: Any, host: HostProcess) -> None:
@@ -110,8 +129,11 @@ def test_two_browser_seats_and_a_bot_play_a_whole_game(browser: Any, host: HostP
     assert "Beto <b>x</b>" in desktop.inner_text("#players")
     assert desktop.locator("#players b").count() == 0
     assert _axe(phone) == [] and _axe(desktop) == []
+    assert _fits(phone) and _fits(desktop)
+    assert _children(host.process.pid) == []  # no process per seat
     assert phone.evaluate("document.querySelectorAll('#choices button').length") > 0  # seat 0 gives first
     moves = {"phone": 0, "desktop": 0}
+    warnings: set[str] = set()
     while not (phone.is_visible("#end") and desktop.is_visible("#end")):
         assert time.monotonic() - started < 240, "the game did not end in 4 minutes"
         acted = False
@@ -119,6 +141,8 @@ def test_two_browser_seats_and_a_bot_play_a_whole_game(browser: Any, host: HostP
             if not _ready(page):
                 continue
             buttons = page.locator("#choices button:not(.bluff)")
+            if page.locator("#choices button.bluff").count():
+                warnings.add(page.inner_text("#bluff"))
             count = buttons.count() or page.locator("#choices button").count()
             index = moves[name] % min(count, 9)
             before = page.evaluate("document.body.dataset.version")
@@ -135,6 +159,9 @@ def test_two_browser_seats_and_a_bot_play_a_whole_game(browser: Any, host: HostP
         if not acted:
             time.sleep(0.05)
     assert moves["phone"] > 5 and moves["desktop"] > 5, moves
+    # Bids beyond the hand were offered with the warning of the penalty in force.
+    assert warnings and all(w.startswith("⚠") or "Bluff" in w for w in warnings), warnings
+    assert any("If you win" in w for w in warnings), warnings
     for page in (phone, desktop):
         page.wait_for_selector("#end .summary:not(:empty)")
         assert page.locator("#end .ranking li").count() >= 1
@@ -143,6 +170,7 @@ def test_two_browser_seats_and_a_bot_play_a_whole_game(browser: Any, host: HostP
         assert page.evaluate("document.cookie") == ""  # the seat token is HttpOnly
         assert page.evaluate("localStorage.length + sessionStorage.length") == 0
     assert _axe(phone) == [] and _axe(desktop) == []
+    assert _fits(phone) and _fits(desktop)
     href = desktop.get_attribute("#end a[download]", "href")
     with urllib.request.urlopen(host.url + href) as response:  # the record, for biblios-kit replay
         assert response.status == 200 and json.loads(response.read())

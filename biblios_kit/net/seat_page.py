@@ -147,7 +147,8 @@ def seat_texts(table: Table, seat: int, lang: str, since: int, full: bool) -> di
         texts["events"] = len(events)
         texts["phase"] = phase_name(ruleset, obs.phase)
         texts["hand_sizes"] = [
-            ngettext("{count} card in hand", "{count} cards in hand", size).format(count=size) for size in obs.hand_sizes
+            ngettext("{count} card in hand", "{count} cards in hand", size).format(count=size)
+            for size in obs.hand_sizes
         ]
         texts["focus"] = focus_text(ruleset, obs, names, seat).plain
         currency = obs.auction.currency if obs.auction is not None else "gold"
@@ -156,9 +157,9 @@ def seat_texts(table: Table, seat: int, lang: str, since: int, full: bool) -> di
         for text in legal_texts(state, seat):
             action = parse_action(ruleset, text)
             labels[text] = action_label(ruleset, action, obs.dice, currency, code)
-            if obs.auction is not None and BID <= action < CHURCH:
-                if action - BID > bid_capacity(ruleset, obs.hand, currency):
-                    bluffs[text] = bluff_text(ruleset, obs, names, action - BID).plain
+            bluffing = BID <= action < CHURCH and action - BID > bid_capacity(ruleset, obs.hand, currency)
+            if obs.auction is not None and bluffing:
+                bluffs[text] = bluff_text(ruleset, obs, names, action - BID).plain
         texts["actions"] = labels
         texts["bluffs"] = bluffs
         texts["end"] = _end_texts(table, code) if table.finished else None

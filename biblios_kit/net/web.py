@@ -1,4 +1,4 @@
-"""Textual apps in the browser, safely: ``play --web`` and the browser seats of a game server.
+"""Textual apps in the browser, safely: ``play --web`` (a game server's seats have their own page: :mod:`.seat_page`).
 
 textual-serve 1.1.3 starts one fixed command per WebSocket, with no limit and no Host
 or Origin check, and lists its static folder. This module reuses its ``AppService``
@@ -16,7 +16,6 @@ import contextlib
 import logging
 import os
 import shlex
-import sys
 from collections.abc import Callable
 from pathlib import Path
 from typing import TYPE_CHECKING, Any

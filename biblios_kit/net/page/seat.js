@@ -164,6 +164,7 @@ function render() {
     parts.buttons.dataset.key = key;
     drawChoices(obs.legal_actions, live);
   }
+  parts.buttons.dataset.labelled = String(state.lives.has(view.version));
   parts.actions.hidden = !mine;
 
   fill(parts.hand, obs.hand.map(cardItem));
