@@ -91,7 +91,9 @@ def _axe(page: Any) -> list[dict[str, Any]]:
 def _ready(page: Any) -> bool:
     """Whether the seat has enabled choices to act on (its turn, its view drawn with the server's labels)."""
     return bool(
-        page.evaluate("!!document.querySelector('#actions:not([hidden]) #choices[data-labelled=true] button:not([disabled])')")
+        page.evaluate(
+            "!!document.querySelector('#actions:not([hidden]) #choices[data-labelled=true] button:not([disabled])')"
+        )
     )
 
 
