@@ -80,3 +80,35 @@ async def test_the_page_websocket_is_the_api_with_the_cookies_token(tmp_path: An
         client.session.cookie_jar.clear()
         response = await client.get(f"/play/{table}/ws")
         assert response.status == 403
+
+
+def test_log_sentences_made_as_the_game_goes_are_those_of_the_whole_log(tmp_path: Any) -> None:
+    """The page's log cache describes each event once; its sentences equal a fresh description of the log."""
+    from concurrent.futures import ThreadPoolExecutor
+
+    from biblios_kit.describe import describe_events
+    from biblios_kit.net.seat_page import LogSentences, seat_texts
+    from biblios_kit.net.store import Store
+    from biblios_kit.net.tables import TableHub
+
+    store = Store(tmp_path)
+    hub = TableHub(store, ThreadPoolExecutor(1))
+    try:
+        invitation = hub.create("biblios", [], 2, ["human", "human"], ["Ana", "Beto"], 5, 0.0)
+        table = hub.table(invitation.table)
+        logs = LogSentences(limit=1)
+        for _step in range(40):
+            seat = table.state.current_player
+            assert seat is not None
+            for viewer in (0, 1):
+                seat_texts(table, viewer, "fr", 0, False, logs)  # the cache follows viewer 0, then 1 (limit 1)
+            legal = seat_texts(table, seat, "es", 0, False, logs)["actions"]
+            hub.act(table, seat, [sorted(legal)[_step % len(legal)]], table.version)
+        for viewer in (0, 1):
+            made = [line["text"] for line in seat_texts(table, viewer, "fr", 0, False, logs)["log"]]
+            fresh = describe_events(table.state.ruleset, table.state.events_for(viewer), ["Ana", "Beto"], "fr")
+            assert made == fresh and len(made) > 20
+            later = seat_texts(table, viewer, "fr", 30, False, logs)["log"]
+            assert later and all(line["n"] >= 30 for line in later)
+    finally:
+        store.close()

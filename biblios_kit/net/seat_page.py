@@ -14,6 +14,7 @@ and ``state.events_for(seat)``.
 from __future__ import annotations
 
 import html
+from collections import OrderedDict
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -114,17 +115,53 @@ def page_html(table: str, lang: str) -> str:
 """
 
 
-def seat_texts(table: Table, seat: int, lang: str, since: int, full: bool) -> dict[str, Any]:
+class LogSentences:
+    """The sentences of each seat's log in each language, described once: a log only grows.
+
+    At most ``limit`` logs (table, seat, language) are kept; the oldest used goes first.
+    """
+
+    def __init__(self, limit: int = 2_000) -> None:
+        self.limit = limit
+        self._logs: OrderedDict[tuple[str, int, str], tuple[EventDescriber, list[dict[str, Any]], list[int]]] = (
+            OrderedDict()
+        )
+
+    def lines(self, table: Table, seat: int, lang: str) -> list[dict[str, Any]]:
+        """``{"n", "text", "heading"}`` for each event of ``seat``'s log worth a line, in ``lang`` (active)."""
+        from biblios_kit.tui.render import LOG_HEADINGS
+
+        key = (table.id, seat, lang)
+        entry = self._logs.pop(key, None)
+        if entry is None:
+            entry = (EventDescriber(table.state.ruleset, list(table.names), lang), [], [0])
+        self._logs[key] = entry
+        while len(self._logs) > self.limit:
+            self._logs.popitem(last=False)
+        describer, lines, seen = entry
+        events = table.state.events_for(seat)
+        for number in range(seen[0], len(events)):
+            line = describer.describe(events[number])
+            if line is not None:
+                lines.append({"n": number, "text": line, "heading": events[number].kind in LOG_HEADINGS})
+        seen[0] = len(events)
+        return lines
+
+
+def seat_texts(
+    table: Table, seat: int, lang: str, since: int, full: bool, logs: LogSentences | None = None
+) -> dict[str, Any]:
     """Every text the page shows for ``seat`` at the table's current version, in ``lang``.
 
     ``since``: the first log sentence wanted (an index into the seat's events); ``full`` adds
-    what does not change during a game (card and die names, the page's words).
+    what does not change during a game (card and die names, the page's words). ``logs``
+    keeps the sentences already made (a fresh one describes the whole log).
     """
     state = table.state
     ruleset = state.ruleset
     names = list(table.names)
     with in_language(lang) as code:
-        from biblios_kit.tui.render import LOG_HEADINGS, bid_capacity, bluff_text, focus_text, phase_name
+        from biblios_kit.tui.render import bid_capacity, bluff_text, focus_text, phase_name
 
         obs = state.observation(seat)
         texts: dict[str, Any] = {"lang": code, "version": table.version}
@@ -136,15 +173,9 @@ def seat_texts(table: Table, seat: int, lang: str, since: int, full: bool) -> di
                 key: capitalize(term(ruleset, key, code))
                 for key in ("board", "hand", "draw_pile", "auction_pile", "public_space")
             }
-        events = state.events_for(seat)
-        describer = EventDescriber(ruleset, names, code)
-        log = []
-        for number, event in enumerate(events):
-            line = describer.describe(event)
-            if number >= since and line is not None:
-                log.append({"n": number, "text": line, "heading": event.kind in LOG_HEADINGS})
-        texts["log"] = log
-        texts["events"] = len(events)
+        lines = (logs or LogSentences()).lines(table, seat, code)
+        texts["log"] = [line for line in lines if line["n"] >= since]
+        texts["events"] = len(state.events_for(seat))
         texts["phase"] = phase_name(ruleset, obs.phase)
         texts["hand_sizes"] = [
             ngettext("{count} card in hand", "{count} cards in hand", size).format(count=size)
@@ -209,6 +240,7 @@ def _first_die(ruleset: Any, category: str) -> int:
 
 def add_seat_page(app: web.Application, hub: TableHub) -> None:
     """Add ``/play/{table}`` (the invitation link in a browser), its WebSocket, its texts and its static files."""
+    logs = LogSentences()
 
     def seat_of_cookie(request: web.Request) -> tuple[Table, int, str] | None:
         table = hub.table(request.match_info["id"])
@@ -264,8 +296,13 @@ def add_seat_page(app: web.Application, hub: TableHub) -> None:
         since = count_of(request.query.get("since", "0"))
         if since is None:
             return json_error(400, "bad_request", _('"since" must be a non-negative integer'))
-        table, seat, _token = found
-        data = seat_texts(table, seat, page_language(request), since, request.query.get("full") == "1")
+        table, seat, token = found
+        from biblios_kit.net.security import client_key
+        from biblios_kit.net.server import HTTP_LIMIT
+
+        if not request.app[HTTP_LIMIT].allow(client_key(request, token)):  # the API's budget of this seat
+            return json_error(429, "rate_limited", _("too many requests; slow down"))
+        data = seat_texts(table, seat, page_language(request), since, request.query.get("full") == "1", logs)
         import json
 
         return web.Response(
