@@ -78,7 +78,7 @@ function build() {
   header.append(title, el("div", { class: "lang" }, label, select));
 
   const now = section("now", "now");
-  parts.turn = el("p", { id: "turn", class: "turn" });
+  parts.turn = el("p", { id: "turn", class: "turn", "aria-live": "polite" });
   parts.phase = el("p", { id: "phase", class: "phase" });
   parts.focus = el("p", { id: "focus", class: "focus" });
   now.append(parts.turn, parts.phase, parts.focus);
@@ -204,8 +204,14 @@ function render() {
   }
 
   const end = view.result && live.end;
+  const opening = end && parts.end.hidden;
   parts.end.hidden = !end;
   if (end) renderEnd(end, names);
+  if (opening) { // the game just ended: bring the end screen to the reader (and to screen readers)
+    const heading = parts.end.querySelector("h2");
+    heading.setAttribute("tabindex", "-1");
+    heading.focus();
+  }
 }
 
 function drawChoices(legal, live) {
