@@ -67,8 +67,6 @@ class ServerConfig:
     data_dir: Path
     public_url: str = "http://127.0.0.1:8765"
     """The base URL printed in invitation links."""
-    internal_url: str | None = None
-    """The URL a browser seat's process on this machine uses to reach the server (default: ``public_url``)."""
     allowed_hosts: tuple[str, ...] = ()
     """Host names (besides IP addresses and localhost) the server answers to."""
     admin_token: str | None = None
@@ -132,9 +130,9 @@ def make_app(config: ServerConfig) -> web.Application:
             web.get("/api/tables/{id}/ws", _websocket),
         ]
     )
-    from biblios_kit.net.web import add_seat_pages
+    from biblios_kit.net.seat_page import add_seat_page
 
-    add_seat_pages(app, hub, config)
+    add_seat_page(app, hub)
 
     async def checkpoints() -> None:
         loop = asyncio.get_running_loop()

@@ -14,11 +14,10 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
-import os
 import shlex
 from collections.abc import Callable
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from aiohttp import WSMsgType, web
 
@@ -26,14 +25,8 @@ from biblios_kit.i18n import N_, SUPPORTED, _, current_language, normalize_langu
 from biblios_kit.lifeline import child_environment
 from biblios_kit.net.security import HostPolicy, access_middleware, guard_middleware, json_error
 
-if TYPE_CHECKING:
-    from biblios_kit.net.server import ServerConfig
-    from biblios_kit.net.tables import TableHub
-
 log = logging.getLogger("biblios_kit.net")
 
-SEAT_TOKEN_VARIABLE = "BIBLIOS_KIT_SEAT_TOKEN"
-"""The environment variable through which a browser seat's process gets its seat token."""
 SESSION_COOKIE = "biblios_kit_session"
 """The ``play --web`` cookie naming a browser's session: its own saved game (a random secret)."""
 SESSION_COOKIE_DAYS = 365
@@ -259,18 +252,3 @@ def make_play_app(command: Callable[[web.Request], str], access_token: str, *, a
 
     app.add_routes([web.get("/", index), web.get("/ws", socket), *_static_routes()])
     return app
-
-
-# ---------------------------------------------------------------------- browser seats of a game server
-
-
-def add_seat_pages(app: web.Application, hub: TableHub, config: ServerConfig) -> None:
-    """Add the seat page (``/play/{table}``) to a game server: :mod:`biblios_kit.net.seat_page`, no process per seat."""
-    from biblios_kit.net.seat_page import add_seat_page
-
-    add_seat_page(app, hub)
-
-
-def environ_token() -> str | None:
-    """The seat token ``biblios-kit join`` may receive in its environment (``BIBLIOS_KIT_SEAT_TOKEN``), if any."""
-    return os.environ.get(SEAT_TOKEN_VARIABLE) or None
