@@ -216,6 +216,17 @@ def test_the_language_follows_the_browser_and_the_switch(browser: Any, host: Hos
     page.select_option("#lang", "en")
     page.wait_for_function("document.querySelector('#players-h').textContent === 'Players'")
     assert page.get_attribute("html", "lang") == "en"
+    # Keyboard only, without the digit keys: Tab reaches the choices, Enter plays one.
+    page.wait_for_selector("#choices[data-labelled=true] button:not([disabled])")
+    before = page.evaluate("document.body.dataset.version")
+    for _press in range(12):
+        page.keyboard.press("Tab")
+        if page.evaluate("document.activeElement.matches('#choices button')"):
+            break
+    else:
+        raise AssertionError("Tab never reached a choice")
+    page.keyboard.press("Enter")
+    page.wait_for_function(f"document.body.dataset.version !== {json.dumps(before)}")
 
 
 def test_the_first_load_is_light(host: HostProcess) -> None:
