@@ -179,7 +179,7 @@ function render() {
     const head = el("p", { class: "player-name" });
     head.append(el("strong", { text: name }));
     if (player === seat) head.append(" ", ui("you"));
-    if (player === obs.current_player && !view.result) head.append(" ◀");
+    if (player === obs.current_player && !view.result) head.append(" ", el("span", { "aria-hidden": "true", text: "◀" }));
     const size = live.hand_sizes && live.hand_sizes[player];
     head.append(el("span", { class: "count", text: ` · ${size || `🂠 ${obs.hand_sizes[player]}`}` }));
     const list = el("ul", { class: "cards small", "aria-label": ui("collection", { player: name }) });
