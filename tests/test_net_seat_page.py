@@ -171,6 +171,17 @@ def test_two_browser_seats_and_a_bot_play_a_whole_game(browser: Any, host: HostP
         assert page.locator("#log li").count() > 20
         assert page.evaluate("document.cookie") == ""  # the seat token is HttpOnly
         assert page.evaluate("localStorage.length + sessionStorage.length") == 0
+    # The replay, move by move: buttons on the phone, the slider's keys on the desktop.
+    phone.wait_for_selector("#replay .replay-head")
+    assert "Move 0 of" in phone.inner_text("#replay .replay-head")
+    phone.locator("#end button.step").nth(1).tap()
+    phone.wait_for_function("document.querySelector('#replay .replay-head').textContent.startsWith('Move 1 of')")
+    assert phone.locator("#replay .sentences li").count() >= 1 and phone.locator("#replay table tr").count() == 4
+    desktop.wait_for_selector("#replay .replay-head")
+    desktop.focus("#end input[type=range]")
+    desktop.keyboard.press("End")
+    desktop.wait_for_function("document.querySelector('#replay .replay-head').textContent.includes('Move ') && "
+                              "document.querySelector('#end button.step:last-of-type').disabled")  # fmt: skip
     assert _axe(phone) == [] and _axe(desktop) == []
     assert _fits(phone) and _fits(desktop)
     href = desktop.get_attribute("#end a[download]", "href")

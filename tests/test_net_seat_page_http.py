@@ -61,6 +61,7 @@ async def test_texts_are_the_seats_own_in_its_language(tmp_path: Any) -> None:
         assert len(drawn) == 1 and "drew" in english["focus"], english["focus"]
         assert drawn[0] not in json.dumps(watcher, ensure_ascii=False)
         assert (await client.get(f"/play/{table}/texts?since=-1", cookies=giver)).status == 400
+        assert (await client.get(f"/play/{table}/replay?step=0", cookies=giver)).status == 409  # not over yet
 
 
 async def test_the_page_websocket_is_the_api_with_the_cookies_token(tmp_path: Any) -> None:

@@ -39,6 +39,7 @@ from biblios_kit.rules.model import CardKind
 
 if TYPE_CHECKING:
     from biblios_kit.net.tables import Table, TableHub
+    from biblios_kit.tui.replay_view import GameReplay
 
 PAGE_DIR = Path(__file__).parent / "page"
 """The page's static files (served under ``/seat-page/``)."""
@@ -73,6 +74,9 @@ UI_TEXTS: dict[str, str] = {
     "totals": N_("Totals"),
     "final_hands": N_("Final hands"),
     "record": N_("Download the game record (for biblios-kit replay)"),
+    "replay": N_("Replay"),
+    "previous": N_("Previous move"),
+    "next": N_("Next move"),
     "empty": N_("No cards"),
 }
 """The page's own words (its headings, its connection notices), translated into the page's language."""
@@ -229,6 +233,58 @@ def _end_texts(table: Table, lang: str) -> dict[str, Any]:
     }
 
 
+def replay_texts(replay: GameReplay, step: int, names: list[str], lang: str) -> dict[str, Any]:
+    """The finished game after ``step`` moves, in ``lang``: the move and what it caused, the dice, the totals.
+
+    The same position and words as the terminal's end screen (:mod:`biblios_kit.tui.replay_view`);
+    the game is over, so every card may be named.
+    """
+    from biblios_kit.describe import card_currency
+    from biblios_kit.engine.events import EventKind
+    from biblios_kit.tui.render import phase_name
+
+    ruleset = replay.ruleset
+    step = max(0, min(step, replay.moves))
+    with in_language(lang) as code:
+        move = ""
+        if step > 0:
+            actor = replay.actors[step - 1]
+            before = replay.position(step - 1).observation(actor)
+            currency = before.auction.currency if before.auction is not None else "gold"
+            label = action_label(ruleset, replay.actions[step - 1], before.dice, currency, code)
+            move = _("{player}: {action}").format(player=names[actor], action=label)
+        describer = EventDescriber(ruleset, names, code)
+        earlier = replay.events[: replay.marks[step - 1]] if step > 0 else []
+        revealed = next(
+            (e.card for e in reversed(earlier) if e.kind is EventKind.REVEALED and e.card is not None), None
+        )
+        if revealed is not None:  # bids are counted in the currency of the card under auction
+            describer.currency = card_currency(ruleset, revealed)
+        sentences = describer.describe_all(replay.events_of(step))
+        state = replay.position(step)
+        columns = [f"{c.glyph} {c.name.get(code)}" for c in ruleset.categories]
+        columns += [capitalize(term(ruleset, "gold", code)), _("Cards")]
+        rows = []
+        for player, name in enumerate(names):
+            hand = [ruleset.deck[c] for c in state.hand(player)]
+            cells = [sum(c.value for c in hand if c.category == category.id) for category in ruleset.categories]
+            cells += [sum(c.value for c in hand if c.kind is CardKind.GOLD), len(hand)]
+            rows.append({"name": name, "cells": cells})
+        return {
+            "step": step,
+            "moves": replay.moves,
+            "head": _("Move {step} of {moves}").format(step=step, moves=replay.moves),
+            "phase": phase_name(ruleset, state.phase),
+            "move": move,
+            "sentences": sentences,
+            "dice": [[die_name(ruleset, die, code), value] for die, value in enumerate(state.dice_values())],
+            "public": [card_name(ruleset, card, code) for card in state.zones()["public"]],
+            "public_space": capitalize(term(ruleset, "public_space", code)),
+            "columns": columns,
+            "rows": rows,
+        }
+
+
 def _first_die(ruleset: Any, category: str) -> int:
     from biblios_kit.describe import die_category
 
@@ -238,9 +294,18 @@ def _first_die(ruleset: Any, category: str) -> int:
     return die
 
 
+def within_budget(request: web.Request, token: str) -> bool:
+    """Spend one request of the seat's HTTP budget (the API's: ``docs/network.md``, "Limits")."""
+    from biblios_kit.net.security import client_key
+    from biblios_kit.net.server import HTTP_LIMIT
+
+    return request.app[HTTP_LIMIT].allow(client_key(request, token))
+
+
 def add_seat_page(app: web.Application, hub: TableHub) -> None:
     """Add ``/play/{table}`` (the invitation link in a browser), its WebSocket, its texts and its static files."""
     logs = LogSentences()
+    replays: OrderedDict[str, GameReplay] = OrderedDict()
 
     def seat_of_cookie(request: web.Request) -> tuple[Table, int, str] | None:
         table = hub.table(request.match_info["id"])
@@ -297,10 +362,7 @@ def add_seat_page(app: web.Application, hub: TableHub) -> None:
         if since is None:
             return json_error(400, "bad_request", _('"since" must be a non-negative integer'))
         table, seat, token = found
-        from biblios_kit.net.security import client_key
-        from biblios_kit.net.server import HTTP_LIMIT
-
-        if not request.app[HTTP_LIMIT].allow(client_key(request, token)):  # the API's budget of this seat
+        if not within_budget(request, token):
             return json_error(429, "rate_limited", _("too many requests; slow down"))
         data = seat_texts(table, seat, page_language(request), since, request.query.get("full") == "1", logs)
         import json
@@ -309,6 +371,35 @@ def add_seat_page(app: web.Application, hub: TableHub) -> None:
             text=json.dumps(data, ensure_ascii=False, separators=(",", ":")),
             content_type="application/json",
             headers={"Cache-Control": "no-store"},
+        )
+
+    async def replay(request: web.Request) -> web.Response:
+        found = seat_of_cookie(request)
+        if found is None:
+            return no_seat()
+        from biblios_kit.bounded import count_of
+
+        table, _seat, token = found
+        if not within_budget(request, token):
+            return json_error(429, "rate_limited", _("too many requests; slow down"))
+        if not table.finished:
+            return json_error(409, "not_finished", _("the game is not over; its record names hidden cards"))
+        step = count_of(request.query.get("step", "0"))
+        if step is None:
+            return json_error(400, "bad_request", _('"step" must be a non-negative integer'))
+        game = replays.pop(table.id, None)
+        if game is None:
+            from biblios_kit.tui.replay_view import GameReplay
+
+            game = GameReplay(table.state)
+        replays[table.id] = game
+        while len(replays) > 32:
+            replays.popitem(last=False)
+        data = replay_texts(game, step, list(table.names), page_language(request))
+        import json
+
+        return web.Response(
+            text=json.dumps(data, ensure_ascii=False, separators=(",", ":")), content_type="application/json"
         )
 
     async def static(request: web.Request) -> web.StreamResponse:
@@ -324,6 +415,7 @@ def add_seat_page(app: web.Application, hub: TableHub) -> None:
             web.get("/play/{id}", page),
             web.get("/play/{id}/ws", socket),
             web.get("/play/{id}/texts", texts),
+            web.get("/play/{id}/replay", replay),
             web.get("/seat-page/{name}", static),
         ]
     )

@@ -23,6 +23,9 @@ const state = {
   waiting: false, // an action was sent and not answered yet
   fetching: null,
   lost: false,
+  replayStep: 0, // the move the replay shows
+  replayMoves: 0,
+  replayLang: null,
 };
 
 // ---------------------------------------------------------------- small DOM helpers
@@ -112,7 +115,7 @@ function build() {
   parts.summary = el("p", { class: "summary" });
   parts.ranking = el("ol", { class: "ranking" });
   parts.awards = el("ul", { class: "awards" });
-  parts.totals = el("table", { class: "totals" });
+  parts.totals = el("table", { class: "totals", tabindex: "0" }); // it may scroll sideways on a phone
   parts.hands = el("div", { class: "hands" });
   parts.record = el("a", { href: `/api/tables/${encodeURIComponent(table)}/record`, download: `${table}.json` });
   parts.record.dataset.ui = "record";
@@ -122,8 +125,19 @@ function build() {
   awardsHead.dataset.ui = "awards";
   const handsHead = el("h3");
   handsHead.dataset.ui = "final_hands";
+  const replayHead = el("h3", { id: "replay-h" });
+  replayHead.dataset.ui = "replay";
+  parts.previous = el("button", { type: "button", class: "step", on: { click: () => replayStep(-1) } });
+  parts.previous.dataset.ui = "previous";
+  parts.next = el("button", { type: "button", class: "step", on: { click: () => replayStep(1) } });
+  parts.next.dataset.ui = "next";
+  parts.slider = el("input", { type: "range", min: "0", max: "0", value: "0", "aria-labelledby": "replay-h",
+    on: { change: () => loadReplay(Number(parts.slider.value)) } });
+  parts.replay = el("div", { id: "replay", "aria-live": "polite" });
+  const replay = el("div", { class: "replay", role: "group", "aria-labelledby": "replay-h" },
+    el("div", { class: "replay-nav" }, parts.previous, parts.slider, parts.next), parts.replay);
   end.append(parts.summary, rankingHead, parts.ranking, awardsHead, parts.awards, parts.totals, handsHead,
-    parts.hands, el("p", {}, parts.record));
+    parts.hands, replayHead, replay, el("p", {}, parts.record));
   end.hidden = true;
   parts.end = end;
 
@@ -207,6 +221,7 @@ function render() {
   const opening = end && parts.end.hidden;
   parts.end.hidden = !end;
   if (end) renderEnd(end, names);
+  if (opening || (end && state.replayLang !== state.lang)) loadReplay(state.replayStep);
   if (opening) { // the game just ended: bring the end screen to the reader (and to screen readers)
     const heading = parts.end.querySelector("h2");
     heading.setAttribute("tabindex", "-1");
@@ -258,6 +273,47 @@ function renderEnd(end, names) {
     fill(list, hand.map((name) => el("li", { class: "card", text: name })));
     return el("div", {}, el("h4", { text: names[player] }), list);
   }));
+}
+
+// ---------------------------------------------------------------- the replay of a finished game
+
+function replayStep(delta) {
+  loadReplay(Math.max(0, Math.min(state.replayMoves, state.replayStep + delta)));
+}
+
+async function loadReplay(step) {
+  state.replayLang = state.lang;
+  try {
+    const reply = await fetch(`${base}/replay?step=${step}&lang=${encodeURIComponent(state.lang)}`,
+      { credentials: "same-origin", cache: "no-store" });
+    if (!reply.ok) return;
+    const data = await reply.json();
+    state.replayStep = data.step;
+    state.replayMoves = data.moves;
+    drawReplay(data);
+  } catch { /* the next step or language switch asks again */ }
+}
+
+function drawReplay(data) {
+  parts.slider.max = String(data.moves);
+  parts.slider.value = String(data.step);
+  parts.slider.setAttribute("aria-valuetext", data.head);
+  parts.previous.disabled = data.step <= 0;
+  parts.next.disabled = data.step >= data.moves;
+  const table = el("table", { class: "totals", tabindex: "0" });
+  table.append(el("thead", {}, el("tr", {}, el("th", { scope: "col", text: "" }),
+    ...data.columns.map((c) => el("th", { scope: "col", text: c })))),
+  el("tbody", {}, ...data.rows.map((row) => el("tr", {}, el("th", { scope: "row", text: row.name }),
+    ...row.cells.map((v) => el("td", { text: String(v) }))))));
+  parts.replay.replaceChildren(
+    el("p", { class: "replay-head" }, el("strong", { text: data.head }), ` · ${data.phase}`),
+    data.move ? el("p", { text: data.move }) : "",
+    el("ul", { class: "sentences" }, ...data.sentences.map((line) => el("li", { text: line }))),
+    el("ul", { class: "dice" }, ...data.dice.map(([name, value]) => el("li", { class: "die" },
+      el("span", { class: "die-name", text: name }), el("span", { class: "die-value", text: String(value) })))),
+    el("p", { text: `${data.public_space}:` }),
+    el("ul", { class: "cards small" }, ...data.public.map((name) => el("li", { class: "card", text: name }))),
+    table);
 }
 
 // ---------------------------------------------------------------- texts from the server
