@@ -219,8 +219,7 @@ def _end_texts(table: Table, lang: str) -> dict[str, Any]:
             reason = award_reason(ruleset, award, category.totals, category.best_letters, names, lang)
             awards.append({"die": die_name(ruleset, award.die, lang), "value": award.value, "reason": reason})
     totals = [
-        {"category": die_name(ruleset, _first_die(ruleset, c.category), lang), "totals": list(c.totals)}
-        for c in result.categories
+        {"category": _category_name(ruleset, c.category, lang), "totals": list(c.totals)} for c in result.categories
     ]
     return {
         "summary": result_summary(ruleset, result, names, lang),
@@ -262,7 +261,7 @@ def replay_texts(replay: GameReplay, step: int, names: list[str], lang: str) -> 
             describer.currency = card_currency(ruleset, revealed)
         sentences = describer.describe_all(replay.events_of(step))
         state = replay.position(step)
-        columns = [f"{c.glyph} {c.name.get(code)}" for c in ruleset.categories]
+        columns = [_category_name(ruleset, c.id, code) for c in ruleset.categories]
         columns += [capitalize(term(ruleset, "gold", code)), _("Cards")]
         rows = []
         for player, name in enumerate(names):
@@ -285,13 +284,10 @@ def replay_texts(replay: GameReplay, step: int, names: list[str], lang: str) -> 
         }
 
 
-def _first_die(ruleset: Any, category: str) -> int:
-    from biblios_kit.describe import die_category
-
-    die = 0
-    while die_category(ruleset, die) != category:
-        die += 1
-    return die
+def _category_name(ruleset: Any, category: str, lang: str) -> str:
+    """A category's glyph and name (``† Monks``), as the terminal's tables show it."""
+    found = ruleset.category(category)
+    return f"{found.glyph} {found.name.get(lang)}"
 
 
 def within_budget(request: web.Request, token: str) -> bool:
