@@ -124,6 +124,8 @@ def test_two_browser_seats_and_a_bot_play_a_whole_game(browser: Any, host: HostP
         "performance.getEntriesByType('paint').filter(e => e.name === 'first-contentful-paint')[0]?.startTime ?? -1"
     )
     assert 0 <= paint < 1000, paint
+    drawn = phone.evaluate("performance.getEntriesByName('table-drawn')[0]?.startTime ?? -1")
+    assert 0 <= drawn < 1000, drawn  # the whole table (hand, dice, players, choices), not only a first word
     desktop = _open(browser, links[1], DESKTOP)
     assert "token" not in phone.url and "token" not in desktop.url  # out of the address bar
     # A name is text, never markup; the table screen passes axe-core.

@@ -217,6 +217,8 @@ function render() {
     parts.log.scrollTop = parts.log.scrollHeight;
   }
 
+  if (!performance.getEntriesByName("table-drawn").length) performance.mark("table-drawn"); // the first full table
+
   const end = view.result && live.end;
   const opening = end && parts.end.hidden;
   parts.end.hidden = !end;
