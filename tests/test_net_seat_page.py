@@ -132,6 +132,7 @@ def test_two_browser_seats_and_a_bot_play_a_whole_game(browser: Any, host: HostP
     desktop.wait_for_selector("#players strong")
     assert "Beto <b>x</b>" in desktop.inner_text("#players")
     assert desktop.locator("#players b").count() == 0
+    assert "(Bot: easy)" in desktop.inner_text("#players")  # who plays each seat
     assert _axe(phone) == [] and _axe(desktop) == []
     assert _fits(phone) and _fits(desktop)
     assert _children(host.process.pid) == []  # no process per seat

@@ -165,6 +165,7 @@ def seat_texts(
     ruleset = state.ruleset
     names = list(table.names)
     with in_language(lang) as code:
+        from biblios_kit.tui.localize import seat_kind_label
         from biblios_kit.tui.render import bid_capacity, bluff_text, focus_text, phase_name
 
         obs = state.observation(seat)
@@ -173,6 +174,7 @@ def seat_texts(
             texts["ui"] = {key: _(text) for key, text in UI_TEXTS.items()}
             texts["cards"] = [_card(ruleset, card, code) for card in range(len(ruleset.deck))]
             texts["dice"] = [die_name(ruleset, die, code) for die in range(len(obs.dice))]
+            texts["seat_kinds"] = [seat_kind_label(kind) for kind in table.seats]
             texts["terms"] = {
                 key: capitalize(term(ruleset, key, code))
                 for key in ("board", "hand", "draw_pile", "auction_pile", "public_space")

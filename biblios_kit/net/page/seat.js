@@ -193,6 +193,9 @@ function render() {
     const head = el("p", { class: "player-name" });
     head.append(el("strong", { text: name }));
     if (player === seat) head.append(" ", ui("you"));
+    else if (view.seats[player].kind !== "human" && state.texts.kinds && state.texts.kinds[player]) {
+      head.append(el("span", { class: "kind", text: ` (${state.texts.kinds[player]})` }));
+    }
     if (player === obs.current_player && !view.result) head.append(" ", el("span", { "aria-hidden": "true", text: "◀" }));
     const size = live.hand_sizes && live.hand_sizes[player];
     head.append(el("span", { class: "count", text: ` · ${size || `🂠 ${obs.hand_sizes[player]}`}` }));
@@ -336,7 +339,7 @@ async function fetchTexts(full = false) {
     if (data.lang !== state.lang) { job.again = "full"; return; }
     if (data.ui) {
       state.lives.clear();
-      state.texts = { ui: data.ui, cards: data.cards, dice: data.dice, terms: data.terms };
+      state.texts = { ui: data.ui, cards: data.cards, dice: data.dice, terms: data.terms, kinds: data.seat_kinds };
       state.log = [];
     }
     const known = new Set(state.log.map((line) => line.n));
