@@ -113,3 +113,53 @@ def test_log_sentences_made_as_the_game_goes_are_those_of_the_whole_log(tmp_path
             assert later and all(line["n"] >= 30 for line in later)
     finally:
         store.close()
+
+
+def test_the_texts_never_name_a_card_the_seats_view_does_not_show(tmp_path: Any) -> None:
+    """Through a whole game, the page's words for a seat (log, "now", labels, warnings) name only cards its view shows.
+
+    The cards a seat may know are those of its observation and of its redacted log; the
+    texts are checked against the names of those (category cards: each name is unique).
+    """
+    import random
+    from concurrent.futures import ThreadPoolExecutor
+
+    from biblios_kit.describe import card_name
+    from biblios_kit.net.seat_page import LogSentences, seat_texts
+    from biblios_kit.net.store import Store
+    from biblios_kit.net.tables import TableHub
+    from biblios_kit.rules.model import CardKind
+
+    store = Store(tmp_path)
+    hub = TableHub(store, ThreadPoolExecutor(1))
+    try:
+        invitation = hub.create("biblios", [], 3, ["human"] * 3, ["Ana", "Beto", "Carla"], 11, 0.0)
+        table = hub.table(invitation.table)
+        ruleset = table.state.ruleset
+        named = {
+            card: card_name(ruleset, card, "en") for card, c in enumerate(ruleset.deck) if c.kind is CardKind.CATEGORY
+        }
+        logs = LogSentences()
+        chooser = random.Random(3)
+        checked = 0
+        while not table.finished:
+            for seat in range(3):
+                obs = table.state.observation(seat)
+                shown = {*obs.hand, *obs.public, *obs.discard, *obs.my_kept, *obs.my_auction_cards, *obs.revealed,
+                         *obs.my_buried, *(card for _p, card in obs.acquired)}  # fmt: skip
+                shown |= {c for c in (obs.drawn, obs.kept, obs.auction.card if obs.auction else None) if c is not None}
+                shown |= {e.card for e in table.state.events_for(seat) if e.card is not None}
+                texts = seat_texts(table, seat, "en", 0, False, logs)
+                words = json.dumps(
+                    [texts["log"], texts["focus"], texts["actions"], texts["bluffs"]], ensure_ascii=False
+                )
+                hidden = [name for card, name in named.items() if card not in shown and name in words]
+                assert not hidden, (seat, hidden)
+                checked += 1
+            seat = table.state.current_player
+            assert seat is not None
+            legal = seat_texts(table, seat, "en", 0, False, logs)["actions"]
+            hub.act(table, seat, [chooser.choice(sorted(legal))], table.version)
+        assert checked > 100
+    finally:
+        store.close()
