@@ -1,9 +1,8 @@
 """A child process that ends when its parent dies, however it dies (``kill -9`` included).
 
-The web servers (``play --web`` and the browser seats of ``host``) start one game
-process per browser tab. If the server is killed, nothing tells those processes: they
-would keep running, re-parented, a seat reconnecting forever with its token in its
-environment and a game holding its save lock. So the server starts each one directly
+The web server of ``play --web`` starts one game process per browser tab. If the
+server is killed, nothing tells those processes: they would keep running, re-parented,
+each game holding its save lock. So the server starts each one directly
 (no shell in between) with its own process id in :data:`PARENT_VARIABLE`
 (:func:`child_environment`), and the child calls :func:`bind_to_parent` as it starts:
 

@@ -1,7 +1,8 @@
-"""Child processes end with their parent, however it dies: ``kill -9`` of ``host`` or ``play --web`` leaks nothing.
+"""Child processes end with their parent, however it dies: ``kill -9`` of ``play --web`` leaks nothing.
 
-A browser seat's process (``join``, its seat token in its environment) or a browser tab's
-game (``play``, holding its save's lock) must not outlive the server that started it.
+A browser tab's game (``play``, holding its save's lock) must not outlive the server that
+started it. (A game server's browser seats are a page, with no process behind them:
+``tests/test_net_seat_page.py``.)
 Processes are found through ``/proc`` (Linux), so these tests run there only.
 """
 
@@ -20,10 +21,9 @@ from pathlib import Path
 
 import aiohttp
 import pytest
-from net_helpers import HostProcess, free_port
+from net_helpers import free_port
 
 from biblios_kit.lifeline import ORPHAN_EXIT, PARENT_VARIABLE
-from biblios_kit.net.client import ApiClient
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -160,35 +160,6 @@ def killed_later() -> Iterator[set[int]]:
     pids: set[int] = set()
     yield pids
     _cleanup(pids)
-
-
-@pytest.mark.slow
-def test_kill_9_of_host_ends_its_browser_seats(tmp_path: Path, killed_later: set[int]) -> None:
-    host = HostProcess(tmp_path / "server")
-    killed_later.add(host.process.pid)
-    host.wait_ready()
-
-    async def scenario() -> set[int]:
-        async with ApiClient(host.url) as admin:
-            reply = await admin.create_table(host.admin(), players=2, seats=["human", "human"], seed=8, bot_delay=0,
-                                             names=["Ana", "Beto"])  # fmt: skip
-        table, link = reply["table"], reply["seats"][1]["link"]
-        async with aiohttp.ClientSession(cookie_jar=aiohttp.CookieJar(unsafe=True)) as http:
-            async with http.get(link) as response:  # the token becomes a cookie
-                assert response.status == 200
-            ws = await _open_screen(http, f"{host.url.replace('http', 'ws')}/play/{table}/ws", b"Beto")
-            children = descendants(host.process.pid)
-            killed_later.update(children)
-            assert children, "the browser seat started no process"
-            host.process.kill()  # kill -9 of the server alone, not of its process group
-            host.process.wait(5)
-            await ws.close()
-            return children
-
-    children = asyncio.run(scenario())
-    left = wait_gone(children)
-    assert not left, f"still running after the server's kill -9: {left}"
-    host.stop(kill=True)  # collects the output; the group is empty by now
 
 
 @pytest.mark.slow

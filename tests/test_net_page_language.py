@@ -1,4 +1,4 @@
-"""The browser page of ``play --web`` and of a seat speaks the player's language: ``<html lang>`` and its texts."""
+"""The browser pages of ``play --web`` and of a seat speak the player's language: ``<html lang>`` and their texts."""
 
 from __future__ import annotations
 
@@ -71,12 +71,23 @@ async def test_play_web_page_speaks_the_games_language(accept: str, forced: str 
         _check(await response.text(), lang)
 
 
-@pytest.mark.parametrize(("accept", "lang"), [("fr-CA,fr;q=0.8,en;q=0.5", "fr"), ("es", "es"), ("en-GB", "en")])
-async def test_a_seat_page_speaks_the_browsers_language(tmp_path: Path, accept: str, lang: str) -> None:
+LOADING = {"en": "Loading the table…", "fr": "Chargement de la table…", "es": "Cargando la mesa…"}
+
+
+@pytest.mark.parametrize(
+    ("accept", "query", "lang"),
+    [("fr-CA,fr;q=0.8,en;q=0.5", "", "fr"), ("es", "", "es"), ("en-GB", "", "en"), ("de", "", "en"),
+     ("en-GB", "?lang=es", "es"), ("fr", "?lang=xx", "fr")],
+)  # fmt: skip
+async def test_a_seat_page_speaks_the_browsers_language(tmp_path: Path, accept: str, query: str, lang: str) -> None:
     async with running_server(tmp_path) as client:
         reply = await create(client, players=2, seats=["human", "easy"])
         link = reply["seats"][0]["link"]
         path = link[link.index("/play/") :]
-        response = await client.get(path, headers={"Accept-Language": accept})
+        assert (await client.get(path, allow_redirects=False)).status == 302  # the cookie
+        response = await client.get(path.split("?")[0] + query, headers={"Accept-Language": accept})
         assert response.status == 200
-        _check(await response.text(), lang)
+        page = await response.text()
+        assert f'<html lang="{lang}">' in page and LOADING[lang] in page
+        texts = await client.get(path.split("?")[0] + f"/texts?lang={lang}&full=1")
+        assert (await texts.json())["lang"] == lang

@@ -14,7 +14,6 @@ import typer
 from biblios_kit.bounded import count_of
 from biblios_kit.cli.common import LangOption, error_prefix, fail, start
 from biblios_kit.i18n import _
-from biblios_kit.lifeline import bind_to_parent
 from biblios_kit.names import clean_text
 
 DEFAULT_PORT = 8765
@@ -81,7 +80,6 @@ def register_host(app: typer.Typer) -> None:
         config = ServerConfig(
             folder,
             public_url=url,
-            internal_url=f"http://{_internal_host(bind)}:{port}",
             allowed_hosts=tuple(allow_host or ()),
             durable=durable,
         )
@@ -198,16 +196,14 @@ def register_join(app: typer.Typer) -> None:
         lang: LangOption = None,
     ) -> None:
         """Parse the link, then run the table in the terminal."""
-        bind_to_parent()  # a browser seat ends with the server that started it
         language = start(lang)
         from biblios_kit.net.client import parse_link
-        from biblios_kit.net.web import environ_token
 
         try:
             invitation = parse_link(link)
         except ValueError:
             fail(f"{error_prefix()} " + _("not an invitation link: {link}").format(link=clean_text(link, limit=200)))
-        token = invitation.token or environ_token()
+        token = invitation.token
         if token is None:
             fail(f"{error_prefix()} " + _("the link has no seat token (…?token=…)"))
         if not os.environ.get("TEXTUAL_DRIVER") and not (sys.stdin.isatty() and sys.stdout.isatty()):
@@ -235,12 +231,3 @@ def _numbered(item: str, flag: str, players: int) -> tuple[int, str]:
 def _check_port(port: int) -> None:
     if not 0 < port < 65536:
         fail(f"{error_prefix()} " + _("--port must be between 1 and 65535"))
-
-
-def _internal_host(bind: str) -> str:
-    """How a process on this machine reaches a server bound to ``bind`` (browser seats connect this way)."""
-    if bind in ("", "0.0.0.0", "localhost"):
-        return "127.0.0.1"
-    if bind == "::":
-        return "[::1]"
-    return f"[{bind}]" if ":" in bind else bind

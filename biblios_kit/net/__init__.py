@@ -8,7 +8,8 @@
 * :mod:`biblios_kit.net.server`: the aiohttp application and its routes;
 * :mod:`biblios_kit.net.client`: an API client (links, HTTP calls, the WebSocket stream);
 * :mod:`biblios_kit.net.remote`: the Textual table driven by a server (``biblios-kit join``);
-* :mod:`biblios_kit.net.web`: browser pages serving a Textual app per session (``play --web``, browser seats).
+* :mod:`biblios_kit.net.seat_page`: the seat page, a browser client of the API (``/play/{table}``);
+* :mod:`biblios_kit.net.web`: ``play --web``, a Textual app per browser session.
 
 See ``docs/network.md``.
 """

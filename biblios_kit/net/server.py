@@ -67,8 +67,6 @@ class ServerConfig:
     data_dir: Path
     public_url: str = "http://127.0.0.1:8765"
     """The base URL printed in invitation links."""
-    internal_url: str | None = None
-    """The URL a browser seat's process on this machine uses to reach the server (default: ``public_url``)."""
     allowed_hosts: tuple[str, ...] = ()
     """Host names (besides IP addresses and localhost) the server answers to."""
     admin_token: str | None = None
@@ -82,8 +80,6 @@ class ServerConfig:
     ws_burst: float = 200.0
     bot_threads: int = 2
     durable: bool = False
-    browser_sessions: int = 8
-    """Browser seats (each a Textual process) served at once."""
     extra: dict[str, Any] = field(default_factory=dict)
 
 
@@ -134,9 +130,9 @@ def make_app(config: ServerConfig) -> web.Application:
             web.get("/api/tables/{id}/ws", _websocket),
         ]
     )
-    from biblios_kit.net.web import add_seat_pages
+    from biblios_kit.net.seat_page import add_seat_page
 
-    add_seat_pages(app, hub, config)
+    add_seat_page(app, hub)
 
     async def checkpoints() -> None:
         loop = asyncio.get_running_loop()
@@ -523,6 +519,10 @@ def _strings(value: object) -> bool:
 
 def _int(value: object) -> bool:
     return isinstance(value, int) and not isinstance(value, bool)
+
+
+api_websocket = _websocket
+"""The API's WebSocket handler (the seat page serves it under its own path, with the cookie's token)."""
 
 
 # ---------------------------------------------------------------------- running

@@ -1,4 +1,4 @@
-"""Textual apps in the browser, safely: ``play --web`` and the browser seats of a game server.
+"""Textual apps in the browser, safely: ``play --web`` (a game server's seats have their own page: :mod:`.seat_page`).
 
 textual-serve 1.1.3 starts one fixed command per WebSocket, with no limit and no Host
 or Origin check, and lists its static folder. This module reuses its ``AppService``
@@ -14,12 +14,10 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
-import os
 import shlex
-import sys
 from collections.abc import Callable
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from aiohttp import WSMsgType, web
 
@@ -27,14 +25,8 @@ from biblios_kit.i18n import N_, SUPPORTED, _, current_language, normalize_langu
 from biblios_kit.lifeline import child_environment
 from biblios_kit.net.security import HostPolicy, access_middleware, guard_middleware, json_error
 
-if TYPE_CHECKING:
-    from biblios_kit.net.server import ServerConfig
-    from biblios_kit.net.tables import TableHub
-
 log = logging.getLogger("biblios_kit.net")
 
-SEAT_TOKEN_VARIABLE = "BIBLIOS_KIT_SEAT_TOKEN"
-"""The environment variable through which a browser seat's process gets its seat token."""
 SESSION_COOKIE = "biblios_kit_session"
 """The ``play --web`` cookie naming a browser's session: its own saved game (a random secret)."""
 SESSION_COOKIE_DAYS = 365
@@ -260,62 +252,3 @@ def make_play_app(command: Callable[[web.Request], str], access_token: str, *, a
 
     app.add_routes([web.get("/", index), web.get("/ws", socket), *_static_routes()])
     return app
-
-
-# ---------------------------------------------------------------------- browser seats of a game server
-
-
-def seat_cookie(table: str) -> str:
-    """The cookie that holds a browser's seat token for ``table`` (set by the invitation link)."""
-    return f"biblios_kit_seat_{table}"
-
-
-def add_seat_pages(app: web.Application, hub: TableHub, config: ServerConfig) -> None:
-    """Add ``/play/{table}`` (the invitation link in a browser) and its WebSocket to a game server.
-
-    Opening the link checks its token, keeps it in an HttpOnly, SameSite=Strict cookie
-    limited to that table's path, and redirects to the page without it. The page's
-    WebSocket starts ``biblios-kit join`` for that seat in a Textual process, with the
-    seat token in its environment and the browser's language; the page speaks that language too.
-    """
-    sessions = Sessions(config.browser_sessions)
-    app.add_routes(_static_routes())
-
-    def token_of(request: web.Request) -> tuple[str, str | None]:
-        table = hub.table(request.match_info["id"])
-        return table.id, request.cookies.get(seat_cookie(table.id))
-
-    async def page(request: web.Request) -> web.StreamResponse:
-        table = hub.table(request.match_info["id"])
-        given = request.query.get("token")
-        if given is not None:
-            if table.seat_of(given) is None:
-                return json_error(
-                    403, "bad_token", _("this token is not a seat of table {table}").format(table=table.id)
-                )
-            response = web.HTTPFound(f"/play/{table.id}")
-            response.set_cookie(
-                seat_cookie(table.id), given, httponly=True, samesite="Strict", path=f"/play/{table.id}"
-            )
-            raise response
-        if table.seat_of(request.cookies.get(seat_cookie(table.id))) is None:
-            return json_error(403, "bad_token", _("open your invitation link (it carries your seat token)"))
-        return _page(request, f"/play/{table.id}/ws", "biblios-kit", browser_language(request) or "en")
-
-    async def socket(request: web.Request) -> web.StreamResponse:
-        table_id, token = token_of(request)
-        table = hub.table(table_id)
-        if token is None or table.seat_of(token) is None:
-            return json_error(403, "bad_token", _("open your invitation link (it carries your seat token)"))
-        lang = browser_language(request) or "en"
-        base = config.internal_url or config.public_url
-        command = shlex.join([sys.executable, "-m", "biblios_kit", "join", f"{base.rstrip('/')}/play/{table.id}",
-                              "--lang", lang])  # fmt: skip
-        return await sessions.run(request, command, {SEAT_TOKEN_VARIABLE: token})
-
-    app.add_routes([web.get("/play/{id}", page), web.get("/play/{id}/ws", socket)])
-
-
-def environ_token() -> str | None:
-    """The seat token a browser seat's process received in its environment, if any."""
-    return os.environ.get(SEAT_TOKEN_VARIABLE) or None
