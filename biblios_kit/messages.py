@@ -324,6 +324,17 @@ TEMPLATES: dict[str, str | Plural] = {
     "remove-missing-none": N_("{base} has no {what} {name!r} to remove; it has none"),
     "remove-missing-setup": N_("{base} has no setup for {name} players to remove; it has setups for {counts} players"),
     "no-such-entry": N_("{base} has no {what} {name!r}; did you mean {close!r}?"),
+    "empty-entry": N_(
+        "'{name}:' has nothing after it; write '{name}: null' to remove it from {base}, or indent its fields under it"
+    ),
+    "empty-entry-beside": N_(
+        "'{name}:' has nothing under it, and the fields after it ({fields}) sit beside it instead of under it; "
+        "indent them one level further: {nesting} (or write '{name}: null' to remove it from {base})"
+    ),
+    "empty-mapping": N_(
+        "'{name}: {{}}' changes nothing; write '{name}: null' to remove it, or put the fields to change inside"
+    ),
+    "empty-field": N_("'{name}:' has no value; give it one, or write '{name}: null' to remove it"),
 }
 """The sentence of each error code; ``{field}`` placeholders name the error's fields."""
 
@@ -423,6 +434,7 @@ _RULESET_FIELD_TEXT: Mapping[str, Callable[[object], object]] = {
     "known": _list,
     "allowed": _list,
     "places": _list,
+    "fields": lambda value: format_list([str(v) for v in value]) if isinstance(value, (tuple, list)) else value,
     "chain": lambda value: " -> ".join(str(v) for v in value) if isinstance(value, (tuple, list)) else value,
     "counts": lambda value: format_list([str(v) for v in value]) if isinstance(value, (tuple, list)) else value,
     "uses": _FIELD_TEXT["uses"],

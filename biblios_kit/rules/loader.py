@@ -21,7 +21,7 @@ from typing import TYPE_CHECKING, Any, NamedTuple
 
 from biblios_kit.errors import Hint, Problem, RulesetError, UnknownOptionError, UnknownRulesetError
 from biblios_kit.resources import rulesets_dir, user_rulesets_dir
-from biblios_kit.rules.merge import deep_merge, patch_issues
+from biblios_kit.rules.merge import deep_merge, empty_values, patch_issues
 from biblios_kit.rules.source import FieldPath, Issue, LocatedDocument, display_path, dotted, parse_bytes, read_bytes
 
 if TYPE_CHECKING:
@@ -235,6 +235,8 @@ def compose(path: Path, file: str | None = None, _stack: tuple[Path, ...] = ()) 
                 patch["options"] = {k: v for k, v in patch["options"].items() if k != option_id}
     parent_id = base.document.get("id")
     base_name = parent_id if isinstance(parent_id, str) else display_path(parent_path)
+    empty, patch = empty_values(patch, source.empties, base_name)
+    problems += [locate([layer], issue) for issue in empty]
     removals, added = patch_issues(base.document, patch, base_name)
     problems += [locate([layer], issue) for issue in removals]
     merged = deep_merge(base.document, patch)

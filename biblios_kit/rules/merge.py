@@ -3,7 +3,11 @@ and what a patch may not do (remove a key its base does not have)."""
 
 from __future__ import annotations
 
+import copy
+from collections.abc import Iterable
 from typing import Any
+
+import yaml
 
 from biblios_kit.rules.source import Issue
 
@@ -125,3 +129,74 @@ def patch_issues(
         elif what is not None:
             added.append((here, what, base_name, known))
     return issues, added
+
+
+def _flow(value: Any) -> str:
+    """A value as one line of YAML flow style (``{count: 2, signs: [1]}``)."""
+    return str(yaml.safe_dump(value, default_flow_style=True, sort_keys=False, width=10**6, allow_unicode=True)).strip()
+
+
+def empty_values(
+    patch: dict[str, Any], empties: Iterable[tuple[str | int, ...]], base_name: str
+) -> tuple[list[Issue], dict[str, Any]]:
+    """The keys of a variant left empty (``4:`` with nothing after it), and the patch without them.
+
+    YAML reads an empty value as ``null``, which a patch takes for a removal; only a written
+    ``null`` (or ``~``) is one. An empty entry of a collection followed by fields of such an
+    entry (``raise-one:`` then ``count: 2`` one level too far left) is reported once, with the
+    nesting meant; those fields leave the patch with it, so they are not read as entries.
+    """
+    issues: list[Issue] = []
+    patch = copy.deepcopy(patch)
+    for path in sorted(empties, key=lambda p: tuple(str(step) for step in p)):
+        if not path or any(isinstance(step, int) for step in path):
+            continue  # list items have no removal meaning; the schema reports them
+        steps = tuple(str(step) for step in path)
+        parent: Any = patch
+        for step in steps[:-1]:
+            parent = parent.get(step) if isinstance(parent, dict) else None
+        name = steps[-1]
+        if not isinstance(parent, dict) or name not in parent or parent[name] is not None:
+            continue
+        logical = steps[3:] if steps[0] == "options" and len(steps) > 3 and steps[2] == "changes" else steps
+        if _collection(logical[:-1]) is None:
+            issues.append(Issue(steps, "empty-field", {"name": name}, at_key=True))
+            del parent[name]
+            continue
+        from biblios_kit.rules.schema import field_names
+
+        entry_fields = field_names(logical) or set()
+        keys = list(parent)
+        beside: list[str] = []
+        for key in keys[keys.index(name) + 1 :]:
+            if key not in entry_fields:
+                break
+            beside.append(key)
+        if beside:
+            nesting = f"{name}: {_flow({key: parent[key] for key in beside})}"
+            fields = {"name": name, "fields": beside, "nesting": nesting, "base": base_name}
+            issues.append(Issue(steps, "empty-entry-beside", fields, at_key=True))
+            for key in beside:
+                del parent[key]
+        else:
+            issues.append(Issue(steps, "empty-entry", {"name": name, "base": base_name}, at_key=True))
+        del parent[name]
+    issues += _empty_mappings(patch, ())
+    return issues, patch
+
+
+def _empty_mappings(patch: dict[str, Any], path: tuple[str, ...]) -> list[Issue]:
+    """Report (and drop) the entries of a collection patched with ``{}``: they change nothing."""
+    issues: list[Issue] = []
+    for key in list(patch):
+        value = patch[key]
+        here = (*path, str(key))
+        if not isinstance(value, dict):
+            continue
+        logical = here[3:] if here[0] == "options" and len(here) > 3 and here[2] == "changes" else here
+        if not value and _collection(logical[:-1]) is not None:
+            issues.append(Issue(here, "empty-mapping", {"name": str(key)}, at_key=True))
+            del patch[key]
+        else:
+            issues += _empty_mappings(value, here)
+    return issues

@@ -1,0 +1,106 @@
+"""Slips a person makes in a variant are refused at their line and explained as a person would, in en, fr and es.
+
+Each case is a small variant file in ``tests/data/rulesets/slip-*.yaml``: the test checks the
+problem's line, column and field path, and the suggestion in each language.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from biblios_kit.i18n import use_language
+from biblios_kit.messages import explain_problem
+from biblios_kit.rules.loader import check_file
+
+ROOT = Path(__file__).resolve().parent.parent
+FIXTURES = Path("tests/data/rulesets")
+N = "\u202f"  # the narrow no-break space of French typography
+
+SLIPS: dict[str, tuple[int, int, str, dict[str, str]]] = {
+    "slip-left-indented.yaml": (
+        8,
+        5,
+        "church.cards.raise-one",
+        {
+            "en": "the fields after it (count, signs, and dice) sit beside it instead of under it; indent them one "
+            "level further: raise-one: {count: 3, signs: [1], dice: 1} (or write 'raise-one: null' to remove it "
+            "from biblios)",
+            "fr": f"les champs qui le suivent (count, signs et dice) sont à côté de lui au lieu d'être dessous{N}; "
+            f"décalez-les d'un niveau vers la droite{N}: raise-one: {{count: 3, signs: [1], dice: 1}} (ou écrivez "
+            "'raise-one: null' pour le retirer de biblios)",
+            "es": "los campos que lo siguen (count, signs y dice) están a su lado en vez de debajo; sángrelos un nivel "
+            "más: raise-one: {count: 3, signs: [1], dice: 1} (o escriba 'raise-one: null' para quitarlo de biblios)",
+        },
+    ),
+    "slip-empty-setup.yaml": (
+        7,
+        3,
+        "setup.2",
+        {
+            "en": "write '2: null' to remove it from biblios, or indent its fields under it",
+            "fr": "écrivez '2: null' pour le retirer de biblios, ou placez ses champs en dessous, en retrait",
+            "es": "escriba '2: null' para quitarlo de biblios, o ponga sus campos debajo, con sangría",
+        },
+    ),
+    "slip-empty-mapping.yaml": (
+        7,
+        3,
+        "setup.4",
+        {
+            "en": "'4: {}' changes nothing; write '4: null' to remove it, or put the fields to change inside",
+            "fr": f"'4: {{}}' ne change rien{N}; écrivez '4: null' pour le retirer, ou mettez-y les champs à changer",
+            "es": "'4: {}' no cambia nada; escriba '4: null' para quitarlo, o ponga dentro los campos que cambian",
+        },
+    ),
+    "slip-empty-field.yaml": (
+        7,
+        3,
+        "auction.opening_bid",
+        {
+            "en": "give it one, or write 'opening_bid: null' to remove it",
+            "fr": "donnez-lui-en une, ou écrivez 'opening_bid: null' pour le retirer",
+            "es": "dele uno, o escriba 'opening_bid: null' para quitarlo",
+        },
+    ),
+}
+
+
+@pytest.fixture(autouse=True)
+def _in_repo(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
+    monkeypatch.chdir(ROOT)
+    monkeypatch.setenv("BIBLIOS_KIT_CONFIG_DIR", str(tmp_path / "config"))
+    use_language("en")
+
+
+def test_every_slip_fixture_is_checked() -> None:
+    assert {path.name for path in (ROOT / FIXTURES).glob("slip-*.yaml")} == set(SLIPS)
+
+
+@pytest.mark.parametrize("lang", ["en", "fr", "es"])
+@pytest.mark.parametrize("name", sorted(SLIPS))
+def test_a_slip_is_located_and_its_way_out_is_said(name: str, lang: str) -> None:
+    line, column, path, suggestions = SLIPS[name]
+    (problem,) = check_file(FIXTURES / name)
+    assert (problem.file, problem.line, problem.column, problem.path) == (str(FIXTURES / name), line, column, path)
+    assert suggestions[lang] in explain_problem(problem, lang)
+
+
+def test_a_written_null_is_still_a_removal(tmp_path: Path) -> None:
+    variant = tmp_path / "v.yaml"
+    header = "extends: biblios\nid: v\ntitle: {en: T, fr: T, es: T}\ndescription: {en: T, fr: T, es: T}\n"
+    for removal in ("null", "~"):
+        variant.write_text(header + f"setup:\n  2: {removal}\nchurch:\n  cards:\n    raise-one: {removal}\n")
+        assert check_file(variant) == []
+
+
+def test_an_empty_value_in_an_option_is_a_slip_too(tmp_path: Path) -> None:
+    variant = tmp_path / "v.yaml"
+    variant.write_text(
+        "extends: biblios\nid: v\ntitle: {en: T, fr: T, es: T}\ndescription: {en: T, fr: T, es: T}\n"
+        "options:\n  duel:\n    title: {en: T, fr: T, es: T}\n    description: {en: T, fr: T, es: T}\n"
+        "    changes:\n      setup:\n        3:\n"
+    )
+    (problem,) = check_file(variant)
+    assert (problem.line, problem.path, problem.code) == (11, "options.duel.changes.setup.3", "empty-entry")
