@@ -270,7 +270,11 @@ TEMPLATES: dict[str, str | Plural] = {
         "names {count} dice but the card moves {dice}; expected one target per die",
         "count",
     ),
-    "no-die-of-place": N_("no category has an award die of this place"),
+    "no-die-of-place": N_(
+        "no category has an award die of place {place} (the board's dice are of place {places}); aim this target "
+        "at a place the board has, or add a die of place {place} to 'dice'"
+    ),
+    "extend-variant-with-place": N_("(or extend a variant that has one: {variants})"),
     "church-too-many-uses": N_(
         "the church effect {effect!r} would have {uses} different uses (the sets of dice it can move, times its "
         "steps), more than the {cap} allowed; move fewer dice ('dice'), name the place of each die ('targets') or "
@@ -317,6 +321,10 @@ TEMPLATES: dict[str, str | Plural] = {
     # extends, variants and options (rules.loader, rules.merge)
     "bad-extends": N_("expected the id, alias or relative path of a ruleset"),
     "extends-cycle": N_("'extends' makes a cycle: {chain}"),
+    "extends-itself": N_(
+        "'extends' names this very file: a variant extends the ruleset it changes, such as one of the editions: "
+        "{known}"
+    ),
     "variant-needs-own": N_("a variant must set its own {field!r} (it is not inherited)"),
     "new-option-needs": N_("(a new option needs 'title', 'description' and 'changes')"),
     "remove-missing-close": N_("{base} has no {what} {name!r} to remove; did you mean {close!r}?"),
@@ -434,6 +442,7 @@ _RULESET_FIELD_TEXT: Mapping[str, Callable[[object], object]] = {
     "known": _list,
     "allowed": _list,
     "places": _list,
+    "variants": _list,
     "fields": lambda value: format_list([str(v) for v in value]) if isinstance(value, (tuple, list)) else value,
     "chain": lambda value: " -> ".join(str(v) for v in value) if isinstance(value, (tuple, list)) else value,
     "counts": lambda value: format_list([str(v) for v in value]) if isinstance(value, (tuple, list)) else value,

@@ -54,6 +54,45 @@ SLIPS: dict[str, tuple[int, int, str, dict[str, str]]] = {
             "es": "'4: {}' no cambia nada; escriba '4: null' para quitarlo, o ponga dentro los campos que cambian",
         },
     ),
+    "slip-extends-itself.yaml": (
+        2,
+        10,
+        "extends",
+        {
+            "en": "'extends' names this very file: a variant extends the ruleset it changes, such as one of the "
+            "editions: biblios, scripts-and-scribes",
+            "fr": f"'extends' désigne ce fichier lui-même{N}: une variante part des règles qu'elle modifie, par "
+            f"exemple l'une des éditions{N}: biblios, scripts-and-scribes",
+            "es": "'extends' nombra este mismo archivo: una variante extiende el reglamento que modifica, por ejemplo "
+            "una de las ediciones: biblios, scripts-and-scribes",
+        },
+    ),
+    "slip-ceiling-hands.yaml": (
+        7,
+        19,
+        "auction.ceiling.gold",
+        {
+            "en": "(did you mean 'hand'?)",
+            "fr": f"(vouliez-vous dire 'hand'{N}?)",
+            "es": "(¿quería decir 'hand'?)",
+        },
+    ),
+    "slip-target-place.yaml": (
+        9,
+        37,
+        "church.cards.raise-two.targets[1].place",
+        {
+            "en": "no category has an award die of place 2 (the board's dice are of place 1); aim this target at a "
+            "place the board has, or add a die of place 2 to 'dice' (or extend a variant that has one: "
+            "five-players-italian, second-place-dice)",
+            "fr": f"aucune catégorie n'a de dé de récompense de place 2 (les dés du plateau sont de place 1){N}; "
+            f"visez une place que le plateau possède, ou ajoutez à 'dice' un dé de place 2 (ou étendez une variante "
+            f"qui en a un{N}: five-players-italian, second-place-dice)",
+            "es": "ninguna categoría tiene un dado de premio del puesto 2 (los dados del tablero son del puesto 1); "
+            "apunte a un puesto que el tablero tenga, o añada a 'dice' un dado del puesto 2 (o extienda una "
+            "variante que lo tenga: five-players-italian, second-place-dice)",
+        },
+    ),
     "slip-empty-field.yaml": (
         7,
         3,

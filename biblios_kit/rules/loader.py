@@ -205,11 +205,14 @@ def compose(path: Path, file: str | None = None, _stack: tuple[Path, ...] = ()) 
     except UnknownRulesetError as error:
         code, fields = unknown_name("ruleset", parent, error.known)
         raise RulesetError([source.problem(("extends",), code, fields)]) from None
-    if parent_path == path or parent_path in _stack:
+    if parent_path == path:
+        editions = sorted(entry.id for entry in available_rulesets() if entry.origin == "edition")
+        raise RulesetError([source.problem(("extends",), "extends-itself", {"known": editions})])
+    if parent_path in _stack:
         # Reported where the cycle starts (the file validated, for a -> b -> a).
         files = [*_stack, path]
-        cycle = files[files.index(parent_path) :] if parent_path in files else [path]
-        first = source if parent_path == path else read_located(parent_path)
+        cycle = files[files.index(parent_path) :]
+        first = read_located(parent_path)
         chain = [display_path(p) for p in (*cycle, parent_path)]
         raise RulesetError([first.problem(("extends",), "extends-cycle", {"chain": chain})])
     base = compose(parent_path, _stack=(*_stack, path))

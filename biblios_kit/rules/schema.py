@@ -173,6 +173,16 @@ def _resolve(schema: Mapping[str, Any]) -> Mapping[str, Any]:
     return schema
 
 
+def _named_choices(schema: Mapping[str, Any]) -> list[str]:
+    """The words an ``anyOf``/``oneOf`` allows (its ``const`` and ``enum`` texts), for a "did you mean"."""
+    words: list[str] = []
+    for sub in (*schema.get("anyOf", ()), *schema.get("oneOf", ())):
+        sub = _resolve(sub)
+        values = [sub["const"]] if "const" in sub else list(sub.get("enum", ()))
+        words += [value for value in values if isinstance(value, str)]
+    return words
+
+
 def _as_path(steps: Iterable[Any]) -> FieldPath:
     return tuple(step if isinstance(step, int) else str(step) for step in steps)
 
@@ -242,7 +252,11 @@ def _issues_for(error: Any) -> Iterator[Issue]:
     elif validator == "pattern":
         yield Issue(path, "no-match", {"value": shown(value), "hint": _pattern_hint(expected)})
     elif validator in ("anyOf", "oneOf"):
-        yield Issue(path, "not-allowed-expected", {"value": shown(value), "expected": describe(error.schema)})
+        fields = {"value": shown(value), "expected": describe(error.schema)}
+        close = suggestion(value, _named_choices(error.schema)) if isinstance(value, str) else None
+        if close is not None:
+            fields["note"] = Hint("did-you-mean", {"close": close})
+        yield Issue(path, "not-allowed-expected", fields)
     else:  # a keyword the format does not use today; jsonschema's own text is still precise
         yield Issue(path, "schema-other", {"detail": error.message})
 
