@@ -294,6 +294,16 @@ TEMPLATES: dict[str, str | Plural] = {
         "deals {count} such cards to each of {players} players, {need} in all, but only {left} are left after the "
         "named removals"
     ),
+    "starting-cards-exceed-deck": Plural(
+        "deals {count} such card to each of {players} players, {need} in all, but the deck has only {left}",
+        "deals {count} such cards to each of {players} players, {need} in all, but the deck has only {left}",
+        "count",
+    ),
+    "no-gold-of-value": N_("the deck has no {gold} card of value {value}; its {gold} cards are worth {values}"),
+    "no-category-card-of-value": N_(
+        "the category {category!r} has no card of value {value}; its cards are worth {values}"
+    ),
+    "no-category-card-of-value-any": N_("no category has a card of value {value}; the values are {values}"),
     "random-removal-exceeds": N_("removes {count} random cards but only {left} are left after the named removals"),
     "hands-exceed": N_("{players} hands of {hand} cards need {need} cards but only {left} are left after the removals"),
     "gift-turn-too-small": N_(
@@ -322,8 +332,7 @@ TEMPLATES: dict[str, str | Plural] = {
     "bad-extends": N_("expected the id, alias or relative path of a ruleset"),
     "extends-cycle": N_("'extends' makes a cycle: {chain}"),
     "extends-itself": N_(
-        "'extends' names this very file: a variant extends the ruleset it changes, such as one of the editions: "
-        "{known}"
+        "'extends' names this very file: a variant extends the ruleset it changes, such as one of the editions: {known}"
     ),
     "variant-needs-own": N_("a variant must set its own {field!r} (it is not inherited)"),
     "new-option-needs": N_("(a new option needs 'title', 'description' and 'changes')"),
@@ -443,6 +452,7 @@ _RULESET_FIELD_TEXT: Mapping[str, Callable[[object], object]] = {
     "allowed": _list,
     "places": _list,
     "variants": _list,
+    "values": lambda value: format_list([str(v) for v in value]) if isinstance(value, (tuple, list)) else value,
     "fields": lambda value: format_list([str(v) for v in value]) if isinstance(value, (tuple, list)) else value,
     "chain": lambda value: " -> ".join(str(v) for v in value) if isinstance(value, (tuple, list)) else value,
     "counts": lambda value: format_list([str(v) for v in value]) if isinstance(value, (tuple, list)) else value,

@@ -93,6 +93,26 @@ SLIPS: dict[str, tuple[int, int, str, dict[str, str]]] = {
             "variante que lo tenga: five-players-italian, second-place-dice)",
         },
     ),
+    "slip-starting-card.yaml": (
+        9,
+        29,
+        "setup.4.starting_cards[0].value",
+        {
+            "en": "the deck has no Gold card of value 4; its Gold cards are worth 1, 2, and 3",
+            "fr": f"le jeu ne compte aucune carte Or de valeur 4{N}; ses cartes Or valent 1, 2 et 3",
+            "es": "la baraja no tiene ninguna carta de Oro de valor 4; sus cartas de Oro valen 1, 2 y 3",
+        },
+    ),
+    "slip-starting-too-many.yaml": (
+        9,
+        39,
+        "setup.4.starting_cards[0].count",
+        {
+            "en": "deals 3 such cards to each of 4 players, 12 in all, but the deck has only 11",
+            "fr": "distribue 3 cartes de ce type à chacun des 4 joueurs, 12 en tout, mais le jeu n'en compte que 11",
+            "es": "reparte 3 cartas de ese tipo a cada uno de los 4 jugadores, 12 en total, pero la baraja solo tiene 11",
+        },
+    ),
     "slip-empty-field.yaml": (
         7,
         3,
@@ -124,6 +144,20 @@ def test_a_slip_is_located_and_its_way_out_is_said(name: str, lang: str) -> None
     (problem,) = check_file(FIXTURES / name)
     assert (problem.file, problem.line, problem.column, problem.path) == (str(FIXTURES / name), line, column, path)
     assert suggestions[lang] in explain_problem(problem, lang)
+
+
+def test_the_count_is_pointed_at_only_when_written_and_removals_only_when_made(tmp_path: Path) -> None:
+    variant = tmp_path / "v.yaml"
+    header = "extends: biblios\nid: v\ntitle: {en: T, fr: T, es: T}\ndescription: {en: T, fr: T, es: T}\n"
+    # Four players, no named removals: 11 Gold 1, dealt 4 at a time; the third item finds 3 left.
+    variant.write_text(header + "setup:\n  4:\n    starting_cards:\n" + "      - {kind: gold, value: 1}\n" * 3)
+    (problem,) = check_file(variant)
+    assert (problem.line, problem.path, problem.code) == (10, "setup.4.starting_cards[2]", "starting-cards-exceed-deck")
+    assert "deals 1 such card to each of 4 players, 4 in all, but the deck has only 3" in problem.message
+    # Two players: two Gold 1 are removed by name, 9 are left, and 2 x 5 are dealt.
+    variant.write_text(header + "setup:\n  2:\n    starting_cards:\n      - {kind: gold, value: 1, count: 5}\n")
+    (problem,) = check_file(variant)
+    assert (problem.line, problem.path, problem.code) == (8, "setup.2.starting_cards[0].count", "starting-cards-exceed")
 
 
 def test_a_written_null_is_still_a_removal(tmp_path: Path) -> None:

@@ -315,6 +315,27 @@ def _check_removal_fields(
     return ok
 
 
+def _no_such_card(
+    document: Mapping[str, Any], cards: list[_Card], item: Mapping[str, Any], path: FieldPath, issues: list[Issue]
+) -> bool:
+    """Report a removed or dealt card of a value the deck does not have at all, with the values it has (True if so)."""
+    if "value" not in item or item["kind"] == "church" or any(_removal_matches(item, card) for card in cards):
+        return False
+    category = item.get("category")
+    values = sorted({card[1] for card in cards if card[0] == item["kind"] and category in (None, card[2])})
+    fields: dict[str, object] = {"value": item["value"], "values": values}
+    if item["kind"] == "gold":
+        fields["terms"] = {"gold": document["terms"]["gold"]}
+        code = "no-gold-of-value"
+    elif category is not None:
+        fields["category"] = category
+        code = "no-category-card-of-value"
+    else:
+        code = "no-category-card-of-value-any"
+    issues.append(Issue((*path, "value"), code, fields, related=_deck_paths(item)))
+    return True
+
+
 def _check_setups(document: Mapping[str, Any], cards: list[_Card], issues: list[Issue]) -> None:
     for players_key, body in document["setup"].items():
         path: FieldPath = ("setup", players_key)
@@ -335,6 +356,9 @@ def _check_setups(document: Mapping[str, Any], cards: list[_Card], issues: list[
             if not _check_removal_fields(document, removal, (*path, "remove", index), issues):
                 fits = False
                 continue
+            if _no_such_card(document, cards, removal, (*path, "remove", index), issues):
+                fits = False
+                continue
             matching = [i for i, card in enumerate(pool) if _removal_matches(removal, card)]
             if removal["count"] > len(matching):
                 fits = False
@@ -352,15 +376,20 @@ def _check_setups(document: Mapping[str, Any], cards: list[_Card], issues: list[
             if not _check_removal_fields(document, item, (*path, "starting_cards", index), issues):
                 fits = False
                 continue
+            where = (*path, "starting_cards", index)
+            if _no_such_card(document, cards, item, where, issues):
+                fits = False
+                continue
             each = item.get("count", 1)
             need = each * players
             matching = [i for i, card in enumerate(pool) if _removal_matches(item, card)]
             if need > len(matching):
                 fits = False
+                removed = any(removal.get("count", 0) for removal in body.get("remove", ()))
                 issues.append(
                     Issue(
-                        (*path, "starting_cards", index, "count"),
-                        "starting-cards-exceed",
+                        (*where, "count") if "count" in item else where,
+                        "starting-cards-exceed" if removed else "starting-cards-exceed-deck",
                         {"count": each, "players": players, "need": need, "left": len(matching)},
                         related=_deck_paths(item),
                     )
