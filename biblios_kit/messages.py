@@ -290,9 +290,12 @@ TEMPLATES: dict[str, str | Plural] = {
         "removes {count} cards but the deck has only {left} of that kind",
         "count",
     ),
-    "starting-cards-exceed": N_(
+    "starting-cards-exceed": Plural(
+        "deals {count} such card to each of {players} players, {need} in all, but only {left} are left after the "
+        "named removals",
         "deals {count} such cards to each of {players} players, {need} in all, but only {left} are left after the "
-        "named removals"
+        "named removals",
+        "count",
     ),
     "starting-cards-exceed-deck": Plural(
         "deals {count} such card to each of {players} players, {need} in all, but the deck has only {left}",
