@@ -345,16 +345,16 @@ TEMPLATES: dict[str, str | Plural] = {
     "remove-missing-setup": N_("{base} has no setup for {name} players to remove; it has setups for {counts} players"),
     "no-such-entry": N_("{base} has no {what} {name!r}; did you mean {close!r}?"),
     "empty-entry": N_(
-        "'{name}:' has nothing after it; write '{name}: null' to remove it from {base}, or indent its fields under it"
+        "'{written}' has nothing after it; write '{removal}' to remove it from {base}, or indent its fields under it"
     ),
     "empty-entry-beside": N_(
-        "'{name}:' has nothing under it, and the fields after it ({fields}) sit beside it instead of under it; "
-        "indent them one level further: {nesting} (or write '{name}: null' to remove it from {base})"
+        "'{written}' has nothing under it, and the fields after it ({fields}) sit beside it instead of under it; "
+        "indent them one level further: {nesting} (or write '{removal}' to remove it from {base})"
     ),
     "empty-mapping": N_(
-        "'{name}: {{}}' changes nothing; write '{name}: null' to remove it, or put the fields to change inside"
+        "'{written}' changes nothing; write '{removal}' to remove it, or put the fields to change inside"
     ),
-    "empty-field": N_("'{name}:' has no value; give it one, or write '{name}: null' to remove it"),
+    "empty-field": N_("'{written}' has no value; give it one, or write '{removal}' to remove it"),
 }
 """The sentence of each error code; ``{field}`` placeholders name the error's fields."""
 

@@ -177,3 +177,34 @@ def test_an_empty_value_in_an_option_is_a_slip_too(tmp_path: Path) -> None:
     )
     (problem,) = check_file(variant)
     assert (problem.line, problem.path, problem.code) == (11, "options.duel.changes.setup.3", "empty-entry")
+
+
+CHURCH_LABELS = {
+    "en": ("Church card +1 (and 1 optional die)", "Church card +1 ×2 (and 2 optional dice)", "Church card +1 ×2"),
+    "fr": ("Carte Église +1 (et 1 dé facultatif)", "Carte Église +1 ×2 (et 2 dés facultatifs)", "Carte Église +1 ×2"),
+    "es": (
+        "Carta de Iglesia +1 (y 1 dado opcional)",
+        "Carta de Iglesia +1 ×2 (y 2 dados opcionales)",
+        "Carta de Iglesia +1 ×2",
+    ),
+}
+
+
+@pytest.mark.parametrize("lang", ["en", "fr", "es"])
+def test_a_card_with_per_place_targets_is_not_named_as_the_two_dice_card(lang: str) -> None:
+    from biblios_kit.describe import card_name, effect_symbol
+    from biblios_kit.rules import load_ruleset
+
+    def label(ruleset_id: str, effect_id: str) -> str:
+        ruleset = load_ruleset(ruleset_id)
+        card = next(c for c in ruleset.deck if c.effect is not None and c.effect.id == effect_id)
+        return card_name(ruleset, card.id, lang)
+
+    # five-players-italian: raise-one moves a first-place die and maybe a second-place one (dice: 2).
+    one, two, plain_two = CHURCH_LABELS[lang]
+    assert label("five-players-italian", "raise-one") == one
+    assert label("five-players-italian", "raise-two") == two
+    assert label("biblios", "raise-two") == plain_two
+    italian = load_ruleset("five-players-italian")
+    effect = next(c.effect for c in italian.deck if c.effect is not None and c.effect.id == "raise-one")
+    assert effect_symbol(effect.signs, effect.dice, effect.targets) == "+1"

@@ -136,6 +136,14 @@ def _flow(value: Any) -> str:
     return str(yaml.safe_dump(value, default_flow_style=True, sort_keys=False, width=10**6, allow_unicode=True)).strip()
 
 
+def _written(name: str, after: str) -> dict[str, object]:
+    """The fields of an empty-value problem: the line as written (``4:``) and the removal (``4: null``).
+
+    They are fields, not template text, so that no translation respaces the YAML (French puts a
+    space before a colon)."""
+    return {"name": name, "written": f"{name}{after}", "removal": f"{name}: null"}
+
+
 def empty_values(
     patch: dict[str, Any], empties: Iterable[tuple[str | int, ...]], base_name: str
 ) -> tuple[list[Issue], dict[str, Any]]:
@@ -160,7 +168,7 @@ def empty_values(
             continue
         logical = steps[3:] if steps[0] == "options" and len(steps) > 3 and steps[2] == "changes" else steps
         if _collection(logical[:-1]) is None:
-            issues.append(Issue(steps, "empty-field", {"name": name}, at_key=True))
+            issues.append(Issue(steps, "empty-field", _written(name, ":"), at_key=True))
             del parent[name]
             continue
         from biblios_kit.rules.schema import field_names
@@ -174,12 +182,12 @@ def empty_values(
             beside.append(key)
         if beside:
             nesting = f"{name}: {_flow({key: parent[key] for key in beside})}"
-            fields = {"name": name, "fields": beside, "nesting": nesting, "base": base_name}
+            fields = {**_written(name, ":"), "fields": beside, "nesting": nesting, "base": base_name}
             issues.append(Issue(steps, "empty-entry-beside", fields, at_key=True))
             for key in beside:
                 del parent[key]
         else:
-            issues.append(Issue(steps, "empty-entry", {"name": name, "base": base_name}, at_key=True))
+            issues.append(Issue(steps, "empty-entry", {**_written(name, ":"), "base": base_name}, at_key=True))
         del parent[name]
     issues += _empty_mappings(patch, ())
     return issues, patch
@@ -195,7 +203,7 @@ def _empty_mappings(patch: dict[str, Any], path: tuple[str, ...]) -> list[Issue]
             continue
         logical = here[3:] if here[0] == "options" and len(here) > 3 and here[2] == "changes" else here
         if not value and _collection(logical[:-1]) is not None:
-            issues.append(Issue(here, "empty-mapping", {"name": str(key)}, at_key=True))
+            issues.append(Issue(here, "empty-mapping", _written(str(key), ": {}"), at_key=True))
             del patch[key]
         else:
             issues += _empty_mappings(value, here)
