@@ -344,6 +344,11 @@ TEMPLATES: dict[str, str | Plural] = {
     "remove-missing-none": N_("{base} has no {what} {name!r} to remove; it has none"),
     "remove-missing-setup": N_("{base} has no setup for {name} players to remove; it has setups for {counts} players"),
     "no-such-entry": N_("{base} has no {what} {name!r}; did you mean {close!r}?"),
+    "field-among-entries": N_(
+        "'{name}' is a field of each entry of '{parent}', not an entry: it sits one level too far left; indent it "
+        "under the entry it belongs to"
+    ),
+    "entry-above": N_("(probably {previous!r}, the entry above it)"),
     "empty-entry": N_(
         "'{written}' has nothing after it; write '{removal}' to remove it from {base}, or indent its fields under it"
     ),

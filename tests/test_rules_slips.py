@@ -34,6 +34,40 @@ SLIPS: dict[str, tuple[int, int, str, dict[str, str]]] = {
             "más: raise-one: {count: 3, signs: [1], dice: 1} (o escriba 'raise-one: null' para quitarlo de biblios)",
         },
     ),
+    "slip-field-among-entries.yaml": (
+        9,
+        3,
+        "setup.gift_cards",
+        {
+            "en": "'gift_cards' is a field of each entry of 'setup', not an entry: it sits one level too far left; "
+            "indent it under the entry it belongs to (probably '4', the entry above it)",
+            "fr": f"'gift_cards' est un champ de chaque entrée de 'setup', pas une entrée{N}: il est décalé d'un niveau "
+            f"trop à gauche{N}; indentez-le sous l'entrée à laquelle il appartient (sans doute '4', l'entrée juste "
+            "au-dessus)",
+            "es": "'gift_cards' es un campo de cada entrada de 'setup', no una entrada: está un nivel demasiado a la "
+            "izquierda; sángrelo bajo la entrada a la que pertenece (seguramente '4', la entrada justo encima)",
+        },
+    ),
+    "slip-card-field-among-cards.yaml": (
+        10,
+        5,
+        "church.cards.signs",
+        {
+            "en": "indent it under the entry it belongs to (probably 'raise-one', the entry above it)",
+            "fr": "indentez-le sous l'entrée à laquelle il appartient (sans doute 'raise-one', l'entrée juste au-dessus)",
+            "es": "sángrelo bajo la entrada a la que pertenece (seguramente 'raise-one', la entrada justo encima)",
+        },
+    ),
+    "slip-tab.yaml": (
+        7,
+        1,
+        "",
+        {
+            "en": "a tab character; YAML indents with spaces",
+            "fr": f"une tabulation{N}; en YAML, l'indentation se fait avec des espaces",
+            "es": "un tabulador; en YAML la sangría se hace con espacios",
+        },
+    ),
     "slip-empty-setup.yaml": (
         7,
         3,

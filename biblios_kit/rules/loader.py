@@ -307,11 +307,67 @@ def check_document(
     from biblios_kit.rules.checks import semantic_issues
     from biblios_kit.rules.schema import schema_issues
 
-    issues = _misspelt_entries(schema_issues(document), added)
+    issues = _misplaced_fields(document, layers, _misspelt_entries(schema_issues(document), added))
     broken = {str(issue.path[0]) if issue.path else str(issue.fields.get("name", "")) for issue in issues}
     if not any(not issue.path and issue.code != "missing-field" for issue in issues):
         issues += semantic_issues(document, broken)
     return [locate(layers, issue, options) for issue in issues]
+
+
+def _collection_paths(document: dict[str, Any]) -> Iterable[FieldPath]:
+    """The concrete paths of the collections (``setup``, ``categories.monks.cards``...) the document has."""
+    from biblios_kit.rules.merge import COLLECTIONS
+
+    for pattern, _what in COLLECTIONS:
+        found: list[tuple[FieldPath, Any]] = [((), document)]
+        for step in pattern:
+            found = [
+                ((*path, key), value[key])
+                for path, value in found
+                if isinstance(value, dict)
+                for key in (value if step == "*" else (step,))
+                if key in value
+            ]
+        yield from (path for path, value in found if isinstance(value, dict))
+
+
+def _misplaced_fields(document: dict[str, Any], layers: list[Layer], issues: list[Issue]) -> list[Issue]:
+    """A field of a collection's entries written among the entries (``gift_cards: 4`` right under ``setup``,
+    one level too far left) is reported once as such, in place of its schema problems."""
+    from biblios_kit.rules.schema import field_names
+
+    for path in _collection_paths(document):
+        entries: Any = document
+        for step in path:
+            entries = entries[step]
+        for key, value in entries.items():
+            here = (*path, key)
+            if isinstance(value, dict) or key not in (field_names(here) or ()):
+                continue
+            fields: dict[str, object] = {"name": key, "parent": dotted(path)}
+            above = _entry_above(entries, here, layers)
+            if above is not None:
+                fields["note"] = Hint("entry-above", {"previous": above})
+            issues = [issue for issue in issues if issue.path[: len(here)] != here]
+            issues.append(Issue(here, "field-among-entries", fields, at_key=True))
+    return issues
+
+
+def _entry_above(entries: dict[str, Any], here: FieldPath, layers: list[Layer]) -> str | None:
+    """The entry written just above ``here`` in the file that sets it (the one it was probably meant for)."""
+    for layer in layers:
+        line = layer.source.keys.get(layer.prefix + here)
+        if line is None:
+            continue
+        above = [
+            (position[0], key)
+            for key, value in entries.items()
+            if isinstance(value, dict)
+            and (position := layer.source.keys.get(layer.prefix + (*here[:-1], key))) is not None
+            and position[0] < line[0]
+        ]
+        return max(above)[1] if above else None
+    return None
 
 
 def _misspelt_entries(issues: list[Issue], added: Iterable[Added]) -> list[Issue]:
