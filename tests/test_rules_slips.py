@@ -242,3 +242,13 @@ def test_a_card_with_per_place_targets_is_not_named_as_the_two_dice_card(lang: s
     italian = load_ruleset("five-players-italian")
     effect = next(c.effect for c in italian.deck if c.effect is not None and c.effect.id == "raise-one")
     assert effect_symbol(effect.signs, effect.dice, effect.targets) == "+1"
+
+
+def test_an_empty_value_in_an_editions_option_is_a_slip_too(tmp_path: Path) -> None:
+    text = (ROOT / "rulesets" / "biblios.yaml").read_text(encoding="utf-8")
+    edition = tmp_path / "edition.yaml"
+    edition.write_text(text.replace("      penalty: {kind: medieval-bluff}\n", "      setup:\n        2:\n"))
+    line = text.splitlines().index("      penalty: {kind: medieval-bluff}") + 2
+    (problem,) = check_file(edition)
+    assert (problem.line, problem.path, problem.code) == (line, "options.medieval-bluff.changes.setup.2", "empty-entry")
+    assert "write '2: null' to remove it from biblios" in problem.message

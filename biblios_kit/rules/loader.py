@@ -196,7 +196,12 @@ def compose(path: Path, file: str | None = None, _stack: tuple[Path, ...] = ()) 
     source = read_located(path, file)
     raw: dict[str, Any] = source.data
     if "extends" not in raw:
-        return Composed(dict(raw), [Layer(source)])
+        # An edition removes nothing, except in its options' changes: an empty value there is a slip too.
+        changes = {path for path in source.empties if path[:1] == ("options",) and path[2:3] == ("changes",)}
+        own_id = raw.get("id")
+        name = own_id if isinstance(own_id, str) else source.file
+        empty, document = empty_values(dict(raw), changes, name, changes_only=True)
+        return Composed(document, [Layer(source)], problems=[locate([Layer(source)], issue) for issue in empty])
     parent = raw["extends"]
     if not isinstance(parent, str) or not parent:
         raise RulesetError([source.problem(("extends",), "bad-extends")])

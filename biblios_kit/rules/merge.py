@@ -145,7 +145,7 @@ def _written(name: str, after: str) -> dict[str, object]:
 
 
 def empty_values(
-    patch: dict[str, Any], empties: Iterable[tuple[str | int, ...]], base_name: str
+    patch: dict[str, Any], empties: Iterable[tuple[str | int, ...]], base_name: str, *, changes_only: bool = False
 ) -> tuple[list[Issue], dict[str, Any]]:
     """The keys of a variant left empty (``4:`` with nothing after it), and the patch without them.
 
@@ -153,13 +153,16 @@ def empty_values(
     ``null`` (or ``~``) is one. An empty entry of a collection followed by fields of such an
     entry (``raise-one:`` then ``count: 2`` one level too far left) is reported once, with the
     nesting meant; those fields leave the patch with it, so they are not read as entries.
+    ``changes_only``: look only inside the options' ``changes`` (an edition's patches).
     """
     issues: list[Issue] = []
+    # (list items have no removal meaning; the schema reports them)
+    keyed = [tuple(str(step) for step in path) for path in empties if path and all(isinstance(s, str) for s in path)]
+    hollow = _empty_mappings(patch, (), changes_only)
+    if not keyed and not hollow:
+        return issues, patch  # the usual case: no copy made
     patch = copy.deepcopy(patch)
-    for path in sorted(empties, key=lambda p: tuple(str(step) for step in p)):
-        if not path or any(isinstance(step, int) for step in path):
-            continue  # list items have no removal meaning; the schema reports them
-        steps = tuple(str(step) for step in path)
+    for steps in sorted(keyed):
         parent: Any = patch
         for step in steps[:-1]:
             parent = parent.get(step) if isinstance(parent, dict) else None
@@ -189,22 +192,25 @@ def empty_values(
         else:
             issues.append(Issue(steps, "empty-entry", {**_written(name, ":"), "base": base_name}, at_key=True))
         del parent[name]
-    issues += _empty_mappings(patch, ())
+    for here in hollow:
+        parent = patch
+        for step in here[:-1]:
+            parent = parent[step]
+        issues.append(Issue(here, "empty-mapping", _written(here[-1], ": {}"), at_key=True))
+        del parent[here[-1]]
     return issues, patch
 
 
-def _empty_mappings(patch: dict[str, Any], path: tuple[str, ...]) -> list[Issue]:
-    """Report (and drop) the entries of a collection patched with ``{}``: they change nothing."""
-    issues: list[Issue] = []
-    for key in list(patch):
-        value = patch[key]
+def _empty_mappings(patch: dict[str, Any], path: tuple[str, ...], changes_only: bool) -> list[tuple[str, ...]]:
+    """The paths of the entries of a collection patched with ``{}``: they change nothing."""
+    found: list[tuple[str, ...]] = []
+    for key, value in patch.items():
         here = (*path, str(key))
         if not isinstance(value, dict):
             continue
         logical = here[3:] if here[0] == "options" and len(here) > 3 and here[2] == "changes" else here
-        if not value and _collection(logical[:-1]) is not None:
-            issues.append(Issue(here, "empty-mapping", _written(str(key), ": {}"), at_key=True))
-            del patch[key]
+        if not value and _collection(logical[:-1]) is not None and (logical != here or not changes_only):
+            found.append(here)
         else:
-            issues += _empty_mappings(value, here)
-    return issues
+            found += _empty_mappings(value, here, changes_only)
+    return found
