@@ -348,6 +348,9 @@ TEMPLATES: dict[str, str | Plural] = {
         "'{name}' is a field of each entry of '{parent}', not an entry: it sits one level too far left; indent it "
         "under the entry it belongs to"
     ),
+    "targets-per-card": N_(
+        "(to name the place of each die a card moves, give that card its own 'targets', such as {example})"
+    ),
     "entry-above": N_("(probably {previous!r}, the entry above it)"),
     "empty-entry": N_(
         "'{written}' has nothing after it; write '{removal}' to remove it from {base}, or indent its fields under it"

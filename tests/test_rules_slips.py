@@ -68,6 +68,19 @@ SLIPS: dict[str, tuple[int, int, str, dict[str, str]]] = {
             "es": "un tabulador; en YAML la sangría se hace con espacios",
         },
     ),
+    "slip-targets-list.yaml": (
+        7,
+        3,
+        "church.targets",
+        {
+            "en": "found a list (to name the place of each die a card moves, give that card its own 'targets', such "
+            "as church.cards.raise-one.targets: [{place: 2}])",
+            "fr": "trouvé une liste (pour désigner la place de chaque dé qu'une carte déplace, donnez à cette carte ses "
+            "propres 'targets', comme church.cards.raise-one.targets: [{place: 2}])",
+            "es": "se encontró una lista (para indicar el puesto de cada dado que mueve una carta, dé a esa carta sus "
+            "propios 'targets', como church.cards.raise-one.targets: [{place: 2}])",
+        },
+    ),
     "slip-empty-setup.yaml": (
         7,
         3,

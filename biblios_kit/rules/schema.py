@@ -238,6 +238,12 @@ def _issues_for(error: Any) -> Iterator[Issue]:
                 "wrong-type",
                 {"value": shown(value), "actual": kind_of(value), "expected": describe(error.schema)},
             )
+    elif validator in ("anyOf", "oneOf", "enum") and isinstance(value, (list, dict)):
+        # a list among numbers and words: say what was found, not "a list is not allowed"
+        seen: dict[str, object] = {"expected": describe(error.schema), "found": found_hint(value)}
+        if path == ("church", "targets"):  # a list of places: meant for one card's own targets
+            seen["note"] = Hint("targets-per-card", {"example": "church.cards.raise-one.targets: [{place: 2}]"})
+        yield Issue(path, "wrong-type-found", seen)
     elif validator == "enum":
         choices: dict[str, object] = {"value": shown(value), "choices": [shown(choice) for choice in expected]}
         close = suggestion(value, [str(choice) for choice in expected]) if isinstance(value, str) else None
