@@ -33,6 +33,7 @@ from biblios_kit.rulebook.grammar import capitalize, counted_term, name_forms, t
 from biblios_kit.rules.model import (
     CardKind,
     Currency,
+    DieTarget,
     Gender,
     GrammaticalNumber,
     Ruleset,
@@ -68,19 +69,33 @@ def term_args(ruleset: Ruleset, lang: str | None = None) -> dict[str, str]:
     return term_values(ruleset, lang or current_language())
 
 
-def effect_symbol(signs: Sequence[int], dice: int) -> str:
-    """A compact sign for a church effect: ``+1``, ``-1``, ``±1``, with ``×2`` when it moves two dice."""
+def effect_symbol(signs: Sequence[int], dice: int, targets: Sequence[DieTarget] = ()) -> str:
+    """A compact sign for a church effect: ``+1``, ``-1``, ``±1``, with ``×2`` when it moves two dice.
+
+    With ``targets`` (a card naming its dice one by one), only the dice it must move are counted:
+    a "+1" that may also move an optional second-place die is ``+1``, not the two-dice ``+1 ×2``.
+    """
     kinds = set(signs)
     step = "±1" if kinds == {1, -1} else ("+1" if kinds == {1} else "-1")
-    return step if dice == 1 else f"{step} ×{dice}"
+    moved = sum(not target.optional for target in targets) if targets else dice
+    return step if moved <= 1 else f"{step} ×{moved}"
 
 
 def _church_effect(ruleset: Ruleset, card: int, code: str) -> str:
-    """A church card's effect: the edition's own name for it (``terms.church_cards``), else its symbol."""
+    """A church card's effect: the edition's own name for it (``terms.church_cards``), else its symbol,
+    followed by how many more dice it may move when some of its targets are optional."""
     effect = ruleset.deck[card].effect
     assert effect is not None
     named = ruleset.church_names.get(effect.id)
-    return named.get(code) if named is not None else effect_symbol(effect.signs, effect.dice)
+    if named is not None:
+        return named.get(code)
+    symbol = effect_symbol(effect.signs, effect.dice, effect.targets)
+    optional = sum(target.optional for target in effect.targets)
+    if not optional:
+        return symbol
+    return ngettext("{symbol} (and {count} optional die)", "{symbol} (and {count} optional dice)", optional).format(
+        symbol=symbol, count=optional
+    )
 
 
 def _short_label(ruleset: Ruleset, card: int, code: str) -> str:

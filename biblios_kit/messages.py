@@ -270,7 +270,11 @@ TEMPLATES: dict[str, str | Plural] = {
         "names {count} dice but the card moves {dice}; expected one target per die",
         "count",
     ),
-    "no-die-of-place": N_("no category has an award die of this place"),
+    "no-die-of-place": N_(
+        "no category has an award die of place {place} (the board's dice are of place {places}); aim this target "
+        "at a place the board has, or add a die of place {place} to 'dice'"
+    ),
+    "extend-variant-with-place": N_("(or extend a variant that has one: {variants})"),
     "church-too-many-uses": N_(
         "the church effect {effect!r} would have {uses} different uses (the sets of dice it can move, times its "
         "steps), more than the {cap} allowed; move fewer dice ('dice'), name the place of each die ('targets') or "
@@ -286,10 +290,23 @@ TEMPLATES: dict[str, str | Plural] = {
         "removes {count} cards but the deck has only {left} of that kind",
         "count",
     ),
-    "starting-cards-exceed": N_(
+    "starting-cards-exceed": Plural(
+        "deals {count} such card to each of {players} players, {need} in all, but only {left} are left after the "
+        "named removals",
         "deals {count} such cards to each of {players} players, {need} in all, but only {left} are left after the "
-        "named removals"
+        "named removals",
+        "count",
     ),
+    "starting-cards-exceed-deck": Plural(
+        "deals {count} such card to each of {players} players, {need} in all, but the deck has only {left}",
+        "deals {count} such cards to each of {players} players, {need} in all, but the deck has only {left}",
+        "count",
+    ),
+    "no-gold-of-value": N_("the deck has no {gold} card of value {value}; its {gold} cards are worth {values}"),
+    "no-category-card-of-value": N_(
+        "the category {category!r} has no card of value {value}; its cards are worth {values}"
+    ),
+    "no-category-card-of-value-any": N_("no category has a card of value {value}; the values are {values}"),
     "random-removal-exceeds": N_("removes {count} random cards but only {left} are left after the named removals"),
     "hands-exceed": N_("{players} hands of {hand} cards need {need} cards but only {left} are left after the removals"),
     "gift-turn-too-small": N_(
@@ -317,6 +334,9 @@ TEMPLATES: dict[str, str | Plural] = {
     # extends, variants and options (rules.loader, rules.merge)
     "bad-extends": N_("expected the id, alias or relative path of a ruleset"),
     "extends-cycle": N_("'extends' makes a cycle: {chain}"),
+    "extends-itself": N_(
+        "'extends' names this very file: a variant extends the ruleset it changes, such as one of the editions: {known}"
+    ),
     "variant-needs-own": N_("a variant must set its own {field!r} (it is not inherited)"),
     "new-option-needs": N_("(a new option needs 'title', 'description' and 'changes')"),
     "remove-missing-close": N_("{base} has no {what} {name!r} to remove; did you mean {close!r}?"),
@@ -324,6 +344,25 @@ TEMPLATES: dict[str, str | Plural] = {
     "remove-missing-none": N_("{base} has no {what} {name!r} to remove; it has none"),
     "remove-missing-setup": N_("{base} has no setup for {name} players to remove; it has setups for {counts} players"),
     "no-such-entry": N_("{base} has no {what} {name!r}; did you mean {close!r}?"),
+    "field-among-entries": N_(
+        "'{name}' is a field of each entry of '{parent}', not an entry: it sits one level too far left; indent it "
+        "under the entry it belongs to"
+    ),
+    "targets-per-card": N_(
+        "(to name the place of each die a card moves, give that card its own 'targets', such as {example})"
+    ),
+    "entry-above": N_("(probably {previous!r}, the entry above it)"),
+    "empty-entry": N_(
+        "'{written}' has nothing after it; write '{removal}' to remove it from {base}, or indent its fields under it"
+    ),
+    "empty-entry-beside": N_(
+        "'{written}' has nothing under it, and the fields after it ({fields}) sit beside it instead of under it; "
+        "indent them one level further: {nesting} (or write '{removal}' to remove it from {base})"
+    ),
+    "empty-mapping": N_(
+        "'{written}' changes nothing; write '{removal}' to remove it, or put the fields to change inside"
+    ),
+    "empty-field": N_("'{written}' has no value; give it one, or write '{removal}' to remove it"),
 }
 """The sentence of each error code; ``{field}`` placeholders name the error's fields."""
 
@@ -423,6 +462,9 @@ _RULESET_FIELD_TEXT: Mapping[str, Callable[[object], object]] = {
     "known": _list,
     "allowed": _list,
     "places": _list,
+    "variants": _list,
+    "values": lambda value: format_list([str(v) for v in value]) if isinstance(value, (tuple, list)) else value,
+    "fields": lambda value: format_list([str(v) for v in value]) if isinstance(value, (tuple, list)) else value,
     "chain": lambda value: " -> ".join(str(v) for v in value) if isinstance(value, (tuple, list)) else value,
     "counts": lambda value: format_list([str(v) for v in value]) if isinstance(value, (tuple, list)) else value,
     "uses": _FIELD_TEXT["uses"],

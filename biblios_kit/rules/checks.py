@@ -11,6 +11,7 @@ from collections import Counter
 from collections.abc import Iterable, Mapping
 from typing import Any
 
+from biblios_kit.errors import Hint, RulesetError
 from biblios_kit.rules.church import MAX_CHURCH_USES, church_uses
 from biblios_kit.rules.schema import unknown_name
 from biblios_kit.rules.source import FieldPath, Issue
@@ -183,6 +184,23 @@ def _die_places(document: Mapping[str, Any]) -> list[int]:
     return [die["place"] for body in document["categories"].values() for die in body.get("dice", document["dice"])]
 
 
+def _variants_with_place(place: object) -> list[str]:
+    """The ids of the shipped rulesets whose shared ``dice`` have a die of ``place`` (a way out to offer)."""
+    from biblios_kit.rules.loader import available_rulesets, read_located
+
+    found: list[str] = []
+    for entry in available_rulesets():
+        if entry.origin == "user":
+            continue
+        try:
+            dice = read_located(entry.path).data.get("dice")
+        except RulesetError:  # pragma: no cover - the shipped files are valid
+            continue
+        if isinstance(dice, list) and any(isinstance(die, dict) and die.get("place") == place for die in dice):
+            found.append(entry.id)
+    return found
+
+
 def _check_die_targets(
     document: Mapping[str, Any], body: Mapping[str, Any], path: FieldPath, issues: list[Issue]
 ) -> bool:
@@ -202,7 +220,11 @@ def _check_die_targets(
         if wanted_here > available:
             where: FieldPath = (*path, "targets", index, "place")
             if available == 0:
-                issues.append(Issue(where, "no-die-of-place", related=(("dice",), ("categories",))))
+                fields: dict[str, object] = {"place": place, "places": sorted(places)}
+                variants = _variants_with_place(place)
+                if variants:
+                    fields["note"] = Hint("extend-variant-with-place", {"variants": variants})
+                issues.append(Issue(where, "no-die-of-place", fields, related=(("dice",), ("categories",))))
             else:
                 issues.append(
                     Issue(
@@ -293,6 +315,27 @@ def _check_removal_fields(
     return ok
 
 
+def _no_such_card(
+    document: Mapping[str, Any], cards: list[_Card], item: Mapping[str, Any], path: FieldPath, issues: list[Issue]
+) -> bool:
+    """Report a removed or dealt card of a value the deck does not have at all, with the values it has (True if so)."""
+    if "value" not in item or item["kind"] == "church" or any(_removal_matches(item, card) for card in cards):
+        return False
+    category = item.get("category")
+    values = sorted({card[1] for card in cards if card[0] == item["kind"] and category in (None, card[2])})
+    fields: dict[str, object] = {"value": item["value"], "values": values}
+    if item["kind"] == "gold":
+        fields["terms"] = {"gold": document["terms"]["gold"]}
+        code = "no-gold-of-value"
+    elif category is not None:
+        fields["category"] = category
+        code = "no-category-card-of-value"
+    else:
+        code = "no-category-card-of-value-any"
+    issues.append(Issue((*path, "value"), code, fields, related=_deck_paths(item)))
+    return True
+
+
 def _check_setups(document: Mapping[str, Any], cards: list[_Card], issues: list[Issue]) -> None:
     for players_key, body in document["setup"].items():
         path: FieldPath = ("setup", players_key)
@@ -313,6 +356,9 @@ def _check_setups(document: Mapping[str, Any], cards: list[_Card], issues: list[
             if not _check_removal_fields(document, removal, (*path, "remove", index), issues):
                 fits = False
                 continue
+            if _no_such_card(document, cards, removal, (*path, "remove", index), issues):
+                fits = False
+                continue
             matching = [i for i, card in enumerate(pool) if _removal_matches(removal, card)]
             if removal["count"] > len(matching):
                 fits = False
@@ -330,15 +376,20 @@ def _check_setups(document: Mapping[str, Any], cards: list[_Card], issues: list[
             if not _check_removal_fields(document, item, (*path, "starting_cards", index), issues):
                 fits = False
                 continue
+            where = (*path, "starting_cards", index)
+            if _no_such_card(document, cards, item, where, issues):
+                fits = False
+                continue
             each = item.get("count", 1)
             need = each * players
             matching = [i for i, card in enumerate(pool) if _removal_matches(item, card)]
             if need > len(matching):
                 fits = False
+                removed = any(removal.get("count", 0) for removal in body.get("remove", ()))
                 issues.append(
                     Issue(
-                        (*path, "starting_cards", index, "count"),
-                        "starting-cards-exceed",
+                        (*where, "count") if "count" in item else where,
+                        "starting-cards-exceed" if removed else "starting-cards-exceed-deck",
                         {"count": each, "players": players, "need": need, "left": len(matching)},
                         related=_deck_paths(item),
                     )

@@ -21,7 +21,7 @@ from typing import TYPE_CHECKING, Any, NamedTuple
 
 from biblios_kit.errors import Hint, Problem, RulesetError, UnknownOptionError, UnknownRulesetError
 from biblios_kit.resources import rulesets_dir, user_rulesets_dir
-from biblios_kit.rules.merge import deep_merge, patch_issues
+from biblios_kit.rules.merge import deep_merge, empty_values, patch_issues
 from biblios_kit.rules.source import FieldPath, Issue, LocatedDocument, display_path, dotted, parse_bytes, read_bytes
 
 if TYPE_CHECKING:
@@ -196,7 +196,12 @@ def compose(path: Path, file: str | None = None, _stack: tuple[Path, ...] = ()) 
     source = read_located(path, file)
     raw: dict[str, Any] = source.data
     if "extends" not in raw:
-        return Composed(dict(raw), [Layer(source)])
+        # An edition removes nothing, except in its options' changes: an empty value there is a slip too.
+        changes = {path for path in source.empties if path[:1] == ("options",) and path[2:3] == ("changes",)}
+        own_id = raw.get("id")
+        name = own_id if isinstance(own_id, str) else source.file
+        empty, document = empty_values(dict(raw), changes, name, changes_only=True)
+        return Composed(document, [Layer(source)], problems=[locate([Layer(source)], issue) for issue in empty])
     parent = raw["extends"]
     if not isinstance(parent, str) or not parent:
         raise RulesetError([source.problem(("extends",), "bad-extends")])
@@ -205,11 +210,14 @@ def compose(path: Path, file: str | None = None, _stack: tuple[Path, ...] = ()) 
     except UnknownRulesetError as error:
         code, fields = unknown_name("ruleset", parent, error.known)
         raise RulesetError([source.problem(("extends",), code, fields)]) from None
-    if parent_path == path or parent_path in _stack:
+    if parent_path == path:
+        editions = sorted(entry.id for entry in available_rulesets() if entry.origin == "edition")
+        raise RulesetError([source.problem(("extends",), "extends-itself", {"known": editions})])
+    if parent_path in _stack:
         # Reported where the cycle starts (the file validated, for a -> b -> a).
         files = [*_stack, path]
-        cycle = files[files.index(parent_path) :] if parent_path in files else [path]
-        first = source if parent_path == path else read_located(parent_path)
+        cycle = files[files.index(parent_path) :]
+        first = read_located(parent_path)
         chain = [display_path(p) for p in (*cycle, parent_path)]
         raise RulesetError([first.problem(("extends",), "extends-cycle", {"chain": chain})])
     base = compose(parent_path, _stack=(*_stack, path))
@@ -235,6 +243,8 @@ def compose(path: Path, file: str | None = None, _stack: tuple[Path, ...] = ()) 
                 patch["options"] = {k: v for k, v in patch["options"].items() if k != option_id}
     parent_id = base.document.get("id")
     base_name = parent_id if isinstance(parent_id, str) else display_path(parent_path)
+    empty, patch = empty_values(patch, source.empties, base_name)
+    problems += [locate([layer], issue) for issue in empty]
     removals, added = patch_issues(base.document, patch, base_name)
     problems += [locate([layer], issue) for issue in removals]
     merged = deep_merge(base.document, patch)
@@ -302,11 +312,67 @@ def check_document(
     from biblios_kit.rules.checks import semantic_issues
     from biblios_kit.rules.schema import schema_issues
 
-    issues = _misspelt_entries(schema_issues(document), added)
+    issues = _misplaced_fields(document, layers, _misspelt_entries(schema_issues(document), added))
     broken = {str(issue.path[0]) if issue.path else str(issue.fields.get("name", "")) for issue in issues}
     if not any(not issue.path and issue.code != "missing-field" for issue in issues):
         issues += semantic_issues(document, broken)
     return [locate(layers, issue, options) for issue in issues]
+
+
+def _collection_paths(document: dict[str, Any]) -> Iterable[FieldPath]:
+    """The concrete paths of the collections (``setup``, ``categories.monks.cards``...) the document has."""
+    from biblios_kit.rules.merge import COLLECTIONS
+
+    for pattern, _what in COLLECTIONS:
+        found: list[tuple[FieldPath, Any]] = [((), document)]
+        for step in pattern:
+            found = [
+                ((*path, key), value[key])
+                for path, value in found
+                if isinstance(value, dict)
+                for key in (value if step == "*" else (step,))
+                if key in value
+            ]
+        yield from (path for path, value in found if isinstance(value, dict))
+
+
+def _misplaced_fields(document: dict[str, Any], layers: list[Layer], issues: list[Issue]) -> list[Issue]:
+    """A field of a collection's entries written among the entries (``gift_cards: 4`` right under ``setup``,
+    one level too far left) is reported once as such, in place of its schema problems."""
+    from biblios_kit.rules.schema import field_names
+
+    for path in _collection_paths(document):
+        entries: Any = document
+        for step in path:
+            entries = entries[step]
+        for key, value in entries.items():
+            here = (*path, key)
+            if isinstance(value, dict) or key not in (field_names(here) or ()):
+                continue
+            fields: dict[str, object] = {"name": key, "parent": dotted(path)}
+            above = _entry_above(entries, here, layers)
+            if above is not None:
+                fields["note"] = Hint("entry-above", {"previous": above})
+            issues = [issue for issue in issues if issue.path[: len(here)] != here]
+            issues.append(Issue(here, "field-among-entries", fields, at_key=True))
+    return issues
+
+
+def _entry_above(entries: dict[str, Any], here: FieldPath, layers: list[Layer]) -> str | None:
+    """The entry written just above ``here`` in the file that sets it (the one it was probably meant for)."""
+    for layer in layers:
+        line = layer.source.keys.get(layer.prefix + here)
+        if line is None:
+            continue
+        above = [
+            (position[0], key)
+            for key, value in entries.items()
+            if isinstance(value, dict)
+            and (position := layer.source.keys.get(layer.prefix + (*here[:-1], key))) is not None
+            and position[0] < line[0]
+        ]
+        return max(above)[1] if above else None
+    return None
 
 
 def _misspelt_entries(issues: list[Issue], added: Iterable[Added]) -> list[Issue]:

@@ -3,7 +3,11 @@ and what a patch may not do (remove a key its base does not have)."""
 
 from __future__ import annotations
 
+import copy
+from collections.abc import Iterable
 from typing import Any
+
+import yaml
 
 from biblios_kit.rules.source import Issue
 
@@ -125,3 +129,88 @@ def patch_issues(
         elif what is not None:
             added.append((here, what, base_name, known))
     return issues, added
+
+
+def _flow(value: Any) -> str:
+    """A value as one line of YAML flow style (``{count: 2, signs: [1]}``)."""
+    return str(yaml.safe_dump(value, default_flow_style=True, sort_keys=False, width=10**6, allow_unicode=True)).strip()
+
+
+def _written(name: str, after: str) -> dict[str, object]:
+    """The fields of an empty-value problem: the line as written (``4:``) and the removal (``4: null``).
+
+    They are fields, not template text, so that no translation respaces the YAML (French puts a
+    space before a colon)."""
+    return {"name": name, "written": f"{name}{after}", "removal": f"{name}: null"}
+
+
+def empty_values(
+    patch: dict[str, Any], empties: Iterable[tuple[str | int, ...]], base_name: str, *, changes_only: bool = False
+) -> tuple[list[Issue], dict[str, Any]]:
+    """The keys of a variant left empty (``4:`` with nothing after it), and the patch without them.
+
+    YAML reads an empty value as ``null``, which a patch takes for a removal; only a written
+    ``null`` (or ``~``) is one. An empty entry of a collection followed by fields of such an
+    entry (``raise-one:`` then ``count: 2`` one level too far left) is reported once, with the
+    nesting meant; those fields leave the patch with it, so they are not read as entries.
+    ``changes_only``: look only inside the options' ``changes`` (an edition's patches).
+    """
+    issues: list[Issue] = []
+    # (list items have no removal meaning; the schema reports them)
+    keyed = [tuple(str(step) for step in path) for path in empties if path and all(isinstance(s, str) for s in path)]
+    hollow = _empty_mappings(patch, (), changes_only)
+    if not keyed and not hollow:
+        return issues, patch  # the usual case: no copy made
+    patch = copy.deepcopy(patch)
+    for steps in sorted(keyed):
+        parent: Any = patch
+        for step in steps[:-1]:
+            parent = parent.get(step) if isinstance(parent, dict) else None
+        name = steps[-1]
+        if not isinstance(parent, dict) or name not in parent or parent[name] is not None:
+            continue
+        logical = steps[3:] if steps[0] == "options" and len(steps) > 3 and steps[2] == "changes" else steps
+        if _collection(logical[:-1]) is None:
+            issues.append(Issue(steps, "empty-field", _written(name, ":"), at_key=True))
+            del parent[name]
+            continue
+        from biblios_kit.rules.schema import field_names
+
+        entry_fields = field_names(logical) or set()
+        keys = list(parent)
+        beside: list[str] = []
+        for key in keys[keys.index(name) + 1 :]:
+            if key not in entry_fields:
+                break
+            beside.append(key)
+        if beside:
+            nesting = f"{name}: {_flow({key: parent[key] for key in beside})}"
+            fields = {**_written(name, ":"), "fields": beside, "nesting": nesting, "base": base_name}
+            issues.append(Issue(steps, "empty-entry-beside", fields, at_key=True))
+            for key in beside:
+                del parent[key]
+        else:
+            issues.append(Issue(steps, "empty-entry", {**_written(name, ":"), "base": base_name}, at_key=True))
+        del parent[name]
+    for here in hollow:
+        parent = patch
+        for step in here[:-1]:
+            parent = parent[step]
+        issues.append(Issue(here, "empty-mapping", _written(here[-1], ": {}"), at_key=True))
+        del parent[here[-1]]
+    return issues, patch
+
+
+def _empty_mappings(patch: dict[str, Any], path: tuple[str, ...], changes_only: bool) -> list[tuple[str, ...]]:
+    """The paths of the entries of a collection patched with ``{}``: they change nothing."""
+    found: list[tuple[str, ...]] = []
+    for key, value in patch.items():
+        here = (*path, str(key))
+        if not isinstance(value, dict):
+            continue
+        logical = here[3:] if here[0] == "options" and len(here) > 3 and here[2] == "changes" else here
+        if not value and _collection(logical[:-1]) is not None and (logical != here or not changes_only):
+            found.append(here)
+        else:
+            found += _empty_mappings(value, here, changes_only)
+    return found

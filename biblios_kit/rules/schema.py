@@ -173,6 +173,16 @@ def _resolve(schema: Mapping[str, Any]) -> Mapping[str, Any]:
     return schema
 
 
+def _named_choices(schema: Mapping[str, Any]) -> list[str]:
+    """The words an ``anyOf``/``oneOf`` allows (its ``const`` and ``enum`` texts), for a "did you mean"."""
+    words: list[str] = []
+    for sub in (*schema.get("anyOf", ()), *schema.get("oneOf", ())):
+        sub = _resolve(sub)
+        values = [sub["const"]] if "const" in sub else list(sub.get("enum", ()))
+        words += [value for value in values if isinstance(value, str)]
+    return words
+
+
 def _as_path(steps: Iterable[Any]) -> FieldPath:
     return tuple(step if isinstance(step, int) else str(step) for step in steps)
 
@@ -228,6 +238,12 @@ def _issues_for(error: Any) -> Iterator[Issue]:
                 "wrong-type",
                 {"value": shown(value), "actual": kind_of(value), "expected": describe(error.schema)},
             )
+    elif validator in ("anyOf", "oneOf", "enum") and isinstance(value, (list, dict)):
+        # a list among numbers and words: say what was found, not "a list is not allowed"
+        seen: dict[str, object] = {"expected": describe(error.schema), "found": found_hint(value)}
+        if path == ("church", "targets"):  # a list of places: meant for one card's own targets
+            seen["note"] = Hint("targets-per-card", {"example": "church.cards.raise-one.targets: [{place: 2}]"})
+        yield Issue(path, "wrong-type-found", seen)
     elif validator == "enum":
         choices: dict[str, object] = {"value": shown(value), "choices": [shown(choice) for choice in expected]}
         close = suggestion(value, [str(choice) for choice in expected]) if isinstance(value, str) else None
@@ -242,7 +258,11 @@ def _issues_for(error: Any) -> Iterator[Issue]:
     elif validator == "pattern":
         yield Issue(path, "no-match", {"value": shown(value), "hint": _pattern_hint(expected)})
     elif validator in ("anyOf", "oneOf"):
-        yield Issue(path, "not-allowed-expected", {"value": shown(value), "expected": describe(error.schema)})
+        fields = {"value": shown(value), "expected": describe(error.schema)}
+        close = suggestion(value, _named_choices(error.schema)) if isinstance(value, str) else None
+        if close is not None:
+            fields["note"] = Hint("did-you-mean", {"close": close})
+        yield Issue(path, "not-allowed-expected", fields)
     else:  # a keyword the format does not use today; jsonschema's own text is still precise
         yield Issue(path, "schema-other", {"detail": error.message})
 

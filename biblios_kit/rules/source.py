@@ -33,6 +33,7 @@ FieldPath = tuple[PathKey, ...]
 _Loader: Any = getattr(yaml, "CSafeLoader", yaml.SafeLoader)  # libyaml parses about 10x faster
 _MERGE_TAG = "tag:yaml.org,2002:merge"
 _INT_TAG = "tag:yaml.org,2002:int"
+_NULL_TAG = "tag:yaml.org,2002:null"
 
 
 def display_path(path: Path) -> str:
@@ -68,6 +69,9 @@ class LocatedDocument:
     """Position of the key node of each mapping entry, by the entry's path."""
     collections: set[FieldPath] = field(default_factory=set)
     """Paths whose value is a mapping or a list (problems there point at their key)."""
+    empties: set[FieldPath] = field(default_factory=set)
+    """Paths whose value is empty (``4:`` with nothing after it): YAML reads it as ``null``, like
+    ``4: null`` or ``4: ~``, but only a written ``null`` is meant as a removal."""
     path: Path | None = None
     """The file on disk, when it came from one."""
     digest: bytes = b""
@@ -311,6 +315,8 @@ class _Builder:
             return [self.build(item, (*path, index)) for index, item in enumerate(node.value)]
         if self._too_long(node, path):
             return None
+        if node.tag == _NULL_TAG and node.value == "":
+            self.document.empties.add(path)
         try:
             return self.loader.construct_object(node)
         except (ValueError, TypeError, AttributeError, OverflowError):  # 2024-02-30, "!!timestamp x", "!!int x"

@@ -182,7 +182,7 @@ def short_card(ruleset: Ruleset, card: int) -> str:
     if c.kind is CardKind.CATEGORY and c.category is not None:
         return f"{ruleset.category(c.category).glyph}{c.value}{c.letter or ''}"
     if c.kind is CardKind.CHURCH and c.effect is not None:
-        return effect_symbol(c.effect.signs, c.effect.dice)
+        return effect_symbol(c.effect.signs, c.effect.dice, c.effect.targets)
     return card_name(ruleset, card)
 
 
