@@ -9,7 +9,7 @@ made here, in the active language, from the reasons' codes and numbers.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 
 from rich.text import Text
 from textual import work
@@ -42,9 +42,11 @@ from biblios_kit.bots.hints import (
     review,
     suggest,
 )
-from biblios_kit.describe import action_label, bid_text, term_args
+from biblios_kit.describe import EventDescriber, action_label, bid_text, term_args
 from biblios_kit.engine.actions import Action
+from biblios_kit.engine.events import to_event
 from biblios_kit.engine.observation import Observation
+from biblios_kit.engine.state import new_game
 from biblios_kit.i18n import _, current_language, format_percent, ngettext
 from biblios_kit.rules.model import Ruleset
 from biblios_kit.tui.render import phase_name
@@ -143,8 +145,36 @@ def hint_lines(ruleset: Ruleset, observation: Observation, hint: Hint) -> list[s
     return lines
 
 
-def review_lines(ruleset: Ruleset, item: ReviewItem) -> list[str]:
-    """One reviewed decision as sentences: what was played, what the bot suggests, and why."""
+def move_sentences(
+    ruleset: Ruleset, players: int, seed: int, actions: Sequence[Action], indices: Iterable[int], names: Sequence[str]
+) -> dict[int, str]:
+    """The log's sentence for each move in ``indices`` (0-based positions in ``actions``), as its player saw it.
+
+    The game is replayed from ``seed``; a move's sentence is the first one the log writes for
+    the events it caused ("Ann keeps the Gold 3.", "Bob bids 4 Gold."), with the cards its
+    player could see named and the others hidden, the way that player's log showed it.
+    """
+    wanted = set(indices)
+    state = new_game(ruleset, players, seed)
+    describer = EventDescriber(ruleset, names)
+    found: dict[int, str] = {}
+    for index, action in enumerate(actions):
+        if not wanted - found.keys():
+            break
+        player = state.current_player
+        if player is None:
+            break
+        start = len(state.log)
+        state.apply(action)
+        lines = describer.describe_all([to_event(raw, player) for raw in state.log[start:]])
+        if index in wanted and lines:
+            found[index] = lines[0]
+    return found
+
+
+def review_lines(ruleset: Ruleset, item: ReviewItem, move: str | None = None) -> list[str]:
+    """One reviewed decision as sentences: the move as the log names it (``move``, when given), what was
+    played, what the bot suggests, and why."""
     observation = item.observation
     currency = observation.auction.currency if observation.auction is not None else "gold"
     played = move_text(ruleset, observation, item.played)
@@ -160,7 +190,8 @@ def review_lines(ruleset: Ruleset, item: ReviewItem) -> list[str]:
         suggested=suggested,
         chance=format_percent(best),
     )
-    return [head, *(reason_sentence(ruleset, reason, currency) for reason in item.hint.reasons)]
+    reasons = [reason_sentence(ruleset, reason, currency) for reason in item.hint.reasons]
+    return [move, head, *reasons] if move else [head, *reasons]
 
 
 class HintDialog(ModalScreen[None]):
@@ -260,6 +291,8 @@ class ReviewDialog(ModalScreen[None]):
     def _body(self) -> str:
         if self.items is None:
             return _("The bot is reviewing the game…")
+        indices = [item.index for items in self.items.values() for item in items]
+        moves = move_sentences(self.ruleset, self.players, self.seed, self.actions, indices, self.names)
         lines: list[str] = []
         for seat in self.humans:
             lines.append(self.names[seat])
@@ -267,7 +300,7 @@ class ReviewDialog(ModalScreen[None]):
             if not items:
                 lines.append(_("No decision the bot would have played differently."))
             for item in items:
-                lines += ["  " + line for line in review_lines(self.ruleset, item)]
+                lines += ["  " + line for line in review_lines(self.ruleset, item, moves.get(item.index))]
             lines.append("")
         return "\n".join(lines).rstrip()
 
@@ -322,6 +355,7 @@ __all__ = [
     "hint_binding",
     "hint_for",
     "hint_lines",
+    "move_sentences",
     "move_text",
     "reason_sentence",
     "review_binding",
