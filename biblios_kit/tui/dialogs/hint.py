@@ -17,7 +17,6 @@ from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Vertical, VerticalScroll
 from textual.content import Content
-from textual.screen import ModalScreen
 from textual.widgets import Label, Static
 
 from biblios_kit.bots.hints import (
@@ -49,6 +48,7 @@ from biblios_kit.engine.observation import Observation
 from biblios_kit.engine.state import new_game
 from biblios_kit.i18n import _, current_language, format_percent, ngettext
 from biblios_kit.rules.model import Ruleset
+from biblios_kit.tui.dialogs.base import TableDialog
 from biblios_kit.tui.render import phase_name
 from biblios_kit.tui.session import GameSession
 
@@ -194,8 +194,23 @@ def review_lines(ruleset: Ruleset, item: ReviewItem, move: str | None = None) ->
     return [move, head, *reasons] if move else [head, *reasons]
 
 
-class HintDialog(ModalScreen[None]):
-    """Ask the hard bot for the player's current decision and show its move and reasons (Escape closes)."""
+HINT_CSS = """
+HintDialog #hint-text, ReviewDialog #review-text {
+    width: 100%;
+}
+ReviewDialog #review-scroll {
+    height: 1fr;
+}
+"""
+
+
+class HintDialog(TableDialog[None]):
+    """Ask the hard bot for the player's current decision and show its move and reasons (Escape closes).
+
+    Like the church and payment dialogs it opens under the board (the dice and the hand stay
+    in view: the hint speaks of them)."""
+
+    DEFAULT_CSS = HINT_CSS
 
     BINDINGS = [Binding("escape,enter,h", "close", show=False, id="hint.close")]
 
@@ -207,8 +222,7 @@ class HintDialog(ModalScreen[None]):
         iterations: int = HINT_ITERATIONS,
         advise: Callable[[Observation], Hint] | None = None,
     ) -> None:
-        super().__init__(classes="dialog-screen")
-        self.ruleset = ruleset
+        super().__init__(ruleset)
         self.observation = observation
         self.player_name = player_name
         self.iterations = iterations
@@ -217,7 +231,7 @@ class HintDialog(ModalScreen[None]):
         self.hint: Hint | None = None
 
     def compose(self) -> ComposeResult:
-        with Vertical(classes="dialog", id="hint-dialog") as box:
+        with Vertical(classes="table-dialog", id="hint-dialog") as box:
             box.border_title = Content(_("{player}: a hint").format(player=self.player_name))  # a name: not markup
             yield Static(Text(self._body()), id="hint-text")
             yield Label(_("Esc: close"), classes="muted hint")
@@ -227,7 +241,12 @@ class HintDialog(ModalScreen[None]):
             return _("Thinking…")
         return "\n".join(hint_lines(self.ruleset, self.observation, self.hint))
 
+    def rows_wanted(self) -> int:
+        """Borders, the text as it wraps, and the key hint."""
+        return 2 + self.text_rows(self._body()) + 1
+
     def on_mount(self) -> None:
+        self.fit()
         if self.hint is None:
             self._think()
 
@@ -244,18 +263,24 @@ class HintDialog(ModalScreen[None]):
     def _show(self, hint: Hint) -> None:
         self.hint = hint
         self.query_one("#hint-text", Static).update(Text(self._body()))
+        self.fit()
 
     async def relocalize(self) -> None:
         """Rebuild the dialog in the active language (the hint itself is data: nothing is recomputed)."""
         await self.recompose()
+        self.fit()
 
     def action_close(self) -> None:
         """Close the dialog."""
         self.dismiss(None)
 
 
-class ReviewDialog(ModalScreen[None]):
-    """After a game: each person's decisions where the bot's evaluation differed most from the move played."""
+class ReviewDialog(TableDialog[None]):
+    """After a game: each person's decisions where the bot's evaluation differed most from the move played.
+
+    It opens at the bottom of the screen, the screen below it in view; its text scrolls."""
+
+    DEFAULT_CSS = HINT_CSS
 
     BINDINGS = [Binding("escape,enter", "close", show=False, id="review.close")]
 
@@ -270,8 +295,7 @@ class ReviewDialog(ModalScreen[None]):
         per_player: int = 5,
         iterations: int = HINT_ITERATIONS,
     ) -> None:
-        super().__init__(classes="dialog-screen")
-        self.ruleset = ruleset
+        super().__init__(ruleset)
         self.players = players
         self.seed = seed
         self.actions = tuple(actions)
@@ -282,7 +306,7 @@ class ReviewDialog(ModalScreen[None]):
         self.items: dict[int, list[ReviewItem]] | None = None
 
     def compose(self) -> ComposeResult:
-        with Vertical(classes="dialog", id="review-dialog") as box:
+        with Vertical(classes="table-dialog", id="review-dialog") as box:
             box.border_title = _("Review of the game")
             with VerticalScroll(id="review-scroll"):
                 yield Static(Text(self._body()), id="review-text")
@@ -304,7 +328,12 @@ class ReviewDialog(ModalScreen[None]):
             lines.append("")
         return "\n".join(lines).rstrip()
 
+    def rows_wanted(self) -> int:
+        """Borders, the text as it wraps (it scrolls when longer than the room), and the key hint."""
+        return 2 + self.text_rows(self._body()) + 1
+
     def on_mount(self) -> None:
+        self.fit()
         if self.items is None:
             self._think()
 
@@ -318,10 +347,12 @@ class ReviewDialog(ModalScreen[None]):
     def _show(self, items: dict[int, list[ReviewItem]]) -> None:
         self.items = items
         self.query_one("#review-text", Static).update(Text(self._body()))
+        self.fit()
 
     async def relocalize(self) -> None:
         """Rebuild the dialog in the active language."""
         await self.recompose()
+        self.fit()
 
     def action_close(self) -> None:
         """Close the dialog."""
