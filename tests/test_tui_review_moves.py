@@ -68,3 +68,30 @@ def test_a_review_item_starts_with_the_move_named_as_in_the_log() -> None:
         assert lines[0] == move and move.startswith(NAMES[player])
         assert lines[1].startswith(f"Decision {index + 1} (")
         assert review_lines(ruleset, item)[0] == lines[1]
+
+
+def test_a_continued_game_replays_with_its_new_deals() -> None:
+    import random
+
+    from biblios_kit.engine.reseed import reseed
+    from biblios_kit.tui.replay_view import GameReplay
+
+    ruleset = load_ruleset("biblios")
+    state = new_game(ruleset, 3, 5)
+    rng = random.Random(2)
+    for _ in range(20):
+        state.apply(state.random_action(rng))
+    reseed(state, 99)  # continued from a save: dealt again
+    while not state.is_terminal():
+        state.apply(state.random_action(rng))
+    replay = GameReplay(state)
+    assert replay.events == state.events
+    for step in (replay.moves, 3, replay.moves):
+        final = replay.position(step)
+    assert [final.hand(p) for p in range(3)] == [state.hand(p) for p in range(3)]
+    with in_language("en"):
+        moves = move_sentences(ruleset, 3, state.seed, state.history, range(len(state.history)), NAMES,
+                               state.reseeds)  # fmt: skip
+        logs = [EventDescriber(ruleset, NAMES).describe_all(state.events_for(seat)) for seat in range(3)]
+    assert all(any(line in log for log in logs) for line in moves.values())
+    assert len(moves) > len(state.history) // 2

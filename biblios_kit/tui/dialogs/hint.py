@@ -45,6 +45,7 @@ from biblios_kit.describe import EventDescriber, action_label, bid_text, term_ar
 from biblios_kit.engine.actions import Action
 from biblios_kit.engine.events import to_event
 from biblios_kit.engine.observation import Observation
+from biblios_kit.engine.reseed import reseed
 from biblios_kit.engine.state import new_game
 from biblios_kit.i18n import _, current_language, format_percent, ngettext
 from biblios_kit.rules.model import Ruleset
@@ -146,21 +147,31 @@ def hint_lines(ruleset: Ruleset, observation: Observation, hint: Hint) -> list[s
 
 
 def move_sentences(
-    ruleset: Ruleset, players: int, seed: int, actions: Sequence[Action], indices: Iterable[int], names: Sequence[str]
+    ruleset: Ruleset,
+    players: int,
+    seed: int,
+    actions: Sequence[Action],
+    indices: Iterable[int],
+    names: Sequence[str],
+    reseeds: Sequence[tuple[int, int]] = (),
 ) -> dict[int, str]:
     """The log's sentence for each move in ``indices`` (0-based positions in ``actions``), as its player saw it.
 
     The game is replayed from ``seed``; a move's sentence is the first one the log writes for
     the events it caused ("Ann keeps the Gold 3.", "Bob bids 4 Gold."), with the cards its
-    player could see named and the others hidden, the way that player's log showed it.
+    player could see named and the others hidden, the way that player's log showed it. A
+    game continued from a save is dealt again at its ``reseeds`` (moves made, new seed).
     """
     wanted = set(indices)
+    deals = dict(reseeds)
     state = new_game(ruleset, players, seed)
     describer = EventDescriber(ruleset, names)
     found: dict[int, str] = {}
     for index, action in enumerate(actions):
         if not wanted - found.keys():
             break
+        if index in deals:
+            reseed(state, deals[index])
         player = state.current_player
         if player is None:
             break
