@@ -38,7 +38,7 @@ def cards_payment() -> GameState:
     """Ann won a Gold 2 for two cards. She leads the Monks 7 to 6 (a 4 and a 3 against Bob's 4 and 2),
     and holds a Gold 1 and two 1s in categories the others lead 4 to 1.
 
-    Paying the cheapest way gives two of the Gold 1 and the two hopeless 1s, never a Monks card.
+    Paying the cheapest way gives the two hopeless 1s, never a Monks card nor the Gold 1 (Gold comes last).
     """
     ruleset = load_ruleset("biblios")
     hands = [

@@ -13,7 +13,7 @@ from biblios_kit.engine.actions import PAY
 from biblios_kit.i18n import _, ngettext, set_language
 from biblios_kit.rulebook.grammar import capitalize
 from biblios_kit.tui.dialogs.base import board_rows
-from biblios_kit.tui.dialogs.payment import PaymentDialog
+from biblios_kit.tui.dialogs.payment import PaymentDialog, _card_costs, cheapest_cards_first
 from biblios_kit.tui.screens.table import TableScreen
 
 
@@ -34,7 +34,8 @@ def test_enter_until_complete_pays_the_cheapest_cards_and_keeps_the_best_monks()
         async with app.run_test(size=(80, 24)) as pilot:
             dialog = await _open(pilot, app)
             first = [a - PAY for a in dialog.offered]
-            assert set(first[-2:]) == monks  # the Monks we lead with come last
+            assert first[-1] == gold(ruleset, 1)  # Gold comes last
+            assert set(first[-3:-1]) == monks  # then the Monks we lead with
             await pilot.press("enter", "enter")  # as the hint says
             await run_until(pilot, lambda: len(dialog.chosen) == 2)
             paid = {a - PAY for a in dialog.chosen}
@@ -49,6 +50,27 @@ def test_enter_until_complete_pays_the_cheapest_cards_and_keeps_the_best_monks()
             assert monks <= set(hand) and not paid & set(hand)
 
     asyncio.run(scenario())
+
+
+def test_paying_cards_offers_gold_last_even_when_the_estimate_rates_it_cheap() -> None:
+    state = cards_payment()
+    ruleset = state.ruleset
+    observation = state.observation(0)
+    costs = _card_costs(ruleset, observation)
+    small_gold = gold(ruleset, 1)
+    assert costs[small_gold] < min(cost for card, cost in costs.items() if card != small_gold)  # what misled it
+    actions = [PAY + card for card in observation.hand]
+    order = [a - PAY for a in cheapest_cards_first(ruleset, actions, costs)]
+    assert order[-1] == small_gold
+    assert order[:2] == sorted(order[:2], key=costs.__getitem__)
+    assert set(order[:2]) == {cat(ruleset, "forbidden-tomes", "G"), cat(ruleset, "holy-books", "F")}
+    assert order[2:4] == [cat(ruleset, "monks", "E"), cat(ruleset, "monks", "H")]
+    golds = [PAY + gold(ruleset, 3), PAY + gold(ruleset, 1), PAY + cat(ruleset, "monks", "E")]
+    assert [a - PAY for a in cheapest_cards_first(ruleset, golds, {})] == [
+        cat(ruleset, "monks", "E"),
+        gold(ruleset, 1),
+        gold(ruleset, 3),
+    ]
 
 
 def test_rows_mark_chosen_cards_and_preview_the_totals() -> None:

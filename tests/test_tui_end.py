@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import asyncio
 import io
+import itertools
 
 import pytest
 from conftest import run_until, visible_text
@@ -17,7 +18,7 @@ from biblios_kit.rulebook.grammar import capitalize
 from biblios_kit.rules import load_ruleset
 from biblios_kit.tui.app import make_app
 from biblios_kit.tui.replay_view import GameReplay, ReplayView
-from biblios_kit.tui.screens.end import EndScreen
+from biblios_kit.tui.screens.end import LOG_BATCH, EndScreen
 
 
 async def _end(pilot: object, app: object) -> EndScreen:
@@ -95,10 +96,45 @@ def test_the_log_names_every_card() -> None:
             await pilot.press("3")
             await pilot.pause()
             assert screen.query_one(TabbedContent).active == "end-log"
+            await run_until(pilot, lambda: screen.log_complete)
+            await pilot.pause()
             lines = screen.log_lines()
             text = squash("".join(lines)).replace("▸", "")  # the headings' mark
             assert squash("".join(full)) == text  # ... the end screen shows all of them
             assert _("The game is over.") in visible_text(app)
+
+    asyncio.run(scenario())
+
+
+def test_the_log_pane_shows_its_first_lines_at_once_then_the_rest() -> None:
+    state = finished_save()
+    full = EventDescriber(state.ruleset, NAMES).describe_all(state.events)
+    assert len(full) > 3 * LOG_BATCH  # a whole game: several batches
+
+    async def scenario() -> None:
+        app = make_app(resume=True, bot_delay=0)
+        async with app.run_test(size=(120, 40)) as pilot:
+            screen = await _end(pilot, app)
+            await pilot.pause()
+            assert screen.log_lines() == [] and not screen.log_complete  # nothing rendered while hidden
+            left: list[int] = []
+            fill = screen._fill_log
+
+            def spy() -> None:
+                left.append(len(screen._log_queue))
+                fill()
+
+            screen._fill_log = spy  # type: ignore[method-assign]
+            await pilot.press("3")
+            await run_until(pilot, lambda: screen.log_complete)
+            await pilot.pause()
+            # a batch per refresh: the pane is painted after the first batch, not after the whole game
+            assert len(left) > len(full) // LOG_BATCH
+            assert all(0 < a - b <= LOG_BATCH for a, b in itertools.pairwise(left))
+            lines = screen.log_lines()
+            assert squash(lines[0]) == squash(full[0])
+            assert squash(lines[-1]) in squash(visible_text(app))  # scrolled to the end of the game
+            assert len(screen.log_lines()) >= len(full)
 
     asyncio.run(scenario())
 

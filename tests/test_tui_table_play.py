@@ -419,7 +419,7 @@ def test_hot_seat_curtain_only_before_decisions_that_need_private_cards() -> Non
                 current = session.current
                 if isinstance(screen, CurtainScreen):
                     curtains += 1
-                    assert session.phase in table_module.PRIVATE_PHASES
+                    assert table_module.needs_private_cards(ruleset, session.observation(current))
                 elif isinstance(screen, TableScreen) and screen.viewer is None and screen.actor is not None:
                     public_decisions += 1
                     hand = panel(screen, "hand")

@@ -33,12 +33,22 @@ def replay(
             show_default=False,
         ),
     ] = None,
+    everything: Annotated[
+        bool,
+        typer.Option(
+            "--all", help=_("With --log: name every card, the hidden ones too (everything the record holds).")
+        ),
+    ] = False,
     lang: LangOption = None,
 ) -> None:
     """Replay FILE and print its result."""
     start(lang)
     if player is not None and not log:
         fail(_("--player needs --log"))
+    if everything and not log:
+        fail(_("--all needs --log"))
+    if everything and player is not None:
+        fail(_("--all and --player are two different views: choose one"))
     from biblios_kit.engine.records import load_record
     from biblios_kit.engine.records import replay as replay_record
     from biblios_kit.errors import RecordError
@@ -68,7 +78,7 @@ def replay(
             ).format(player=player, count=record.players)
         )
     if log:
-        data["log"] = game_log(state, None if player is None else player - 1)
+        data["log"] = game_log(state, None if player is None else player - 1, everything=everything)
     if as_json:
         print(json.dumps(data, ensure_ascii=False, indent=1))
         return
@@ -78,13 +88,22 @@ def replay(
     print(render_text(data, state))
 
 
-def game_log(state: Any, seat: int | None = None) -> list[str]:
-    """The whole game's events as sentences in the active language, seen by ``seat`` (0-based) or a spectator."""
+def game_log(state: Any, seat: int | None = None, *, everything: bool = False) -> list[str]:
+    """The whole game's events as sentences in the active language.
+
+    Seen by ``seat`` (0-based: its own hidden cards named, the others' not), else by a
+    spectator (a card named only when every player sees it), or with ``everything`` every
+    card named, the hidden ones too.
+    """
     from biblios_kit.describe import describe_events
+    from biblios_kit.engine.events import to_event
     from biblios_kit.rulebook.examples import spectator_events
 
     names = [_("Player {number}").format(number=number + 1) for number in range(state.players)]
-    events = spectator_events(state) if seat is None else state.events_for(seat)
+    if everything:
+        events = [to_event(raw) for raw in state.log]
+    else:
+        events = spectator_events(state) if seat is None else state.events_for(seat)
     return describe_events(state.ruleset, events, names)
 
 

@@ -288,7 +288,9 @@ class BibliosApp(App[None]):
             from biblios_kit.rules import load_ruleset
 
             ruleset = load_ruleset(self.config.ruleset)
-        self.push_screen(HelpScreen(ruleset, current_language(), section))
+        from biblios_kit.tui.screens.table import TableScreen
+
+        self.push_screen(HelpScreen(ruleset, current_language(), section, over_board=isinstance(screen, TableScreen)))
 
 
 def _setup_screen_type() -> type:

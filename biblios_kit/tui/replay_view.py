@@ -19,6 +19,7 @@ from textual.widgets import Static
 
 from biblios_kit.describe import EventDescriber, action_label, bid_text, card_currency, term
 from biblios_kit.engine.events import Event, EventKind
+from biblios_kit.engine.reseed import reseed
 from biblios_kit.engine.state import GameState, new_game
 from biblios_kit.i18n import _
 from biblios_kit.rulebook.grammar import capitalize
@@ -35,6 +36,8 @@ class GameReplay:
         self.players = final.players
         self.seed = final.seed
         self.actions: tuple[int, ...] = final.actions
+        self.reseeds: dict[int, int] = dict(final.reseeds)
+        """Where the game was dealt again (a continued save): the number of moves made, and the new seed."""
         self.events: list[Event] = final.events
         """The whole log, every card shown (the game is over)."""
         self.actors: list[int] = []
@@ -43,7 +46,8 @@ class GameReplay:
         """Length of the log after the deal and after each move: move ``k``'s events are ``marks[k-1]:marks[k]``."""
         state = new_game(self.ruleset, self.players, self.seed)
         self.marks.append(len(state.log))
-        for action in self.actions:
+        for index, action in enumerate(self.actions):
+            self._deal_again(state, index)
             actor = state.current_player
             assert actor is not None
             self.actors.append(actor)
@@ -64,9 +68,16 @@ class GameReplay:
             self._state = new_game(self.ruleset, self.players, self.seed)
             self._step = 0
         while self._step < step:
+            self._deal_again(self._state, self._step)
             self._state.apply(self.actions[self._step])
             self._step += 1
         return self._state
+
+    def _deal_again(self, state: GameState, moves: int) -> None:
+        """Reseed ``state`` (``moves`` moves made) where the game was continued, as a record's replay does."""
+        seed = self.reseeds.get(moves)
+        if seed is not None:
+            reseed(state, seed)
 
     def events_of(self, step: int) -> list[Event]:
         """What move ``step`` caused (for 0, the deal)."""

@@ -9,7 +9,7 @@ made here, in the active language, from the reasons' codes and numbers.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 
 from rich.text import Text
 from textual import work
@@ -17,7 +17,6 @@ from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Vertical, VerticalScroll
 from textual.content import Content
-from textual.screen import ModalScreen
 from textual.widgets import Label, Static
 
 from biblios_kit.bots.hints import (
@@ -42,11 +41,15 @@ from biblios_kit.bots.hints import (
     review,
     suggest,
 )
-from biblios_kit.describe import action_label, bid_text, term_args
+from biblios_kit.describe import EventDescriber, action_label, bid_text, term_args
 from biblios_kit.engine.actions import Action
+from biblios_kit.engine.events import to_event
 from biblios_kit.engine.observation import Observation
+from biblios_kit.engine.reseed import reseed
+from biblios_kit.engine.state import new_game
 from biblios_kit.i18n import _, current_language, format_percent, ngettext
 from biblios_kit.rules.model import Ruleset
+from biblios_kit.tui.dialogs.base import TableDialog
 from biblios_kit.tui.render import phase_name
 from biblios_kit.tui.session import GameSession
 
@@ -143,8 +146,46 @@ def hint_lines(ruleset: Ruleset, observation: Observation, hint: Hint) -> list[s
     return lines
 
 
-def review_lines(ruleset: Ruleset, item: ReviewItem) -> list[str]:
-    """One reviewed decision as sentences: what was played, what the bot suggests, and why."""
+def move_sentences(
+    ruleset: Ruleset,
+    players: int,
+    seed: int,
+    actions: Sequence[Action],
+    indices: Iterable[int],
+    names: Sequence[str],
+    reseeds: Sequence[tuple[int, int]] = (),
+) -> dict[int, str]:
+    """The log's sentence for each move in ``indices`` (0-based positions in ``actions``), as its player saw it.
+
+    The game is replayed from ``seed``; a move's sentence is the first one the log writes for
+    the events it caused ("Ann keeps the Gold 3.", "Bob bids 4 Gold."), with the cards its
+    player could see named and the others hidden, the way that player's log showed it. A
+    game continued from a save is dealt again at its ``reseeds`` (moves made, new seed).
+    """
+    wanted = set(indices)
+    deals = dict(reseeds)
+    state = new_game(ruleset, players, seed)
+    describer = EventDescriber(ruleset, names)
+    found: dict[int, str] = {}
+    for index, action in enumerate(actions):
+        if not wanted - found.keys():
+            break
+        if index in deals:
+            reseed(state, deals[index])
+        player = state.current_player
+        if player is None:
+            break
+        start = len(state.log)
+        state.apply(action)
+        lines = describer.describe_all([to_event(raw, player) for raw in state.log[start:]])
+        if index in wanted and lines:
+            found[index] = lines[0]
+    return found
+
+
+def review_lines(ruleset: Ruleset, item: ReviewItem, move: str | None = None) -> list[str]:
+    """One reviewed decision as sentences: the move as the log names it (``move``, when given), what was
+    played, what the bot suggests, and why."""
     observation = item.observation
     currency = observation.auction.currency if observation.auction is not None else "gold"
     played = move_text(ruleset, observation, item.played)
@@ -160,11 +201,27 @@ def review_lines(ruleset: Ruleset, item: ReviewItem) -> list[str]:
         suggested=suggested,
         chance=format_percent(best),
     )
-    return [head, *(reason_sentence(ruleset, reason, currency) for reason in item.hint.reasons)]
+    reasons = [reason_sentence(ruleset, reason, currency) for reason in item.hint.reasons]
+    return [move, head, *reasons] if move else [head, *reasons]
 
 
-class HintDialog(ModalScreen[None]):
-    """Ask the hard bot for the player's current decision and show its move and reasons (Escape closes)."""
+HINT_CSS = """
+HintDialog #hint-text, ReviewDialog #review-text {
+    width: 100%;
+}
+ReviewDialog #review-scroll {
+    height: 1fr;
+}
+"""
+
+
+class HintDialog(TableDialog[None]):
+    """Ask the hard bot for the player's current decision and show its move and reasons (Escape closes).
+
+    Like the church and payment dialogs it opens under the board (the dice and the hand stay
+    in view: the hint speaks of them)."""
+
+    DEFAULT_CSS = HINT_CSS
 
     BINDINGS = [Binding("escape,enter,h", "close", show=False, id="hint.close")]
 
@@ -176,8 +233,7 @@ class HintDialog(ModalScreen[None]):
         iterations: int = HINT_ITERATIONS,
         advise: Callable[[Observation], Hint] | None = None,
     ) -> None:
-        super().__init__(classes="dialog-screen")
-        self.ruleset = ruleset
+        super().__init__(ruleset)
         self.observation = observation
         self.player_name = player_name
         self.iterations = iterations
@@ -186,7 +242,7 @@ class HintDialog(ModalScreen[None]):
         self.hint: Hint | None = None
 
     def compose(self) -> ComposeResult:
-        with Vertical(classes="dialog", id="hint-dialog") as box:
+        with Vertical(classes="table-dialog", id="hint-dialog") as box:
             box.border_title = Content(_("{player}: a hint").format(player=self.player_name))  # a name: not markup
             yield Static(Text(self._body()), id="hint-text")
             yield Label(_("Esc: close"), classes="muted hint")
@@ -196,7 +252,12 @@ class HintDialog(ModalScreen[None]):
             return _("Thinking…")
         return "\n".join(hint_lines(self.ruleset, self.observation, self.hint))
 
+    def rows_wanted(self) -> int:
+        """Borders, the text as it wraps, and the key hint."""
+        return 2 + self.text_rows(self._body()) + 1
+
     def on_mount(self) -> None:
+        self.fit()
         if self.hint is None:
             self._think()
 
@@ -213,18 +274,24 @@ class HintDialog(ModalScreen[None]):
     def _show(self, hint: Hint) -> None:
         self.hint = hint
         self.query_one("#hint-text", Static).update(Text(self._body()))
+        self.fit()
 
     async def relocalize(self) -> None:
         """Rebuild the dialog in the active language (the hint itself is data: nothing is recomputed)."""
         await self.recompose()
+        self.fit()
 
     def action_close(self) -> None:
         """Close the dialog."""
         self.dismiss(None)
 
 
-class ReviewDialog(ModalScreen[None]):
-    """After a game: each person's decisions where the bot's evaluation differed most from the move played."""
+class ReviewDialog(TableDialog[None]):
+    """After a game: each person's decisions where the bot's evaluation differed most from the move played.
+
+    It opens at the bottom of the screen, the screen below it in view; its text scrolls."""
+
+    DEFAULT_CSS = HINT_CSS
 
     BINDINGS = [Binding("escape,enter", "close", show=False, id="review.close")]
 
@@ -239,8 +306,7 @@ class ReviewDialog(ModalScreen[None]):
         per_player: int = 5,
         iterations: int = HINT_ITERATIONS,
     ) -> None:
-        super().__init__(classes="dialog-screen")
-        self.ruleset = ruleset
+        super().__init__(ruleset)
         self.players = players
         self.seed = seed
         self.actions = tuple(actions)
@@ -251,7 +317,7 @@ class ReviewDialog(ModalScreen[None]):
         self.items: dict[int, list[ReviewItem]] | None = None
 
     def compose(self) -> ComposeResult:
-        with Vertical(classes="dialog", id="review-dialog") as box:
+        with Vertical(classes="table-dialog", id="review-dialog") as box:
             box.border_title = _("Review of the game")
             with VerticalScroll(id="review-scroll"):
                 yield Static(Text(self._body()), id="review-text")
@@ -260,6 +326,8 @@ class ReviewDialog(ModalScreen[None]):
     def _body(self) -> str:
         if self.items is None:
             return _("The bot is reviewing the game…")
+        indices = [item.index for items in self.items.values() for item in items]
+        moves = move_sentences(self.ruleset, self.players, self.seed, self.actions, indices, self.names)
         lines: list[str] = []
         for seat in self.humans:
             lines.append(self.names[seat])
@@ -267,11 +335,16 @@ class ReviewDialog(ModalScreen[None]):
             if not items:
                 lines.append(_("No decision the bot would have played differently."))
             for item in items:
-                lines += ["  " + line for line in review_lines(self.ruleset, item)]
+                lines += ["  " + line for line in review_lines(self.ruleset, item, moves.get(item.index))]
             lines.append("")
         return "\n".join(lines).rstrip()
 
+    def rows_wanted(self) -> int:
+        """Borders, the text as it wraps (it scrolls when longer than the room), and the key hint."""
+        return 2 + self.text_rows(self._body()) + 1
+
     def on_mount(self) -> None:
+        self.fit()
         if self.items is None:
             self._think()
 
@@ -285,10 +358,12 @@ class ReviewDialog(ModalScreen[None]):
     def _show(self, items: dict[int, list[ReviewItem]]) -> None:
         self.items = items
         self.query_one("#review-text", Static).update(Text(self._body()))
+        self.fit()
 
     async def relocalize(self) -> None:
         """Rebuild the dialog in the active language."""
         await self.recompose()
+        self.fit()
 
     def action_close(self) -> None:
         """Close the dialog."""
@@ -322,6 +397,7 @@ __all__ = [
     "hint_binding",
     "hint_for",
     "hint_lines",
+    "move_sentences",
     "move_text",
     "reason_sentence",
     "review_binding",

@@ -7,7 +7,9 @@ pressing Enter until the payment is complete pays the cheapest way:
   (the smallest overpay), then the bigger card (fewer cards);
 * paying cards (a Gold card won), a card comes first when losing it costs the least, as
   the medium bot estimates it from this player's own view of the game (what it holds, the
-  dice, what it saw the others take); without that view, the lowest value first.
+  dice, what it saw the others take); without that view, the lowest value first. Gold
+  cards come after every other card (the smallest first): a Gold card is won to gain Gold,
+  and paying for it with Gold gives back what it brings (:func:`cheapest_cards_first`).
 
 Each row previews its effect on the payer's totals (``† Monks 9 → 7``, ``Gold 8 → 5``);
 chosen cards stay in the list marked ``[x]`` (Enter on one takes it back), the others are
@@ -159,13 +161,7 @@ class PaymentDialog(TableDialog[list[int]]):
         """The offered pay actions, cheapest first."""
         if self.currency == "gold":
             return sorted(offered, key=lambda a: (self._best_total(a), -self._value(a - PAY), a))
-
-        def cost(action: int) -> tuple[float, int, int, int]:
-            card = self.ruleset.deck[action - PAY]
-            letter = -ord(card.letter) if card.letter else 0  # a later letter wins fewer ties: it goes first
-            return self.costs.get(card.id, float(card.value)), card.value, letter, action
-
-        return sorted(offered, key=cost)
+        return cheapest_cards_first(self.ruleset, offered, self.costs)
 
     def _status(self, complete: bool) -> Text:
         paid = self._paid()
@@ -284,6 +280,24 @@ class PaymentDialog(TableDialog[list[int]]):
     def action_noop(self) -> None:
         """Escape does nothing: a won auction must be paid."""
         self.notify(_("Choose the cards to pay with."), timeout=2)
+
+
+def cheapest_cards_first(ruleset: Ruleset, actions: Sequence[int], costs: dict[int, float]) -> list[int]:
+    """Pay actions of a payment in cards, cheapest first: every other card, then the Gold cards.
+
+    Among the others, the lowest ``costs`` (what losing the card costs, by card id; its
+    value when missing) first, then the lower value, then the later letter (it wins fewer
+    ties); the Gold cards follow, the smallest first.
+    """
+
+    def cost(action: int) -> tuple[bool, float, int, int, int]:
+        card = ruleset.deck[action - PAY]
+        is_gold = card.kind is CardKind.GOLD
+        letter = -ord(card.letter) if card.letter else 0
+        spent = float(card.value) if is_gold else costs.get(card.id, float(card.value))
+        return is_gold, spent, card.value, letter, action
+
+    return sorted(actions, key=cost)
 
 
 def _join(parts: list[Text]) -> Text:

@@ -32,6 +32,9 @@ from biblios_kit.tui.render import ACCENT, MUTED, fill, hand_table, log_line
 from biblios_kit.tui.replay_view import GameReplay, ReplayView
 
 TABS = ("end-result", "end-hands", "end-log", "end-replay")
+
+LOG_BATCH = 60
+"""Log lines written to the log pane per refresh (a screenful and more: the pane shows at once)."""
 """The panes, in order (keys 1 to 4)."""
 
 
@@ -149,6 +152,9 @@ class EndScreen(Screen[None]):
         self.names = list(names)
         self.state = state if isinstance(state, GameState) and state.has_events and state.is_terminal() else None
         """The finished game with every card (``None`` when only the result is known)."""
+        self._log_queue: list[Text] = []
+        """Log lines still to write to the log pane (written in batches once it shows)."""
+        self._log_filling = False
         self.replay: GameReplay | None = None
         """The game move by move (``None`` when its moves do not replay from its seed: a scripted position)."""
         if self.state is not None:
@@ -217,9 +223,11 @@ class EndScreen(Screen[None]):
             self.query_one(ReplayView).redraw()
 
     def _reviewable(self) -> bool:
-        """Whether this game can be reviewed: the whole game is here and a person played in it."""
+        """Whether this game can be reviewed: the whole game is here, a person played in it, and it was
+        dealt once (the review replays the game from its seed alone: a game continued from a save,
+        dealt again at each continuation, would not replay)."""
         session = getattr(self.app, "session", None)
-        return self.replay is not None and session is not None and bool(session.humans)
+        return self.replay is not None and session is not None and bool(session.humans) and not session.state.reseeds
 
     def action_review(self) -> None:
         """The bot's review of each person's decisions (``r``): where its evaluation differed most from the move played."""
@@ -227,21 +235,48 @@ class EndScreen(Screen[None]):
             self.app.push_screen(review_for(self.app.session))  # type: ignore[attr-defined]
 
     def _write_log(self, state: GameState) -> None:
-        """The whole game, every card named."""
+        """The whole game, every card named: the lines are made now, and written when the pane shows."""
         log = self.query_one("#end-log-body", RichLog)
         log.clear()
         describer = EventDescriber(self.ruleset, self.names)
-        for event in state.events:
-            line = log_line(describer, event)
-            if line is not None:
-                log.write(line)
+        lines = [log_line(describer, event) for event in state.events]
+        self._log_queue = [line for line in lines if line is not None]
+        self._log_filling = False
+        if self.query_one(TabbedContent).active == "end-log":
+            self._fill_log()
+
+    def _fill_log(self) -> None:
+        """Write the next :data:`LOG_BATCH` lines of the log, then the rest after the screen is painted.
+
+        A log widget renders every line it is given before the first paint, and a hidden
+        pane only when it first shows: the whole game at once kept the pane blank for half a
+        second. In batches, the first lines show at once and the rest follow, a batch per
+        refresh.
+        """
+        queue = self._log_queue
+        if not queue:
+            self._log_filling = False
+            return
+        self._log_filling = True
+        log = self.query_one("#end-log-body", RichLog)
+        batch, self._log_queue = queue[:LOG_BATCH], queue[LOG_BATCH:]
+        for line in batch:
+            log.write(line)
+        self.call_after_refresh(self._fill_log)
+
+    @property
+    def log_complete(self) -> bool:
+        """Whether every line of the log has been written to its pane."""
+        return not self._log_queue
 
     def log_lines(self) -> list[str]:
         """The log as shown (plain text), for tests."""
         return [strip.text for strip in self.query_one("#end-log-body", RichLog).lines]
 
     def on_tabbed_content_tab_activated(self, event: TabbedContent.TabActivated) -> None:
-        """The replay takes the keys (←/→ ...) when its pane is shown."""
+        """The replay takes the keys (←/→ ...) when its pane is shown; the log is written when its pane first shows."""
+        if event.pane.id == "end-log" and self._log_queue and not self._log_filling:
+            self._fill_log()
         if event.pane.id == "end-replay":
             self.query_one(ReplayView).focus()
 

@@ -15,16 +15,26 @@ from biblios_kit.i18n import _
 from biblios_kit.rulebook import Rulebook, render_rulebook, search
 from biblios_kit.rulebook.formats import section_text
 from biblios_kit.rules.model import Ruleset
+from biblios_kit.tui.dialogs.base import TableDialog, board_rows, see_through
+
+MIN_ROWS = TableDialog.MIN_ROWS
+"""Rows the rules keep over the table even on a very short terminal."""
 
 
 class HelpScreen(ModalScreen[None]):
-    """Sections on the left, the text on the right, a search box on top; Escape closes."""
+    """Sections on the left, the text on the right, a search box on top; Escape closes.
+
+    ``over_board``: opened over the table, the rules dock under the board (the status line,
+    the dice and the hand stay in view, the rest of the table dimmed behind), as the game's
+    dialogs do; elsewhere they take most of the screen.
+    """
 
     BINDINGS = [Binding("escape,f1", "close", show=False)]
 
-    def __init__(self, ruleset: Ruleset, lang: str, section: str) -> None:
+    def __init__(self, ruleset: Ruleset, lang: str, section: str, over_board: bool = False) -> None:
         super().__init__(classes="dialog-screen")
         self.ruleset = ruleset
+        self.over_board = over_board
         self.book: Rulebook = render_rulebook(ruleset, lang)
         self.section = section if section in self.book.section_ids else self.book.section_ids[0]
 
@@ -41,11 +51,25 @@ class HelpScreen(ModalScreen[None]):
                     yield Static(id="help-text")
 
     def on_mount(self) -> None:
+        if self.over_board:
+            see_through(self)
+            self.styles.align_vertical = "bottom"
+            self._fit()
         sections = self.query_one(OptionList)
         sections.highlighted = self.book.section_ids.index(self.section)
         self._show_section(self.section)
         self._mark_selected()
         self.query_one("#help-search", Input).focus()  # type at once; Tab reaches the sections
+
+    def _fit(self) -> None:
+        """Over the table: the height left under the board (at least :data:`MIN_ROWS`)."""
+        if self.over_board:
+            box = self.query_one("#help-dialog")
+            box.styles.height = max(MIN_ROWS, self.app.size.height - board_rows(self.ruleset))
+
+    def on_resize(self) -> None:
+        """Fit again for the new terminal size."""
+        self._fit()
 
     async def relocalize(self) -> None:
         """Render the rulebook again in the active language, at the same section."""

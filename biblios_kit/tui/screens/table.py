@@ -36,7 +36,7 @@ from biblios_kit.engine.state import Phase
 from biblios_kit.errors import BibliosError
 from biblios_kit.i18n import _, current_language
 from biblios_kit.rulebook.grammar import capitalize, name_forms
-from biblios_kit.rules.model import CardKind
+from biblios_kit.rules.model import CardKind, Ruleset
 from biblios_kit.tui.config import DEFAULT_AUTOPLAY
 from biblios_kit.tui.dialogs.hint import hint_binding, hint_for
 from biblios_kit.tui.localize import LANGUAGE_NAMES, set_bindings
@@ -82,9 +82,28 @@ HIGHLIGHT_SECONDS = 2.5
 MIN_SIZE = (80, 24)
 """The smallest terminal the table fits in without losing information (columns, rows)."""
 
-PRIVATE_PHASES = frozenset({Phase.GIFT, Phase.BIDDING, Phase.PAYMENT})
-"""Decisions that need the decider's private cards (the drawn card, what their hand can pay): in
-hot-seat play, only these bring the curtain down. A pick or a church card is decided in public."""
+PRIVATE_PHASES = frozenset({Phase.GIFT, Phase.PAYMENT})
+"""Decisions that always need the decider's private cards (the drawn card, the cards to pay with):
+in hot-seat play these bring the curtain down. A pick or a church card is decided in public, and
+so is a bid unless the ruleset limits each bid to what the bidder's hand can pay
+(:func:`needs_private_cards`)."""
+
+
+def needs_private_cards(ruleset: Ruleset, obs: Observation) -> bool:
+    """Whether the decision ``obs`` waits for needs its decider's private cards on screen (hot-seat: the curtain).
+
+    A gift turn (the card drawn) and a payment (the cards to pay with) do. A bid does only
+    when the most the bidder may bid is what their hand can pay in Gold (a ruleset whose Gold
+    ceiling is ``hand``): the bids offered would show their Gold. Otherwise bids are public,
+    the ceiling is the same for everyone and the number of cards in a hand is seen by all, so
+    the bidder bids on the public table (and may show their hand with ``h``).
+    """
+    if obs.phase in PRIVATE_PHASES:
+        return True
+    if obs.phase is Phase.BIDDING:
+        return obs.auction is not None and obs.auction.currency == "gold" and ruleset.auction.gold_ceiling_hand
+    return False
+
 
 AUTOPLAY_PHASES: dict[str, frozenset[Phase]] = {
     "off": frozenset(),
@@ -622,7 +641,11 @@ class TableScreen(Screen[None]):
                 wanted.append((_key_label("x", action_label(ruleset, PASS)), f"act-{PASS}", "error"))
                 wanted.append(("−", "bid-less", "default"))
                 bid = action_label(ruleset, BID + self.bid_choice, currency=currency)
-                bluff = obs.auction is not None and self.bid_choice > bid_capacity(ruleset, obs.hand, currency)
+                bluff = (  # only with the bidder's hand on screen: in view of everyone it would tell their Gold
+                    self.viewer is not None
+                    and obs.auction is not None
+                    and self.bid_choice > bid_capacity(ruleset, obs.hand, currency)
+                )
                 if bluff:  # the "Now" panel says what it would cost
                     wanted.append((_key_label("b", bid + " " + _("(bluff)")), "bid-go", "warning"))
                 else:
@@ -691,10 +714,10 @@ class TableScreen(Screen[None]):
                 return
             if self.viewer != current:
                 if len(session.humans) > 1:
-                    if session.phase in PRIVATE_PHASES:
+                    if needs_private_cards(session.ruleset, session.observation(current)):
                         self._draw_curtain(current)
                         return
-                    # a pick or a church card needs nobody's private cards: decided in view of everyone
+                    # a pick, a church card or a bid needs nobody's private cards: decided in view of everyone
                     self.viewer = None
                     self.actor = current
                     self.update_view()
