@@ -396,6 +396,19 @@ _SCANS_LIMIT = 64
 _SCANS_LOCK = threading.Lock()
 
 
+def keep_scans(count: int) -> None:
+    """Keep what players learnt from event logs for at least ``count`` (log, player) pairs.
+
+    :func:`observe` reads only the events added since its last call for the same log and
+    player, from a cache of 64 pairs by default (a game and its bots). A server holding a
+    thousand tables raises it to every seat of every open table, or each observation would
+    read its whole log again. The cache never shrinks.
+    """
+    global _SCANS_LIMIT
+    with _SCANS_LOCK:
+        _SCANS_LIMIT = max(_SCANS_LIMIT, count)
+
+
 def observe(state: GameState, player: int) -> Observation:
     """Build ``player``'s observation of ``state``.
 

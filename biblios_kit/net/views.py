@@ -34,9 +34,7 @@ def keep_observation_scans(tables: int, players: int = 4) -> None:
     """
     from biblios_kit.engine import observation
 
-    wanted = tables * (players + 1) + 64
-    if wanted > observation._SCANS_LIMIT:  # a module global, read by the compiled engine at each call
-        observation._SCANS_LIMIT = wanted
+    observation.keep_scans(tables * (players + 1) + 64)
 
 
 def legal_texts(state: GameState, seat: int) -> list[str]:
