@@ -32,7 +32,7 @@ from biblios_kit.describe import (
 )
 from biblios_kit.engine.actions import BID, CHURCH, parse_action
 from biblios_kit.i18n import N_, SUPPORTED, _, in_language, ngettext
-from biblios_kit.net.security import json_error
+from biblios_kit.net.security import Handler, json_error
 from biblios_kit.net.views import legal_texts
 from biblios_kit.rulebook.grammar import capitalize
 from biblios_kit.rules.model import CardKind
@@ -294,14 +294,17 @@ def _category_name(ruleset: Any, category: str, lang: str) -> str:
 
 def within_budget(request: web.Request, token: str) -> bool:
     """Spend one request of the seat's HTTP budget (the API's: ``docs/network.md``, "Limits")."""
-    from biblios_kit.net.security import client_key
-    from biblios_kit.net.server import HTTP_LIMIT
+    from biblios_kit.net.security import HTTP_LIMIT, client_key
 
     return request.app[HTTP_LIMIT].allow(client_key(request, token))
 
 
-def add_seat_page(app: web.Application, hub: TableHub) -> None:
-    """Add ``/play/{table}`` (the invitation link in a browser), its WebSocket, its texts and its static files."""
+def add_seat_page(app: web.Application, hub: TableHub, api_websocket: Handler) -> None:
+    """Add ``/play/{table}`` (the invitation link in a browser), its WebSocket, its texts and its static files.
+
+    ``api_websocket`` is the API's WebSocket handler: the page's socket is that one, served under
+    the page's path with the seat cookie's token.
+    """
     logs = LogSentences()
     replays: OrderedDict[str, GameReplay] = OrderedDict()
 
@@ -342,8 +345,6 @@ def add_seat_page(app: web.Application, hub: TableHub) -> None:
         found = seat_of_cookie(request)
         if found is None:
             return no_seat()
-        from biblios_kit.net.server import api_websocket
-
         # The API's own WebSocket, with the cookie's token as if sent in an Authorization header:
         # the page's hello carries no token.
         headers = request.headers.copy()

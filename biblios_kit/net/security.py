@@ -249,3 +249,7 @@ def client_key(request: web.Request, verified: str | None = None) -> str:
     if verified:
         return "t:" + token_digest(verified)[:32]
     return "a:" + (request.remote or "?")
+
+
+HTTP_LIMIT = web.AppKey("http_limit", RateLimiter)
+"""The server's HTTP rate limiter (the API's and the seat page's requests share it)."""

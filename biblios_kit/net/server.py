@@ -36,6 +36,7 @@ from biblios_kit.net.protocol import (
     parse_json_object,
 )
 from biblios_kit.net.security import (
+    HTTP_LIMIT,
     HostPolicy,
     RateLimiter,
     bearer_token,
@@ -99,7 +100,6 @@ def admin_token_of(data_dir: Path) -> str:
 HUB = web.AppKey("hub", TableHub)
 CONFIG = web.AppKey("config", ServerConfig)
 ADMIN = web.AppKey("admin", str)
-HTTP_LIMIT = web.AppKey("http_limit", RateLimiter)
 SOCKETS = web.AppKey("sockets", set[web.WebSocketResponse])
 
 
@@ -132,7 +132,7 @@ def make_app(config: ServerConfig) -> web.Application:
     )
     from biblios_kit.net.seat_page import add_seat_page
 
-    add_seat_page(app, hub)
+    add_seat_page(app, hub, _websocket)
 
     async def checkpoints() -> None:
         loop = asyncio.get_running_loop()
@@ -519,10 +519,6 @@ def _strings(value: object) -> bool:
 
 def _int(value: object) -> bool:
     return isinstance(value, int) and not isinstance(value, bool)
-
-
-api_websocket = _websocket
-"""The API's WebSocket handler (the seat page serves it under its own path, with the cookie's token)."""
 
 
 # ---------------------------------------------------------------------- running

@@ -11,7 +11,6 @@ from collections import Counter
 from collections.abc import Iterable, Mapping
 from typing import Any
 
-from biblios_kit.errors import Hint, RulesetError
 from biblios_kit.rules.church import MAX_CHURCH_USES, church_uses
 from biblios_kit.rules.schema import unknown_name
 from biblios_kit.rules.source import FieldPath, Issue
@@ -184,23 +183,6 @@ def _die_places(document: Mapping[str, Any]) -> list[int]:
     return [die["place"] for body in document["categories"].values() for die in body.get("dice", document["dice"])]
 
 
-def _variants_with_place(place: object) -> list[str]:
-    """The ids of the shipped rulesets whose shared ``dice`` have a die of ``place`` (a way out to offer)."""
-    from biblios_kit.rules.loader import available_rulesets, read_located
-
-    found: list[str] = []
-    for entry in available_rulesets():
-        if entry.origin == "user":
-            continue
-        try:
-            dice = read_located(entry.path).data.get("dice")
-        except RulesetError:  # pragma: no cover - the shipped files are valid
-            continue
-        if isinstance(dice, list) and any(isinstance(die, dict) and die.get("place") == place for die in dice):
-            found.append(entry.id)
-    return found
-
-
 def _check_die_targets(
     document: Mapping[str, Any], body: Mapping[str, Any], path: FieldPath, issues: list[Issue]
 ) -> bool:
@@ -221,9 +203,7 @@ def _check_die_targets(
             where: FieldPath = (*path, "targets", index, "place")
             if available == 0:
                 fields: dict[str, object] = {"place": place, "places": sorted(places)}
-                variants = _variants_with_place(place)
-                if variants:
-                    fields["note"] = Hint("extend-variant-with-place", {"variants": variants})
+                # the loader adds the shipped rulesets that have such a die (see loader.check_document)
                 issues.append(Issue(where, "no-die-of-place", fields, related=(("dice",), ("categories",))))
             else:
                 issues.append(

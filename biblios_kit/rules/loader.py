@@ -315,8 +315,33 @@ def check_document(
     issues = _misplaced_fields(document, layers, _misspelt_entries(schema_issues(document), added))
     broken = {str(issue.path[0]) if issue.path else str(issue.fields.get("name", "")) for issue in issues}
     if not any(not issue.path and issue.code != "missing-field" for issue in issues):
-        issues += semantic_issues(document, broken)
+        issues += [_with_way_out(issue) for issue in semantic_issues(document, broken)]
     return [locate(layers, issue, options) for issue in issues]
+
+
+def _with_way_out(issue: Issue) -> Issue:
+    """A church target at a place no die has: name the shipped rulesets that have such a die (extend one)."""
+    if issue.code != "no-die-of-place":
+        return issue
+    variants = _variants_with_place(issue.fields["place"])
+    if not variants:
+        return issue
+    return issue._replace(fields={**issue.fields, "note": Hint("extend-variant-with-place", {"variants": variants})})
+
+
+def _variants_with_place(place: object) -> list[str]:
+    """The ids of the shipped rulesets whose shared ``dice`` have a die of ``place`` (a way out to offer)."""
+    found: list[str] = []
+    for entry in available_rulesets():
+        if entry.origin == "user":
+            continue
+        try:
+            dice = read_located(entry.path).data.get("dice")
+        except RulesetError:  # pragma: no cover - the shipped files are valid
+            continue
+        if isinstance(dice, list) and any(isinstance(die, dict) and die.get("place") == place for die in dice):
+            found.append(entry.id)
+    return found
 
 
 def _collection_paths(document: dict[str, Any]) -> Iterable[FieldPath]:
