@@ -179,7 +179,13 @@ def test_the_lab_heads_columns_with_titles() -> None:
 FORBIDDEN = {
     "en": [r"Ruleset \{id\}"],
     "fr": [r"jeux? de règles"],
-    "es": [r"\bse queda (?!con\b)(un|una|el|la|esa|\{)", r"jugadas por mí", r"en el mismo paso", r"\bdestinos?\b"],
+    "es": [
+        r"\bse queda (?!con\b)(un|una|el|la|esa|\{)",
+        r"jugadas por mí",
+        r"en el mismo paso",
+        r"\bdestinos?\b",
+        r"(?i)\b(tienes|puedes|quieres|debes|tus?|te toca)\b",  # the texts speak to the player as 'usted'
+    ],
 }
 
 

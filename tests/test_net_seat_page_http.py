@@ -64,6 +64,15 @@ async def test_texts_are_the_seats_own_in_its_language(tmp_path: Any) -> None:
         assert (await client.get(f"/play/{table}/replay?step=0", cookies=giver)).status == 409  # not over yet
 
 
+async def test_a_seat_without_a_name_has_its_default_name_in_the_pages_language(tmp_path: Any) -> None:
+    async with running_server(tmp_path) as client:
+        reply = await create(client, seats=["human", "human", "easy"], names=["Ana"], seed=4)
+        cookies = await _seat_client(client, reply["seats"][0]["link"])
+        for lang, names in (("es", ["Ana", "Jugador 2", "Jugador 3"]), ("fr", ["Ana", "Joueur 2", "Joueur 3"])):
+            texts = await (await client.get(f"/play/{reply['table']}/texts?lang={lang}&full=1", cookies=cookies)).json()
+            assert texts["seat_names"] == names
+
+
 async def test_the_page_websocket_is_the_api_with_the_cookies_token(tmp_path: Any) -> None:
     async with running_server(tmp_path) as client:
         reply = await create(client, seats=["human", "human", "easy"], names=["Ana", "Beto", "C"], seed=4)

@@ -27,6 +27,7 @@ from biblios_kit.describe import (
     card_name,
     die_name,
     placing_text,
+    player_name,
     result_summary,
     term,
 )
@@ -175,6 +176,7 @@ def seat_texts(
             texts["cards"] = [_card(ruleset, card, code) for card in range(len(ruleset.deck))]
             texts["dice"] = [die_name(ruleset, die, code) for die in range(len(obs.dice))]
             texts["seat_kinds"] = [seat_kind_label(kind) for kind in table.seats]
+            texts["seat_names"] = [player_name(name, number) for number, name in enumerate(table.names)]
             texts["terms"] = {
                 key: capitalize(term(ruleset, key, code))
                 for key in ("board", "hand", "draw_pile", "auction_pile", "public_space")

@@ -161,7 +161,8 @@ function render() {
   for (const node of document.querySelectorAll("[data-ui]")) node.textContent = ui(node.dataset.ui);
   const obs = view.observation;
   const seat = view.seat;
-  const names = view.seats.map((s) => s.name);
+  // a seat without a name has its default name, in the page's language ("Jugador 3")
+  const names = view.seats.map((s, i) => s.name || (state.texts.names || [])[i] || "");
   const mine = obs.legal_actions.length > 0;
 
   parts.turn.textContent = view.result ? ui("end")
@@ -339,7 +340,8 @@ async function fetchTexts(full = false) {
     if (data.lang !== state.lang) { job.again = "full"; return; }
     if (data.ui) {
       state.lives.clear();
-      state.texts = { ui: data.ui, cards: data.cards, dice: data.dice, terms: data.terms, kinds: data.seat_kinds };
+      state.texts = { ui: data.ui, cards: data.cards, dice: data.dice, terms: data.terms, kinds: data.seat_kinds,
+        names: data.seat_names };
       state.log = [];
     }
     const known = new Set(state.log.map((line) => line.n));
