@@ -14,7 +14,7 @@ import csv
 import html
 import io
 import json
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from typing import Any
 
 from biblios_kit.i18n import _, current_language, format_decimal, format_number, format_percent, ngettext, translator
@@ -364,25 +364,33 @@ def _fair_share(axes: Any, players: int) -> None:
     )
 
 
-def seat_rates_figure(cells: list[CellStats]) -> Any:
-    """Win rate per seat with 95% intervals, one group of bars per ruleset (a matplotlib figure)."""
-    figure = _figure()
-    axes = figure.subplots()
-    players = cells[0].players
+def _grouped_bars(
+    axes: Any, cells: list[CellStats], keys: list[str], label: Callable[[CellStats], str], first: int = 0
+) -> None:
+    """One bar per cell for each metric of ``keys`` (side by side at ``first``, ``first + 1``...), with its
+    95% interval; a cell without that metric leaves its place empty."""
     width = 0.8 / len(cells)
     for i, cell in enumerate(cells):
         xs: list[float] = []
         ys: list[float] = []
         errors: tuple[list[float], list[float]] = ([], [])
-        for seat in range(players):
-            e = cell.estimates.get(f"seat_win.{seat + 1}")
+        for j, key in enumerate(keys):
+            e = cell.estimates.get(key)
             if e is None:
                 continue
-            xs.append(seat + 1 + (i - (len(cells) - 1) / 2) * width)
+            xs.append(first + j + (i - (len(cells) - 1) / 2) * width)
             ys.append(e.value)
             errors[0].append(e.value - e.low)
             errors[1].append(e.high - e.value)
-        axes.bar(xs, ys, width=width, yerr=errors, capsize=3, label=cell.label)
+        axes.bar(xs, ys, width=width, yerr=errors, capsize=3, label=label(cell))
+
+
+def seat_rates_figure(cells: list[CellStats]) -> Any:
+    """Win rate per seat with 95% intervals, one group of bars per ruleset (a matplotlib figure)."""
+    figure = _figure()
+    axes = figure.subplots()
+    players = cells[0].players
+    _grouped_bars(axes, cells, [f"seat_win.{seat + 1}" for seat in range(players)], lambda cell: cell.label, first=1)
     _fair_share(axes, players)
     axes.set_xticks(range(1, players + 1))
     axes.xaxis.set_major_formatter(tick_formatter(COUNT_AXIS))
@@ -437,20 +445,7 @@ def categories_figure(cells: list[CellStats], rulesets: list[Ruleset]) -> Any:
     figure = _figure()
     axes = figure.subplots()
     keys = [k for k in metric_keys(cells) if k.startswith("category_by_winner.")]
-    width = 0.8 / len(cells)
-    for i, cell in enumerate(cells):
-        xs: list[float] = []
-        ys: list[float] = []
-        errors: tuple[list[float], list[float]] = ([], [])
-        for j, key in enumerate(keys):
-            e = cell.estimates.get(key)
-            if e is None:
-                continue
-            xs.append(j + (i - (len(cells) - 1) / 2) * width)
-            ys.append(e.value)
-            errors[0].append(e.value - e.low)
-            errors[1].append(e.high - e.value)
-        axes.bar(xs, ys, width=width, yerr=errors, capsize=3, label=cell_heading(cell, rulesets))
+    _grouped_bars(axes, cells, keys, lambda cell: cell_heading(cell, rulesets))
     axes.set_xticks(range(len(keys)), category_names(keys, cells, rulesets), rotation=15)
     axes.yaxis.set_major_formatter(tick_formatter(RATE_AXIS))
     axes.set_ylabel(_("Won by the game's winner"))
@@ -472,18 +467,7 @@ def nobody_figure(cells: list[CellStats], rulesets: list[Ruleset]) -> Any:
     figure = _figure()
     axes = figure.subplots()
     keys = [k for k in metric_keys(cells) if k.startswith("category_nobody.")]
-    width = 0.8 / len(cells)
-    for i, cell in enumerate(cells):
-        xs, ys, errors = [], [], ([], [])  # type: ignore[var-annotated]
-        for j, key in enumerate(keys):
-            e = cell.estimates.get(key)
-            if e is None:
-                continue
-            xs.append(j + (i - (len(cells) - 1) / 2) * width)
-            ys.append(e.value)
-            errors[0].append(e.value - e.low)
-            errors[1].append(e.high - e.value)
-        axes.bar(xs, ys, width=width, yerr=errors, capsize=3, label=cell_heading(cell, rulesets))
+    _grouped_bars(axes, cells, keys, lambda cell: cell_heading(cell, rulesets))
     axes.set_xticks(range(len(keys)), category_names(keys, cells, rulesets), rotation=15)
     axes.yaxis.set_major_formatter(tick_formatter(RATE_AXIS))
     axes.set_xlabel(_("Category"))
