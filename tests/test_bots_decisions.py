@@ -44,9 +44,7 @@ def digest(name: str, options: tuple[str, ...], players: int, specs: tuple[str, 
     for index in range(games):
         seed = game_seed(18, index)
         state = new_game(ruleset, players, seed)
-        bots = [make_bot(specs[seat % len(specs)], game_seed(seed, seat)) for seat in range(players)]
-        for bot in bots:
-            bot.set_ruleset(ruleset)  # type: ignore[attr-defined]
+        bots = [make_bot(specs[seat % len(specs)], game_seed(seed, seat), ruleset) for seat in range(players)]
         while state.cur >= 0:
             state.apply(bots[state.cur].choose(state.observation(state.cur)))
         h.update(repr((state.actions, state.result().victory_points)).encode())

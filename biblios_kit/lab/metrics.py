@@ -43,7 +43,7 @@ def play_restricted(
     from biblios_kit.bots.registry import make_bot
     from biblios_kit.lab.restrict import RestrictedBot, restriction
 
-    bots = [make_bot(spec, game_seed(seed, seat)) for seat, spec in enumerate(seats)]
+    bots = [make_bot(spec, game_seed(seed, seat), ruleset) for seat, spec in enumerate(seats)]
     rule = restriction(restriction_name)
     bots[focus] = RestrictedBot(bots[focus], rule, ruleset)
     state = new_game(ruleset, players, seed)
