@@ -283,6 +283,7 @@ class Worlds:
             zones[z].append(c)
             room[z] -= 1
         shuffle_fast(free, rng)
+        named = False
         for i, matches in enumerate(self._named_sets):
             z = self.REMOVED + i
             need = room[z]
@@ -295,6 +296,11 @@ class Worlds:
             free = [c for c in free if c not in chosen]
             zones[z].extend(picked)
             room[z] = 0
+            named = True
+        if named:
+            # The cards of a named kind left over sit late in the list (the first ones were taken):
+            # shuffle again, or they would land more often in the last zones filled.
+            shuffle_fast(free, rng)
         start = 0
         for z, r in enumerate(room):
             if r:
