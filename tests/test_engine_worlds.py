@@ -152,3 +152,57 @@ def test_the_exact_odds_are_those_of_the_real_setup() -> None:
     error = math.sqrt(share * (1 - share) / total)
     assert abs(removed / total - share) <= TOLERANCE * error
     assert in_draw > 0 and count < len(kind)
+
+
+@pytest.mark.parametrize("name,options", SHIPPED_CHOICES)
+def test_worlds_keep_what_the_payments_proved(name: str, options: tuple[str, ...]) -> None:
+    """A winner who could not pay a Gold bid held no Gold that could pay it, and a rival paying
+    can finish: the true state always keeps both (the facts are sound), and so does every world,
+    the bots' and :meth:`GameState.resample`'s."""
+    ruleset = load_ruleset(name, list(options))
+    rules = compile_rules(ruleset)
+    players = ruleset.player_counts[-1]
+    facts = 0
+    for seed in range(3):
+        state = new_game(ruleset, players, seed)
+        rng = random.Random(seed)
+        step = 0
+        while not state.is_terminal():
+            step += 1
+            if step % 3 == 0 and state.phase in (Phase.BIDDING, Phase.PAYMENT):
+                for p in range(players):
+                    obs = state.observation(p)
+                    worlds = Worlds(rules, obs)
+                    if not worlds.unpaid and worlds.payer < 0:
+                        continue
+                    facts += len(worlds.unpaid)
+                    truth = [list(h) for h in state.hands]
+                    assert worlds.keeps_the_proofs(truth), "a fact the true deal breaks"
+                    for world in [worlds.sample(rng) for _ in range(3)] + [state.resample(p, rng)]:
+                        assert worlds.keeps_the_proofs(world.hands), (seed, step, p)
+            state.apply(state.random_action(rng))
+    if not ruleset.auction.gold_ceiling_hand:  # with bids bounded by the bidder's Gold, every winner pays
+        assert facts > 0, "random play should leave winners unable to pay"
+
+
+def test_a_winner_who_could_not_pay_is_remembered_as_such() -> None:
+    """Without the fact, worlds would often give that rival the Gold they did not have."""
+    ruleset = load_ruleset("biblios")
+    rules = compile_rules(ruleset)
+    checked = 0
+    for seed in range(10):
+        state = new_game(ruleset, 3, seed)
+        rng = random.Random(seed)
+        while not state.is_terminal() and checked < 5:
+            if state.phase is Phase.BIDDING:
+                p = state.current_player
+                assert p is not None
+                worlds = Worlds(rules, state.observation(p))
+                if worlds.unpaid:
+                    unconstrained = [worlds._deal(random.Random(k)) for k in range(60)]
+                    breaking = sum(not worlds.keeps_the_proofs(z) for z in unconstrained)
+                    kept = [worlds.zones(random.Random(k)) for k in range(60)]
+                    assert all(worlds.keeps_the_proofs(z) for z in kept)
+                    checked += breaking > 0
+            state.apply(state.random_action(rng))
+    assert checked >= 3

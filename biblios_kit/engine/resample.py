@@ -5,7 +5,8 @@
 deal consistent with that player's observation, and puts it into a copy of the state: every
 field the player can see is the state's own, the hidden zones are re-dealt, the log is the
 player's view of the log (cards hidden from them redacted), and the world has its own RNG.
-A rival paying a Gold bid keeps Gold that can finish it (after a few deals, their true hand).
+What the payments proved holds in every world: a rival paying a Gold bid can finish it, a rival
+who could not pay could not (after a few deals, those rivals keep their true hands).
 """
 
 from __future__ import annotations
@@ -44,8 +45,7 @@ def resample(state: GameState, player: int, rng: random.Random) -> GameState:
         state.cache[key] = cached  # search resamples the same state many times
     worlds, redacted = cached.worlds, cached.redacted
     obs = worlds.obs
-    payer = worlds.payer
-    zones = worlds.zones(rng, state.hands[payer] if payer >= 0 else None)
+    zones = worlds.zones(rng, state.hands)
     rules = state.rules
     kind, value = rules.kind, rules.value
     world = state.clone()

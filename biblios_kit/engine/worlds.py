@@ -17,7 +17,9 @@ everything the observation and the public events prove:
 * a church card never lands in a hand or as a kept card (it is resolved as soon as it is
   acquired), nor among the face-down discards, except those of a short draw pile discarded
   unseen at the end of the gift phase (the only cards there that did not leave a hand);
-* a rival paying a Gold bid holds Gold that can finish the payment (the engine let them pay).
+* a rival paying a Gold bid holds Gold that can finish the payment (the engine let them pay);
+* a rival who won a Gold auction and could not pay holds no Gold that could have paid it, among
+  the cards of their hand that were there then (``Observation.unpaid``).
 
 :class:`ObservedWorld` builds the game state for one deal, so that no module outside the
 engine writes a state's fields. This is the only model: the bots' determinizations, hints,
@@ -49,8 +51,8 @@ from biblios_kit.engine.state import GameState, new_game
 
 __all__ = ["Constraints", "InconsistentView", "ObservedWorld", "Worlds", "assign", "identified_cards", "pin"]
 
-PAYMENT_TRIES = 40
-"""Deals tried before a rival paying a Gold bid is given Gold that finishes it (see :meth:`Worlds.zones`)."""
+TRIES = 40
+"""Deals tried for one that keeps what the payments prove (see :meth:`Worlds.zones`)."""
 
 
 class InconsistentView(RuntimeError):
@@ -142,6 +144,28 @@ def pin(cons: Constraints, zone: int, cards: Sequence[int]) -> Constraints:
         [zone] if c in fixed else [z for z in options if z != zone] for c, options in zip(cons.cards, cons.candidates)
     ]
     return Constraints(cons.cards, candidates, cons.capacity)
+
+
+def _paying(items: list[int], values: list[int], owed: int, exact: bool) -> list[int] | None:
+    """Some of ``items`` whose ``values`` pay ``owed``: at least (the first ones in order), or exactly
+    (a subset found by dynamic programming, early items first); None when none does."""
+    if not exact:
+        chosen: list[int] = []
+        total = 0
+        for item, value in zip(items, values):
+            if total >= owed:
+                break
+            chosen.append(item)
+            total += value
+        return chosen if total >= owed else None
+    reach: dict[int, list[int]] = {0: []}
+    for item, value in zip(items, values):
+        for total, picked in list(reach.items()):
+            if total + value <= owed and total + value not in reach:
+                reach[total + value] = [*picked, item]
+        if owed in reach:
+            return reach[owed]
+    return reach.get(owed)
 
 
 class Worlds:
@@ -247,6 +271,12 @@ class Worlds:
         payment = obs.payment
         self.payer = payment.payer if payment is not None and payment.payer != me and payment.currency == "gold" else -1
         """The rival paying a Gold bid now (their hand must be able to finish the payment), or -1."""
+        self.unpaid = tuple(
+            (who, bid, frozenset(entered))
+            for who, card, bid, entered in obs.unpaid
+            if who != me and rules.currency[card] == CUR_GOLD
+        )
+        """(rival, bid, cards that entered their hand since) of each rival who could not pay a Gold bid."""
         self._world: ObservedWorld | None = None
 
     def _fast_zones(self, rng: random.Random) -> list[list[int]] | None:
@@ -326,36 +356,84 @@ class Worlds:
         payment = self.obs.payment
         if payer < 0 or payment is None:
             return True
-        rules = self.rules
-        owed = payment.bid - sum(rules.value[c] for c in payment.paid_gold)
-        values = [rules.value[c] for c in hand if rules.kind[c] == KIND_GOLD]
-        if rules.overpay_forbidden:
-            return bool(subset_sums(values) >> owed & 1)
-        return sum(values) >= owed
+        owed = payment.bid - sum(self.rules.value[c] for c in payment.paid_gold)
+        return self._can_pay(hand, owed)
 
-    def zones(self, rng: random.Random, fallback: Sequence[int] | None = None) -> list[list[int]]:
+    def _can_pay(self, cards: Sequence[int], bid: int) -> bool:
+        """Whether the Gold among ``cards`` can pay ``bid`` (exactly, when the ruleset forbids overpaying)."""
+        rules = self.rules
+        values = [rules.value[c] for c in cards if rules.kind[c] == KIND_GOLD]
+        if rules.overpay_forbidden:
+            return bool(subset_sums(values) >> bid & 1)
+        return sum(values) >= bid
+
+    def keeps_the_proofs(self, zones: Sequence[Sequence[int]]) -> bool:
+        """Whether a deal keeps what the payments proved: the payer can finish, and no rival who
+        could not pay holds, among the cards they had then, Gold that could have paid."""
+        if self.payer >= 0 and not self.can_finish_payment(zones[self.payer]):
+            return False
+        for who, bid, entered in self.unpaid:
+            if self._can_pay([c for c in zones[who] if c not in entered], bid):
+                return False
+        return True
+
+    def zones(self, rng: random.Random, truth: Sequence[Sequence[int]] | None = None) -> list[list[int]]:
         """A random deal of the hidden cards: one list per zone (see the module docstring).
 
-        When a rival is paying a Gold bid, deals whose payer could not finish are dealt again
-        (:data:`PAYMENT_TRIES` times); ``fallback``, the payer's true hand when the caller
-        knows it (:func:`~biblios_kit.engine.resample.resample`), is then kept as it is.
+        A deal that does not keep what the payments proved (:meth:`keeps_the_proofs`) is dealt
+        again, up to :data:`TRIES` times. Then, when the caller knows the true hands (``truth``,
+        from :func:`~biblios_kit.engine.resample.resample`), the hands of the rivals concerned
+        are kept as they are; otherwise the deal is built to keep them (:meth:`_built`), and
+        only if that fails too is the last deal kept.
         """
         zones = self._deal(rng)
-        if self.payer < 0:
+        if self.payer < 0 and not self.unpaid:
             return zones
-        for _ in range(PAYMENT_TRIES):
-            if self.can_finish_payment(zones[self.payer]):
+        for _ in range(TRIES):
+            if self.keeps_the_proofs(zones):
                 return zones
             zones = self._deal(rng)
-        if fallback is None or self.can_finish_payment(zones[self.payer]):
-            return zones
+        if truth is None:
+            built = self._built(rng)
+            return zones if built is None else built
+        concerned = sorted({self.payer, *(who for who, _bid, _entered in self.unpaid)} - {-1})
         for cons in (self.strict, self._loose, self.any_zone):
-            pinned = assign(pin(cons, self.payer, fallback), rng)
+            for who in concerned:
+                cons = pin(cons, who, truth[who])
+            pinned = assign(cons, rng)
             if pinned is not None:
                 for zone in pinned:
                     shuffle_fast(zone, rng)
                 return pinned
-        raise InconsistentView("the payer's hand does not fit the observation")
+        raise InconsistentView("the true hands do not fit the observation")
+
+    def _built(self, rng: random.Random) -> list[list[int]] | None:
+        """A deal made to keep what the payments proved: the payer gets unseen Gold that finishes
+        their payment, and a rival who could not pay gets no unseen Gold they could have held then."""
+        rules = self.rules
+        hidden = self.hidden
+        cands = [options[:] for options in self.strict.candidates]
+        for who, _bid, entered in self.unpaid:
+            for i, c in enumerate(hidden):
+                if rules.kind[c] == KIND_GOLD and c not in entered and who in cands[i] and len(cands[i]) > 1:
+                    cands[i].remove(who)
+        payment = self.obs.payment
+        if self.payer >= 0 and payment is not None:
+            owed = payment.bid - sum(rules.value[c] for c in payment.paid_gold)
+            pool = [i for i, c in enumerate(hidden) if rules.kind[c] == KIND_GOLD and self.payer in cands[i]]
+            shuffle_fast(pool, rng)
+            pool.sort(key=lambda i: -rules.value[hidden[i]])  # the fewest cards: they must fit in the hand
+            chosen = _paying(pool, [rules.value[hidden[i]] for i in pool], owed, rules.overpay_forbidden)
+            if chosen is None:
+                return None
+            for i in chosen:
+                cands[i] = [self.payer]
+        zones = assign(Constraints(hidden, cands, self.capacity), rng)
+        if zones is None or not self.keeps_the_proofs(zones):
+            return None
+        for zone in zones:
+            shuffle_fast(zone, rng)
+        return zones
 
     @property
     def world(self) -> ObservedWorld:
