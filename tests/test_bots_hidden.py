@@ -118,6 +118,7 @@ def test_observation_never_names_a_card_hidden_from_its_player(name: str, option
             cards |= {c for _, c in observation.acquired} | {c for _, c in observation.gold_paid}
             cards |= set(observation.my_auction_cards) | set(observation.my_kept) | set(observation.my_buried)
             cards |= {x for x in (observation.drawn, observation.kept) if x is not None}
+            cards |= {c for _who, card, _bid, entered in observation.unpaid for c in (card, *entered)}
             assert not cards & hidden
         state.apply(state.random_action(rng))
 
