@@ -1,7 +1,7 @@
-"""Re-deal what one player cannot know, from the game state (the engine's side of :class:`~biblios_kit.engine.worlds.Worlds`).
+"""Re-deal what one player cannot know, from the game state (with :class:`~biblios_kit.engine.hidden.HiddenCards`).
 
 :meth:`GameState.resample` asks the engine's one model of hidden information
-(:class:`~biblios_kit.engine.worlds.Worlds`, the same the bots, hints and reviews use) for a
+(:class:`~biblios_kit.engine.hidden.HiddenCards`, the same the bots, hints and reviews use) for a
 deal consistent with that player's observation, and puts it into a copy of the state: every
 field the player can see is the state's own, the hidden zones are re-dealt, the log is the
 player's view of the log (cards hidden from them redacted), and the world has its own RNG.
@@ -16,7 +16,7 @@ from typing import TYPE_CHECKING, NamedTuple
 
 from biblios_kit.engine.compiled import KIND_GOLD
 from biblios_kit.engine.events import RawEvent, visible
-from biblios_kit.engine.worlds import Worlds
+from biblios_kit.engine.hidden import HiddenCards
 
 if TYPE_CHECKING:
     from biblios_kit.engine.state import GameState
@@ -27,7 +27,7 @@ __all__ = ["resample"]
 class _Resampling(NamedTuple):
     """What :func:`resample` derives once per (state, player) and keeps in the state's cache."""
 
-    worlds: Worlds
+    worlds: HiddenCards
     redacted: list[RawEvent]
 
 
@@ -39,7 +39,7 @@ def resample(state: GameState, player: int, rng: random.Random) -> GameState:
         redacted = [
             raw if raw[2] < 0 or visible(raw, player) else (raw[0], raw[1], -1, raw[3], raw[4]) for raw in state.log
         ]
-        cached = _Resampling(Worlds(state.rules, state.observation(player)), redacted)
+        cached = _Resampling(HiddenCards(state.rules, state.observation(player)), redacted)
         if state.cache is None:
             state.cache = {}
         state.cache[key] = cached  # search resamples the same state many times
