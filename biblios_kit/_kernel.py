@@ -39,6 +39,7 @@ GROUPS: tuple[tuple[str, tuple[str, ...]], ...] = (
             "biblios_kit.engine.actions",
             "biblios_kit.engine.state",
             "biblios_kit.engine.observation",
+            "biblios_kit.engine.scoring",
         ),
     ),
     (
