@@ -84,10 +84,7 @@ def play_pairing_games(
         seats = [a if seat == a_seat else b for seat in range(players)]
         gseed = game_seed(seed, index // players if paired else index)
         state = new_game(ruleset, players, gseed)
-        bots = [make_bot(spec, game_seed(gseed, seat)) for seat, spec in enumerate(seats)]
-        for bot in bots:
-            if hasattr(bot, "set_ruleset"):
-                bot.set_ruleset(ruleset)
+        bots = [make_bot(spec, game_seed(gseed, seat), ruleset) for seat, spec in enumerate(seats)]
         a_times: list[float] = []
         b_times: list[float] = []
         while not state.is_terminal():
@@ -194,7 +191,7 @@ def self_play(ruleset_name: str, spec: str, players: int, games: int, seed: int)
     for index in range(games):
         gseed = game_seed(seed, index)
         state = new_game(ruleset, players, gseed)
-        bots = [make_bot(spec, game_seed(gseed, seat)) for seat in range(players)]
+        bots = [make_bot(spec, game_seed(gseed, seat), ruleset) for seat in range(players)]
         while state.cur >= 0:
             observation = state.observation(state.cur)
             began = time.process_time()

@@ -8,7 +8,7 @@ It plays two-player games of hard's style (``STRONG``) against itself and, at ev
 decision with a choice (gift, pick, church and bidding; bids between pass and the lowest
 raise, plus the style's own bid), values each legal move from the deciding player's
 observation only: ``--rollouts`` times it deals a world consistent with that observation
-(:class:`~biblios_kit.bots.determinize.Determinizer`), plays every move from it, and plays each
+(:class:`~biblios_kit.engine.worlds.Worlds`), plays every move from it, and plays each
 resulting game **to the end** with the style for the player and medium for the rivals, all
 moves of a world sharing the same random numbers (the luck cancels in the differences). The
 reward is the search's final reward (:func:`~biblios_kit.bots.playout.rewards`: mostly the win
@@ -32,7 +32,6 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from biblios_kit.bots.determinize import Determinizer
 from biblios_kit.bots.estimate import EstimateCache
 from biblios_kit.bots.heuristic import decide
 from biblios_kit.bots.playout import rewards
@@ -42,6 +41,7 @@ from biblios_kit.engine.actions import BID, PASS
 from biblios_kit.engine.compiled import CompiledRules
 from biblios_kit.engine.observation import Observation, observe
 from biblios_kit.engine.state import GameState, Phase
+from biblios_kit.engine.worlds import Worlds
 from biblios_kit.rules import load_ruleset
 
 SEARCHED = (Phase.GIFT, Phase.PICK, Phase.CHURCH, Phase.BIDDING)
@@ -73,7 +73,7 @@ def value_moves(
     rules: CompiledRules, obs: Observation, moves: list[int], style_move: int, rollouts: int, rng: random.Random
 ) -> list[tuple[int, float, float]]:
     """(move, mean reward difference from the style's move, its standard error) for each move."""
-    det = Determinizer(rules, obs)
+    det = Worlds(rules, obs)
     caches = [EstimateCache() for _ in range(obs.players)]
     sums = dict.fromkeys(moves, 0.0)
     squares = dict.fromkeys(moves, 0.0)

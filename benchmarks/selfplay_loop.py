@@ -7,7 +7,7 @@ Usage (from the repository root of any version, including those before ``benchma
 
 Plays ``N`` Biblios games (40 by default) of medium at four and two players and of easy at four
 players, as ``benchmarks/bots.py --speed`` does (game ``i`` dealt from ``game_seed(2026, i)``,
-seat ``s`` played by ``make_bot(spec, game_seed(seed, s))``) but without timing each decision,
+seat ``s`` played by ``make_bot(spec, game_seed(seed, s), ruleset)``) but without timing each decision,
 and prints the games per second of CPU time (``time.process_time``) with a digest of every
 game's actions: two builds or versions that print the same digest played the very same games.
 ``game_seed`` is written out here (the same blake2b as ``biblios_kit.sim.runner.game_seed``) so
@@ -42,7 +42,7 @@ def run(spec: str, players: int, games: int, seed: int = 2026) -> tuple[float, s
     for index in range(games):
         gseed = game_seed(seed, index)
         state = new_game(ruleset, players, gseed)
-        bots = [make_bot(spec, game_seed(gseed, seat)) for seat in range(players)]
+        bots = [make_bot(spec, game_seed(gseed, seat), ruleset) for seat in range(players)]
         while not state.is_terminal():
             seat = state.current_player
             assert seat is not None

@@ -39,6 +39,7 @@ GROUPS: tuple[tuple[str, tuple[str, ...]], ...] = (
             "biblios_kit.engine.actions",
             "biblios_kit.engine.state",
             "biblios_kit.engine.observation",
+            "biblios_kit.engine.scoring",
         ),
     ),
     (
@@ -59,8 +60,9 @@ shared library, ``<group>__mypyc.<abi>.so`` beside the package (each module's ow
 a small shim that loads it). ``hatch_build.py`` compiles them, the ``Makefile`` watches their
 sources: this is the only list. The kernel comes first (``engine/observation.py`` with it:
 ``state.py`` calls it); the bots, compiled after it, call the kernel's native code, and a
-compile error in a bot module leaves the bots interpreted, never the kernel. ``bots/determinize.py``
-stays interpreted (its error class inherits ``RuntimeError``, which mypyc cannot compile)."""
+compile error in a bot module leaves the bots interpreted, never the kernel. ``engine/hidden.py``
+(the model of hidden information) and ``engine/worlds.py`` stay interpreted (its error class
+inherits ``RuntimeError``, which mypyc cannot compile)."""
 
 MODULES: tuple[str, ...] = tuple(module for _group, modules in GROUPS for module in modules)
 """Every compiled module, in group order."""

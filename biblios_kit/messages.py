@@ -112,7 +112,7 @@ TEMPLATES: dict[str, str | Plural] = {
     "bot-spec-item": N_("expected key=value in bot spec {spec!r}, got {item!r}"),
     "bot-spec-bad": N_("bad bot spec {spec!r}: {reason}"),
     "bot-unavailable": N_("the {name!r} bot is not available (module {module} is missing)"),
-    "bot-no-factory": N_("module {module} has no create_bot(name, seed, params)"),
+    "bot-no-factory": N_("module {module} has no create_bot(name, seed, params, ruleset)"),
     "bot-no-params": N_("this bot takes no parameters, got {names}"),
     "bot-unknown-params": N_("unknown parameter(s) {names}; known: {known}"),
     "bot-param-not-number": N_("parameter {name} expects a number, got {value}"),

@@ -15,6 +15,7 @@ import asyncio
 
 import aiohttp
 
+from biblios_kit.bots.base import Bot
 from biblios_kit.bots.registry import make_bot
 from biblios_kit.engine import format_action, parse_action
 from biblios_kit.net.client import parse_link
@@ -24,7 +25,7 @@ from biblios_kit.rules import load_ruleset
 
 async def play(link: str, spec: str) -> None:
     invitation = parse_link(link)
-    bot = make_bot(spec, seed=1)
+    bot: Bot | None = None  # made from the first view, which names the ruleset the table plays
     url = invitation.server.replace("http", "ws", 1) + f"/api/tables/{invitation.table}/ws"
     async with aiohttp.ClientSession() as http, http.ws_connect(url) as ws:
         await ws.send_json({"type": "hello", "token": invitation.token})
@@ -43,6 +44,8 @@ async def play(link: str, spec: str) -> None:
                 print("game over; winners:", data["result"]["winners"])
                 return
             ruleset = load_ruleset(data["ruleset"]["id"], data["ruleset"]["options"])
+            if bot is None:
+                bot = make_bot(spec, 1, ruleset)
             texts = data["observation"]["legal_actions"]
             if texts:  # our turn
                 observation = observation_from_json(data["observation"], [parse_action(ruleset, t) for t in texts])

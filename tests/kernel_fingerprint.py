@@ -40,7 +40,7 @@ PAIRED = "hard:paired=0:iterations=20", "hard:focus=0:horizon=0:iterations=30"
 
 def _bot_game(ruleset: Ruleset, players: int, specs: list[str], seed: int) -> str:
     """A game of the bots ``specs`` (one per seat) from ``seed``: every action and the victory points."""
-    bots = [make_bot(spec, seed=seed * 10 + seat) for seat, spec in enumerate(specs)]
+    bots = [make_bot(spec, seed * 10 + seat, ruleset) for seat, spec in enumerate(specs)]
     state = new_game(ruleset, players, seed)
     while not state.is_terminal():
         seat = state.current_player
@@ -74,7 +74,7 @@ def _hints() -> str:
     """Hints on a few positions of a medium game, and the review of a short game (reprs of every field)."""
     played = hashlib.sha256()
     ruleset = load_ruleset("biblios", ["medieval-bluff"])
-    bots = [make_bot("medium", seed=seat) for seat in range(3)]
+    bots = [make_bot("medium", seat, ruleset) for seat in range(3)]
     state = new_game(ruleset, 3, 31)
     moves = 0
     while not state.is_terminal():
@@ -111,7 +111,7 @@ def fingerprint() -> dict[str, str]:
                 result = state.result()
                 played.update(repr((state.actions, state.log, result.victory_points, result.winners)).encode())
                 played.update(repr((quiet.actions, quiet.rng.getstate())).encode())
-            bots = [make_bot("medium" if p % 2 else "easy", seed=p) for p in range(players)]
+            bots = [make_bot("medium" if p % 2 else "easy", p, ruleset) for p in range(players)]
             state = new_game(ruleset, players, 99)
             while not state.is_terminal():
                 seat = state.current_player

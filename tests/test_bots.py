@@ -10,7 +10,6 @@ from conftest import SHIPPED_CHOICES
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from biblios_kit.bots.context import rules_for
 from biblios_kit.bots.heuristic import HeuristicBot
 from biblios_kit.bots.ismcts import ISMCTSBot
 from biblios_kit.bots.registry import BotSpecError, make_bot
@@ -28,10 +27,7 @@ SPECS = ["easy", "medium", "hard:iterations=3", "hard:iterations=3:model=1"]
 def play(ruleset: Ruleset, players: int, seed: int, specs: list[str], limit: int | None = None) -> GameState:
     """Play with bots ``specs`` (cycled over the seats), checking each move is legal."""
     state = new_game(ruleset, players, seed)
-    bots = [make_bot(specs[p % len(specs)], seed * 31 + p) for p in range(players)]
-    for bot in bots:
-        if hasattr(bot, "set_ruleset"):
-            bot.set_ruleset(ruleset)
+    bots = [make_bot(specs[p % len(specs)], seed * 31 + p, ruleset) for p in range(players)]
     moves = 0
     while not state.is_terminal() and (limit is None or moves < limit):
         p = state.current_player
@@ -101,16 +97,17 @@ def test_different_seeds_differ_for_noisy_bots() -> None:
 
 
 def test_specs_and_parameters() -> None:
-    assert isinstance(make_bot("medium", 1), HeuristicBot)
-    easy = make_bot("easy", 1)
+    biblios = load_ruleset("biblios")
+    assert isinstance(make_bot("medium", 1, biblios), HeuristicBot)
+    easy = make_bot("easy", 1, biblios)
     assert isinstance(easy, HeuristicBot) and easy.mistakes > 0 and easy.style.noise > 0
-    hard = make_bot("hard:iterations=50:exploration=1.0", 1)
+    hard = make_bot("hard:iterations=50:exploration=1.0", 1, biblios)
     assert isinstance(hard, ISMCTSBot) and hard.iterations == 50 and hard.exploration == 1.0
-    assert hard.model == 2 and make_bot("hard:model=1", 1).model == 1  # type: ignore[attr-defined]
-    timed = make_bot("hard:seconds=0.05", 1)
+    assert hard.model == 2 and make_bot("hard:model=1", 1, biblios).model == 1  # type: ignore[attr-defined]
+    timed = make_bot("hard:seconds=0.05", 1, biblios)
     assert isinstance(timed, ISMCTSBot) and timed.iterations is None and timed.seconds == 0.05
-    assert make_bot("medium:bluff=0", 1).name == "medium:bluff=0"
-    tuned = make_bot("medium:deny=0.3:futures=4", 1)
+    assert make_bot("medium:bluff=0", 1, biblios).name == "medium:bluff=0"
+    tuned = make_bot("medium:deny=0.3:futures=4", 1, biblios)
     assert isinstance(tuned, HeuristicBot) and tuned.style.deny == 0.3 and tuned.style.futures == 4
     for bad in (
         "hard:iterations=0",
@@ -124,13 +121,13 @@ def test_specs_and_parameters() -> None:
         "medium:colour=2",
     ):
         with pytest.raises(BotSpecError):
-            make_bot(bad, 1)
+            make_bot(bad, 1, biblios)
 
 
 def test_single_legal_action_is_taken_without_search() -> None:
     ruleset = load_ruleset("biblios")
     state = new_game(ruleset, 2, 4)
-    bot = make_bot("hard:iterations=5", 1)
+    bot = make_bot("hard:iterations=5", 1, ruleset)
     assert isinstance(bot, ISMCTSBot)
     while len(state.legal_actions()) != 1:
         state.apply(state.legal_actions()[0])
@@ -142,7 +139,7 @@ def test_single_legal_action_is_taken_without_search() -> None:
 def test_time_budget_stops_the_search() -> None:
     ruleset = load_ruleset("biblios")
     state = new_game(ruleset, 2, 4)
-    bot = make_bot("hard:paired=0:seconds=0.05:iterations=10000000", 1)
+    bot = make_bot("hard:paired=0:seconds=0.05:iterations=10000000", 1, ruleset)
     bot.choose(state.observation(0))
     assert 1 <= bot.last_iterations < 10_000_000  # type: ignore[attr-defined]  # the clock, not the count, stopped it
 
@@ -151,11 +148,11 @@ def test_search_in_worker_threads_matches_sequential() -> None:
     ruleset = load_ruleset("biblios")
     state = new_game(ruleset, 3, 8)
     observation = state.observation(0)
-    expected = [make_bot("hard:iterations=15", seed).choose(observation) for seed in range(4)]
+    expected = [make_bot("hard:iterations=15", seed, ruleset).choose(observation) for seed in range(4)]
     results: dict[int, int] = {}
 
     def work(seed: int) -> None:
-        results[seed] = make_bot("hard:iterations=15", seed).choose(observation)
+        results[seed] = make_bot("hard:iterations=15", seed, ruleset).choose(observation)
 
     threads = [threading.Thread(target=work, args=(seed,)) for seed in range(4)]
     for thread in threads:
@@ -165,22 +162,26 @@ def test_search_in_worker_threads_matches_sequential() -> None:
     assert [results[seed] for seed in range(4)] == expected
 
 
-def test_rules_come_from_the_observation_when_the_id_is_ambiguous() -> None:
+def test_a_bot_plays_the_ruleset_it_was_made_with_and_no_other() -> None:
+    """A bot is given its rules when it is made: an observation of other rules (the same id with
+    other options) is refused, never played by the wrong rules nor looked up elsewhere."""
     plain = load_ruleset("biblios")
     bluff = load_ruleset("biblios", ["medieval-bluff"])
     plain_view = new_game(plain, 2, 1).observation(0)
     bluff_view = new_game(bluff, 2, 1).observation(0)
     assert plain_view.ruleset_id == bluff_view.ruleset_id
-    # the observation names its exact rules (options included): a misleading hint changes nothing
-    assert rules_for(plain_view, bluff) is compile_rules(plain)
-    assert rules_for(bluff_view, plain) is compile_rules(bluff)
-    assert rules_for(bluff_view).ruleset.penalty.kind.value == "medieval-bluff"
+    for spec in ("medium", "hard:iterations=3"):
+        bot = make_bot(spec, 1, bluff)
+        assert bot.rules is compile_rules(bluff)  # type: ignore[attr-defined]
+        assert bot.choose(bluff_view) in bluff_view.legal_actions
+        with pytest.raises(ValueError, match="made for ruleset"):
+            bot.choose(plain_view)
 
 
 def test_tree_size_is_bounded() -> None:
     ruleset = load_ruleset("biblios")
     state = new_game(ruleset, 2, 6)
-    bot = make_bot("hard:paired=0:iterations=200:max_nodes=12", 1)
+    bot = make_bot("hard:paired=0:iterations=200:max_nodes=12", 1, ruleset)
     assert isinstance(bot, ISMCTSBot)
     action = bot.choose(state.observation(0))
     assert action in state.legal_actions()

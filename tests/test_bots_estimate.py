@@ -46,7 +46,7 @@ def test_a_reused_estimate_equals_a_fresh_one(name: str, options: list[str], pla
     for seed in range(2):
         state = new_game(ruleset, players, seed)
         caches = [EstimateCache() for _ in range(players)]
-        bots = [HeuristicBot(seed * 10 + p) for p in range(players)]
+        bots = [HeuristicBot(seed * 10 + p, ruleset) for p in range(players)]
         while not state.is_terminal():
             p = state.current_player
             assert p is not None

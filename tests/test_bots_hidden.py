@@ -16,11 +16,11 @@ import pytest
 from conftest import SHIPPED_CHOICES
 
 from biblios_kit.bots.base import Bot
-from biblios_kit.bots.determinize import Determinizer
 from biblios_kit.bots.heuristic import HeuristicBot
 from biblios_kit.bots.ismcts import ISMCTSBot
 from biblios_kit.engine import AuctionView, Observation, PaymentView, compile_rules, new_game
 from biblios_kit.engine.state import GameState
+from biblios_kit.engine.worlds import Worlds
 from biblios_kit.rules import load_ruleset
 from biblios_kit.rules.model import ShortDraw
 
@@ -72,7 +72,7 @@ def test_the_bot_protocol_takes_an_observation_only() -> None:
         assert hints["observation"] is Observation
         assert set(hints) == {"observation", "return"}
         assert list(inspect.signature(cls.choose).parameters) == ["self", "observation"]
-        assert isinstance(cls(1), Bot)
+        assert isinstance(cls(1, load_ruleset("biblios")), Bot)
         if not (sys.modules[cls.__module__].__file__ or "").endswith(".py"):
             continue  # compiled: what is checked above is read from the source it was compiled from
         assert hints == typing.get_type_hints(cls.choose)
@@ -118,6 +118,7 @@ def test_observation_never_names_a_card_hidden_from_its_player(name: str, option
             cards |= {c for _, c in observation.acquired} | {c for _, c in observation.gold_paid}
             cards |= set(observation.my_auction_cards) | set(observation.my_kept) | set(observation.my_buried)
             cards |= {x for x in (observation.drawn, observation.kept) if x is not None}
+            cards |= {c for _who, card, _bid, entered in observation.unpaid for c in (card, *entered)}
             assert not cards & hidden
         state.apply(state.random_action(rng))
 
@@ -145,7 +146,7 @@ def test_determinizations_never_contradict_the_observation(name: str, options: l
                 p = state.current_player
                 assert p is not None
                 observation = state.observation(p)
-                det = Determinizer(rules, observation)
+                det = Worlds(rules, observation)
                 for _ in range(2):
                     world = det.sample(rng)
                     mirror = world.observation(p)
@@ -183,7 +184,7 @@ def test_determinizations_vary() -> None:
     rng = random.Random(3)
     for _ in range(40):
         state.apply(state.random_action(rng))
-    det = Determinizer(compile_rules(ruleset), state.observation(state.current_player or 0))
+    det = Worlds(compile_rules(ruleset), state.observation(state.current_player or 0))
     hands = {tuple(sorted(det.sample(rng).hands[1 - (state.current_player or 0)])) for _ in range(10)}
     assert len(hands) > 1
 
@@ -206,7 +207,7 @@ def test_rivals_in_a_world_remember_the_public_history(name: str, options: list[
             assert p is not None
             if step % 5 == 0:
                 r = 1 - p
-                world = Determinizer(rules, state.observation(p)).sample(rng)
+                world = Worlds(rules, state.observation(p)).sample(rng)
                 real, imagined = state.observation(r), world.observation(r)
                 assert imagined.revealed == real.revealed
                 assert sorted(c for q, c in imagined.acquired if q == p) == sorted(
@@ -245,7 +246,7 @@ def test_worlds_never_put_a_church_card_in_a_hand(name: str, options: list[str],
             assert p is not None
             if step % 3 == 0:
                 observation = state.observation(p)
-                det = Determinizer(rules, observation)
+                det = Worlds(rules, observation)
                 short = rules.setups[players].short_discard
                 for world in [det.sample(rng) for _ in range(4)] + [state.resample(p, rng) for _ in range(2)]:
                     held, buried = _church_slots(world, rules, players)
@@ -285,7 +286,7 @@ def test_a_church_card_may_be_among_the_discarded_short_draw_pile_only() -> None
             p = state.current_player
             assert p is not None
             if len(state.draw) <= 4:  # the last gift turn, then the auction after the discard
-                det = Determinizer(rules, state.observation(p))
+                det = Worlds(rules, state.observation(p))
                 for world in [det.sample(rng) for _ in range(6)] + [state.resample(p, rng) for _ in range(2)]:
                     held, buried = _church_slots(world, rules, 2)
                     assert not held

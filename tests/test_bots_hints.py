@@ -39,7 +39,7 @@ def decisions(name: str, players: int, seed: int) -> list[GameState]:
     """A medium game's positions, one per decision with a choice (clones)."""
     ruleset = load_ruleset(name)
     state = new_game(ruleset, players, seed)
-    bots = [make_bot("medium", seed * 10 + seat) for seat in range(players)]
+    bots = [make_bot("medium", seed * 10 + seat, ruleset) for seat in range(players)]
     out = []
     while not state.is_terminal():
         p = state.current_player
@@ -114,7 +114,7 @@ def test_the_drawn_card_reasons_compare_our_chance_with_a_rival_holding_it() -> 
 def test_a_review_lists_a_persons_decisions_the_bot_disagrees_with_worst_first() -> None:
     ruleset = load_ruleset("biblios")
     state = new_game(ruleset, 2, 21)
-    bots = [make_bot("easy", 1), make_bot("medium", 2)]
+    bots = [make_bot("easy", 1, ruleset), make_bot("medium", 2, ruleset)]
     while not state.is_terminal():
         p = state.current_player
         assert p is not None
@@ -211,7 +211,7 @@ def test_the_hint_dialog_shows_the_move_and_its_reasons(lang: str) -> None:
 def test_the_review_dialog_lists_the_persons_worst_decisions(lang: str) -> None:
     ruleset = load_ruleset("biblios")
     state = new_game(ruleset, 2, 21)
-    bots = [make_bot("easy", 1), make_bot("medium", 2)]
+    bots = [make_bot("easy", 1, ruleset), make_bot("medium", 2, ruleset)]
     while not state.is_terminal():
         p = state.current_player
         assert p is not None

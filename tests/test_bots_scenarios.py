@@ -68,8 +68,7 @@ def auction_observation(ruleset: Ruleset = RULESET, **changes: object) -> Observ
 def choices(observation: Observation, ruleset: Ruleset = RULESET, spec: str = "medium") -> set[int]:
     moves = set()
     for seed in SEEDS:
-        bot = HeuristicBot(seed, spec)
-        bot.set_ruleset(ruleset)
+        bot = HeuristicBot(seed, ruleset, spec)
         moves.add(bot.choose(observation))
     return moves
 

@@ -7,21 +7,24 @@ import random
 
 import pytest
 
-from biblios_kit.bots.determinize import Determinizer
 from biblios_kit.bots.ismcts import ISMCTSBot, _settle_by_heuristic, create_bot
 from biblios_kit.bots.registry import make_bot
 from biblios_kit.engine import compile_rules, new_game
 from biblios_kit.engine.observation import Observation
 from biblios_kit.engine.state import Phase
+from biblios_kit.engine.worlds import Worlds
 from biblios_kit.errors import BotSpecError
 from biblios_kit.rules import load_ruleset
+
+BIBLIOS = load_ruleset("biblios")
+"""The ruleset of every position here (:func:`views`)."""
 
 
 def views(players: int, seed: int, every: int = 5) -> list[Observation]:
     """Observations of the deciding seat at every ``every``-th decision with a choice of a medium game."""
     ruleset = load_ruleset("biblios")
     state = new_game(ruleset, players, seed)
-    bots = [make_bot("medium", seed + seat) for seat in range(players)]
+    bots = [make_bot("medium", seed + seat, ruleset) for seat in range(players)]
     out = []
     count = 0
     while not state.is_terminal():
@@ -41,8 +44,8 @@ def views(players: int, seed: int, every: int = 5) -> list[Observation]:
 )
 def test_analyse_finds_the_move_choose_plays(spec: str) -> None:
     for index, obs in enumerate(views(2, 3, every=9)):
-        a = make_bot(spec, index)
-        b = make_bot(spec, index)
+        a = make_bot(spec, index, BIBLIOS)
+        b = make_bot(spec, index, BIBLIOS)
         assert isinstance(a, ISMCTSBot) and isinstance(b, ISMCTSBot)
         analysis = a.analyse(obs)
         assert analysis.choice == b.choose(obs)
@@ -53,9 +56,9 @@ def test_analyse_finds_the_move_choose_plays(spec: str) -> None:
 def test_the_paired_comparison_keeps_the_styles_move_without_evidence() -> None:
     changed = 0
     for index, obs in enumerate(views(2, 5, every=4)):
-        stubborn = ISMCTSBot(index, iterations=60, paired=1, focus=0, horizon=0, gate=1e9).analyse(obs)
+        stubborn = ISMCTSBot(index, BIBLIOS, iterations=60, paired=1, focus=0, horizon=0, gate=1e9).analyse(obs)
         assert stubborn.choice == stubborn.style_choice
-        eager = ISMCTSBot(index, iterations=60, paired=1, focus=0, horizon=0, gate=0.0).analyse(obs)
+        eager = ISMCTSBot(index, BIBLIOS, iterations=60, paired=1, focus=0, horizon=0, gate=0.0).analyse(obs)
         means = {m.action: m.mean for m in eager.moves}
         if eager.choice != eager.style_choice:
             changed += 1
@@ -67,7 +70,7 @@ def test_the_paired_comparison_spends_its_budget_on_close_moves() -> None:
     budget = 200
     spent = []
     for index, obs in enumerate(views(3, 8, every=6)):
-        bot = ISMCTSBot(index, iterations=budget, paired=1, focus=0, horizon=0, gate=1.5)
+        bot = ISMCTSBot(index, BIBLIOS, iterations=budget, paired=1, focus=0, horizon=0, gate=1.5)
         analysis = bot.analyse(obs)
         assert bot.last_iterations <= budget + len(obs.legal_actions)  # a round plays every live move once
         rounds = [m.visits for m in analysis.moves]
@@ -77,18 +80,18 @@ def test_the_paired_comparison_spends_its_budget_on_close_moves() -> None:
 
 
 def test_paired_focus_and_horizon_are_checked_parameters() -> None:
-    assert create_bot("hard", 1, {"paired": 0}).paired == 0
-    default = create_bot("hard", 1, {})
+    assert create_bot("hard", 1, {"paired": 0}, BIBLIOS).paired == 0
+    default = create_bot("hard", 1, {}, BIBLIOS)
     assert (default.paired, default.focus, default.horizon, default.gate) == (1, 1, 1, 2.0)
     for bad in ("hard:paired=2", "hard:focus=2", "hard:horizon=-1", "hard:focus=0.5"):
         with pytest.raises(BotSpecError):
-            make_bot(bad, 1)
+            make_bot(bad, 1, BIBLIOS)
 
 
 def test_the_default_searches_bids_and_plays_its_style_elsewhere() -> None:
     searched = {Phase.BIDDING: 0, Phase.GIFT: 0}
     for index, obs in enumerate(views(2, 7, every=3)):
-        bot = ISMCTSBot(index, iterations=20)
+        bot = ISMCTSBot(index, BIBLIOS, iterations=20)
         analysis = bot.analyse(obs)
         if obs.phase == Phase.BIDDING:
             searched[Phase.BIDDING] += bot.last_iterations > 0
@@ -103,7 +106,7 @@ def test_a_world_is_played_to_the_end_of_the_game_or_of_the_turn() -> None:
     ruleset = load_ruleset("biblios")
     rules = compile_rules(ruleset)
     obs = views(2, 4, every=7)[1]
-    world = Determinizer(rules, obs).sample(random.Random(1))
+    world = Worlds(rules, obs).sample(random.Random(1))
     turn, game = world.clone(), world.clone()
     _settle_by_heuristic(turn, rules, random.Random(2), obs.player)
     _settle_by_heuristic(game, rules, random.Random(2), obs.player, to_end=True)

@@ -210,10 +210,12 @@ def test_resample_during_another_players_gold_payment_lets_them_pay() -> None:
         while not state.is_terminal() and found < 6:
             if state.phase is Phase.PAYMENT and state.auc_cur == 0 and state.current_player != 0 and state.high >= 4:
                 found += 1
-                from biblios_kit.engine.resample import assign, constraints, pin
+                from biblios_kit.engine.worlds import Worlds, assign, pin
 
                 payer = state.current_player
-                pinned = assign(pin(constraints(state, 0), payer, state.hands[payer]), random.Random(1))
+                worlds = Worlds(state.rules, state.observation(0))
+                assert worlds.payer == payer and worlds.can_finish_payment(state.hands[payer])
+                pinned = assign(pin(worlds.any_zone, payer, state.hands[payer]), random.Random(1))
                 assert pinned is not None and sorted(pinned[payer]) == sorted(state.hands[payer])
                 for seed in range(3):
                     world = state.resample(0, random.Random(seed))

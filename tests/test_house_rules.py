@@ -20,11 +20,11 @@ from conftest import check_invariants, variant
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from biblios_kit.bots.determinize import Determinizer
 from biblios_kit.bots.registry import make_bot
 from biblios_kit.engine import EventKind, GameState, Phase, new_game
 from biblios_kit.engine.actions import BID, DECLINE, PASS, church_parts
 from biblios_kit.engine.compiled import CUR_GOLD, compile_rules
+from biblios_kit.engine.worlds import Worlds
 from biblios_kit.errors import EngineError, RulesetError
 from biblios_kit.rulebook import render_rulebook
 from biblios_kit.rulebook.diff import diff_rulesets
@@ -134,7 +134,7 @@ def test_resample_and_determinizations_keep_named_cards_in_their_owners_hands() 
                     assert world.observation(p) == state.observation(p)
                     for q in range(5):
                         assert set(named[q]) <= set(world.hands[q])
-                    dealt = Determinizer(rules, state.observation(p)).sample(random.Random(k))
+                    dealt = Worlds(rules, state.observation(p)).sample(random.Random(k))
                     zones = Counter(c for cards in dealt.zones().values() for c in cards)
                     assert sorted(zones) == list(range(len(ruleset.deck))) and set(zones.values()) == {1}
                     for q in range(5):
@@ -400,7 +400,7 @@ def test_random_games_with_the_house_rules_keep_every_invariant(name: str, seed:
 def test_bots_play_whole_games(name: str, bot: str) -> None:
     ruleset = load_ruleset(name)
     players = ruleset.player_counts[-1] if name == ITALIAN else 3
-    bots = [make_bot(bot if seat == 0 else "easy", seed=seat) for seat in range(players)]
+    bots = [make_bot(bot if seat == 0 else "easy", seat, ruleset) for seat in range(players)]
     state = new_game(ruleset, players, 7)
     while not state.is_terminal():
         seat = state.current_player

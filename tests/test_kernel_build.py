@@ -225,13 +225,15 @@ def test_whole_number_parameters_reach_the_bots_as_ints_in_every_build() -> None
     from biblios_kit.bots.heuristic import HeuristicBot
     from biblios_kit.bots.registry import make_bot
     from biblios_kit.bots.style import STYLE_FIELDS, Style
+    from biblios_kit.rules import load_ruleset
 
-    bot = make_bot("medium:futures=4:deny=1:spread=2.5", 1)
+    biblios = load_ruleset("biblios")
+    bot = make_bot("medium:futures=4:deny=1:spread=2.5", 1, biblios)
     assert isinstance(bot, HeuristicBot)
     assert bot.style == dataclasses.replace(Style(), futures=4, deny=1.0, spread=2.5)
     assert type(bot.style.futures) is int and type(bot.style.deny) is float
     every = {name: index + 1 for index, name in enumerate(STYLE_FIELDS) if name != "bluff"}
-    bot = make_bot("medium:" + ":".join(f"{name}={value}" for name, value in every.items()), 1)
+    bot = make_bot("medium:" + ":".join(f"{name}={value}" for name, value in every.items()), 1, biblios)
     assert isinstance(bot, HeuristicBot)
     assert {name: getattr(bot.style, name) for name in every} == every
     for name, kind in typing.get_type_hints(Style).items():

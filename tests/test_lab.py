@@ -175,9 +175,9 @@ def test_a_restricted_bot_obeys_its_restriction(name: str) -> None:
     overridden = 0
     for seed in range(3):
         state = new_game(ruleset, 3, seed)
-        restricted = RestrictedBot(make_bot("random", seed), RESTRICTIONS[name], ruleset)
+        restricted = RestrictedBot(make_bot("random", seed, ruleset), RESTRICTIONS[name], ruleset)
         checking = _Checking(restricted)
-        bots = [checking, make_bot("random", 100 + seed), make_bot("random", 200 + seed)]
+        bots = [checking, make_bot("random", 100 + seed, ruleset), make_bot("random", 200 + seed, ruleset)]
         while not state.is_terminal():
             player = state.current_player
             assert player is not None

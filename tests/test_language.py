@@ -365,7 +365,7 @@ def test_lookups_match_whole_words_and_respect_typed_accents() -> None:
 def finished_record(tmp_path: Path) -> Path:
     ruleset = load_ruleset("biblios")
     state = new_game(ruleset, players=3, seed=11)
-    bots = [make_bot("random", seed=seat) for seat in range(3)]
+    bots = [make_bot("random", seat, ruleset) for seat in range(3)]
     while not state.is_terminal():
         state.apply(bots[state.current_player].choose(state.observation(state.current_player)))
     return save_record(record_of(state), tmp_path / "game.json")

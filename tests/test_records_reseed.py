@@ -314,7 +314,7 @@ def test_continued_bots_get_new_seeds() -> None:
     choices = [[session.bots[1].choose(observation) for _ in range(12)] for session in sessions]
     assert choices[0] != choices[1]
     # ... seeded from the new seed, not from the game seed.
-    expected = make_bot("random", bot_seed(1, 1))
+    expected = make_bot("random", bot_seed(1, 1), load_ruleset("biblios"))
     assert choices[0] == [expected.choose(observation) for _ in range(12)]
 
 

@@ -20,7 +20,7 @@ from biblios_kit.rules import load_ruleset
 def mid_game(seed: int, actions: int, players: int = 3):  # type: ignore[no-untyped-def]
     ruleset = load_ruleset("biblios")
     state = new_game(ruleset, players=players, seed=seed)
-    bots = [make_bot("random", seed=seed * 10 + seat) for seat in range(players)]
+    bots = [make_bot("random", seed * 10 + seat, ruleset) for seat in range(players)]
     for _ in range(actions):
         if state.is_terminal():
             break

@@ -12,6 +12,7 @@ from biblios_kit.bots.registry import BotSpecError, make_bot, parse_spec
 from biblios_kit.cli.app import build_app
 from biblios_kit.engine.records import load_record, replay
 from biblios_kit.i18n import use_language
+from biblios_kit.rules import load_ruleset
 from biblios_kit.sim import SimConfig, game_seed, run_simulation, seat_assignments, wilson_interval
 
 
@@ -86,7 +87,7 @@ def test_bot_specs() -> None:
     for bad in ("", "hard:iterations", "nobody", "hard:=3"):
         with pytest.raises(BotSpecError):
             parse_spec(bad)
-    bot = make_bot("random", 4)
+    bot = make_bot("random", 4, load_ruleset("biblios"))
     assert bot.name == "random"
 
 

@@ -21,7 +21,7 @@ def test_random_bot_rng_is_a_plain_seeded_random() -> None:
     reseeded = random.Random()
     for seed in (0, 7, game_seed(3, 11)):
         reseeded.seed(seed)
-        assert make_bot("random", seed).rng.getstate() == reseeded.getstate()  # type: ignore[attr-defined]
+        assert make_bot("random", seed, load_ruleset("biblios")).rng.getstate() == reseeded.getstate()  # type: ignore[attr-defined]
 
 
 def test_fast_path_plays_the_games_of_play_game() -> None:

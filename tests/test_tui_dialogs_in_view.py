@@ -29,7 +29,7 @@ def test_hint_review_and_rules_leave_the_board_in_view() -> None:
     state = position(ruleset, 3, hands=hands, draw=draw, active=0)
     assert state.phase is Phase.GIFT and state.current_player == 0
     finished = new_game(ruleset, 2, 21)
-    bots = [make_bot("random", 1), make_bot("random", 2)]
+    bots = [make_bot("random", 1, ruleset), make_bot("random", 2, ruleset)]
     while not finished.is_terminal():
         finished.apply(bots[finished.current_player].choose(finished.observation(finished.current_player)))
     size = (80, 24)

@@ -19,7 +19,7 @@ NAMES = ["Ana", "Bo", "Cy"]
 def played_game(seed: int = 4):  # type: ignore[no-untyped-def]
     ruleset = load_ruleset("biblios")
     state = new_game(ruleset, 3, seed)
-    bots = [make_bot("random", seed=seed + seat) for seat in range(3)]
+    bots = [make_bot("random", seed + seat, ruleset) for seat in range(3)]
     while not state.is_terminal():
         state.apply(bots[state.current_player].choose(state.observation(state.current_player)))
     return ruleset, state

@@ -1,46 +1,26 @@
-"""Which compiled rules a bot plays by, found from its observation (public knowledge only)."""
+"""The rules a bot plays by: given when it is made, checked against each observation (public knowledge only)."""
 
 from __future__ import annotations
 
-from biblios_kit.engine.compiled import CompiledRules, compile_rules, compiled_for_hash
+from biblios_kit.engine.compiled import CompiledRules
 from biblios_kit.engine.observation import Observation
-from biblios_kit.rules.model import Ruleset
+from biblios_kit.engine.worlds import identified_cards
 
 
-def rules_for(observation: Observation, hint: Ruleset | None = None) -> CompiledRules:
-    """The compiled rules of the game ``observation`` comes from.
+def checked_rules(rules: CompiledRules, observation: Observation) -> CompiledRules:
+    """``rules``, the compiled ruleset a bot was made with, once ``observation`` is shown to come from a game of them.
 
-    The rules are public. The observation carries its ruleset's content hash, which names
-    the exact rules (options included); the game compiled them in this process. Failing
-    that (an observation made elsewhere), the ``hint`` a caller gave the bot
-    (:meth:`set_ruleset` on our bots) if its hash matches, and last the ruleset loaded by
-    id with its default options.
+    A bot is given its ruleset (options included) when it is made, as OpenSpiel hands its bots
+    the game: nothing looks rules up by name. The observation carries its ruleset's content
+    hash; an observation of another ruleset (other options, another edition) is a
+    ``ValueError``, never a game played by the wrong rules.
     """
-    compiled = compiled_for_hash(observation.ruleset_hash)
-    if compiled is not None:
-        return compiled
-    if hint is not None and hint.content_hash == observation.ruleset_hash:
-        return compile_rules(hint)
-    from biblios_kit.rules import loader
-
-    return compile_rules(loader.load_ruleset(observation.ruleset_id))
+    if observation.ruleset_hash != rules.ruleset.content_hash:
+        raise ValueError(
+            f"this bot was made for ruleset {rules.ruleset.id} ({rules.ruleset.content_hash[:12]}), "
+            f"not {observation.ruleset_id} ({observation.ruleset_hash[:12]})"
+        )
+    return rules
 
 
-def identified_cards(obs: Observation) -> frozenset[int]:
-    """Cards whose place this player knows exactly now: own hand, public space, face-up
-    discards, own unrevealed auction-pile cards and face-down losses, the card in hand to
-    place or kept this turn, the card under auction and the church card being resolved."""
-    known = set(obs.hand)
-    known.update(obs.public)
-    known.update(obs.discard)
-    known.update(obs.my_auction_cards)
-    known.update(obs.my_buried)
-    if obs.drawn is not None:
-        known.add(obs.drawn)
-    if obs.kept is not None:
-        known.add(obs.kept)
-    if obs.auction is not None:
-        known.add(obs.auction.card)
-    if obs.church is not None:
-        known.add(obs.church[1])
-    return frozenset(known)
+__all__ = ["checked_rules", "identified_cards"]

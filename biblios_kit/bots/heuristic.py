@@ -25,7 +25,7 @@ import random
 import threading
 from collections.abc import Callable, Sequence
 
-from biblios_kit.bots.context import rules_for
+from biblios_kit.bots.context import checked_rules
 from biblios_kit.bots.estimate import Estimate, EstimateCache
 from biblios_kit.bots.params import check_names, number
 from biblios_kit.bots.style import EASY, MEDIUM, STYLE_FIELDS, Style, style_from
@@ -42,7 +42,7 @@ from biblios_kit.engine.actions import (
     Action,
     church_parts,
 )
-from biblios_kit.engine.compiled import PEN_NONE, CompiledRules
+from biblios_kit.engine.compiled import PEN_NONE, CompiledRules, compile_rules
 from biblios_kit.engine.observation import Observation
 from biblios_kit.engine.state import Phase
 from biblios_kit.rules.model import Ruleset
@@ -56,18 +56,17 @@ class HeuristicBot:
     ``easy`` uses both.
     """
 
-    def __init__(self, seed: int, name: str = "medium", style: Style = MEDIUM, mistakes: float = 0.0) -> None:
+    def __init__(
+        self, seed: int, ruleset: Ruleset, name: str = "medium", style: Style = MEDIUM, mistakes: float = 0.0
+    ) -> None:
         self.name = name
         self.rng = random.Random(seed)
         self.style = style
         self.mistakes = float(mistakes)
-        self.ruleset: Ruleset | None = None
+        self.rules = compile_rules(ruleset)
+        """The rules it plays by (the ruleset with its options, given when it is made)."""
         self._estimates = EstimateCache()
         self._lock = threading.Lock()
-
-    def set_ruleset(self, ruleset: Ruleset) -> None:
-        """Tell the bot the exact ruleset (with options) when its id alone is ambiguous."""
-        self.ruleset = ruleset
 
     def choose(self, observation: Observation) -> Action:
         """The heuristic's action for ``observation`` (one of its legal actions)."""
@@ -77,7 +76,7 @@ class HeuristicBot:
         if len(legal) == 1:
             return legal[0]
         with self._lock:
-            rules = rules_for(observation, self.ruleset)
+            rules = checked_rules(self.rules, observation)
             if self.mistakes and self.rng.random() < self.mistakes:
                 return self._careless(observation, legal)
             return decide(rules, observation, self.rng, self.style, self._estimates)
@@ -344,14 +343,14 @@ def _pay(est: Estimate, legal: Sequence[Action]) -> Action:
     return choice
 
 
-def create_bot(name: str, seed: int, params: dict[str, object]) -> HeuristicBot:
+def create_bot(name: str, seed: int, params: dict[str, object], ruleset: Ruleset) -> HeuristicBot:
     """Registry hook: ``medium`` or ``easy`` (noise 0.8, mistakes 0.25), with optional overrides
     ``mistakes`` and any field of :class:`~biblios_kit.bots.style.Style` (``deny``, ``bluff``, ...)."""
     easy = name == "easy"
     check_names(params, ("mistakes", *STYLE_FIELDS))
     style = style_from(params, EASY if easy else MEDIUM)
     mistakes = number(params, "mistakes", 0.25 if easy else 0.0, low=0.0, high=1.0)
-    return HeuristicBot(seed, name, style, mistakes)
+    return HeuristicBot(seed, ruleset, name, style, mistakes)
 
 
 __all__ = ["HeuristicBot", "bid_limit", "create_bot", "decide"]

@@ -18,7 +18,7 @@ import zlib
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
-from biblios_kit.bots.context import rules_for
+from biblios_kit.bots.context import checked_rules
 from biblios_kit.bots.estimate import Estimate
 from biblios_kit.bots.ismcts import Analysis, ISMCTSBot
 from biblios_kit.bots.style import strong_style
@@ -36,7 +36,7 @@ from biblios_kit.engine.actions import (
     Action,
     church_parts,
 )
-from biblios_kit.engine.compiled import KIND_CATEGORY, KIND_GOLD, CompiledRules
+from biblios_kit.engine.compiled import KIND_CATEGORY, KIND_GOLD, CompiledRules, compile_rules
 from biblios_kit.engine.observation import Observation
 from biblios_kit.engine.state import Phase, new_game
 from biblios_kit.rules.model import Ruleset
@@ -116,21 +116,18 @@ def observation_seed(observation: Observation) -> int:
     return zlib.crc32(repr(observation).encode("utf-8"))
 
 
-def hint_bot(observation: Observation, ruleset: Ruleset | None = None, iterations: int = HINT_ITERATIONS) -> ISMCTSBot:
+def hint_bot(observation: Observation, ruleset: Ruleset, iterations: int = HINT_ITERATIONS) -> ISMCTSBot:
     """The search a hint uses, seeded from ``observation`` (so the hint depends on nothing else).
 
     It is hard's tree (``paired=0``), not the default bidding search: the tree gives every
     move of every kind of decision its statistics, which a hint and a review explain.
     """
-    bot = ISMCTSBot(observation_seed(observation), iterations=iterations, paired=0)
-    if ruleset is not None:
-        bot.set_ruleset(ruleset)
-    return bot
+    return ISMCTSBot(observation_seed(observation), ruleset, iterations=iterations, paired=0)
 
 
 def suggest(
     observation: Observation,
-    ruleset: Ruleset | None = None,
+    ruleset: Ruleset,
     iterations: int = HINT_ITERATIONS,
     consider: tuple[Action, ...] = (),
 ) -> Hint:
@@ -142,8 +139,8 @@ def suggest(
     return _hint(observation, ruleset, analysis, analysis.choice)
 
 
-def _hint(observation: Observation, ruleset: Ruleset | None, analysis: Analysis, action: Action) -> Hint:
-    rules = rules_for(observation, ruleset)
+def _hint(observation: Observation, ruleset: Ruleset, analysis: Analysis, action: Action) -> Hint:
+    rules = checked_rules(compile_rules(ruleset), observation)
     est = Estimate(rules, observation, strong_style(observation.players))
     move = analysis.stat(action)
     win = move.mean if move is not None and move.visits else None

@@ -11,8 +11,8 @@ another is better by ``gate`` standard errors of the paired differences.
 
 ``paired=0`` grows a tree instead (the default before): each iteration deals a fresh
 determinization of the hidden cards from the bot's own observation
-(:class:`~biblios_kit.bots.determinize.Determinizer`: no card is ever put where the bot
-knows it is not), walks one tree keyed by actions, choosing among the
+(the engine's model of hidden information, :class:`~biblios_kit.engine.worlds.Worlds`: no card
+is ever put where the bot knows it is not), walks one tree keyed by actions, choosing among the
 children legal in that world by UCB1 with availability counts (Cowling, Powley and
 Whitehouse 2012) plus a progressive bias towards the medium heuristic's move at the
 root, adds one node, lets the cheap :class:`~biblios_kit.bots.playout.PlayoutPolicy`
@@ -48,18 +48,18 @@ import threading
 import time
 from dataclasses import dataclass
 
-from biblios_kit.bots.context import rules_for
-from biblios_kit.bots.determinize import Determinizer
+from biblios_kit.bots.context import checked_rules
 from biblios_kit.bots.estimate import EstimateCache
 from biblios_kit.bots.heuristic import decide
 from biblios_kit.bots.params import check_names, number
 from biblios_kit.bots.playout import PlayoutPolicy, rewards
 from biblios_kit.bots.style import MEDIUM, Style, strong_style
 from biblios_kit.engine.actions import BID, PASS, Action
-from biblios_kit.engine.compiled import CompiledRules
+from biblios_kit.engine.compiled import CompiledRules, compile_rules
 from biblios_kit.engine.core import PH_BIDDING, PH_PAYMENT, Phase
 from biblios_kit.engine.observation import Observation, observe
 from biblios_kit.engine.state import GameState
+from biblios_kit.engine.worlds import Worlds
 from biblios_kit.rules.model import Ruleset
 
 DEFAULT_ITERATIONS = 200
@@ -133,6 +133,7 @@ class ISMCTSBot:
     def __init__(
         self,
         seed: int,
+        ruleset: Ruleset,
         name: str = "hard",
         iterations: int | None = DEFAULT_ITERATIONS,
         seconds: float | None = None,
@@ -178,16 +179,13 @@ class ISMCTSBot:
         self.horizon = horizon
         """``paired=1`` only: 1 plays each world to the end of the game and scores the real result;
         0 plays to the end of the turn and evaluates the position (:meth:`PlayoutPolicy.evaluate`)."""
-        self.ruleset: Ruleset | None = None
+        self.rules = compile_rules(ruleset)
+        """The rules it plays by (the ruleset with its options, given when it is made)."""
         self.last_iterations = 0
         """Iterations run by the last search (0 when no search was needed)."""
         self.last_nodes = 0
         """Tree nodes built by the last search (at most ``max_nodes``)."""
         self._lock = threading.Lock()
-
-    def set_ruleset(self, ruleset: Ruleset) -> None:
-        """Tell the bot the exact ruleset (with options) when its id alone is ambiguous."""
-        self.ruleset = ruleset
 
     def choose(self, observation: Observation) -> Action:
         """Search from ``observation`` and return the move to play (see the module docstring)."""
@@ -212,13 +210,13 @@ class ISMCTSBot:
         if not legal:
             raise ValueError(f"player {observation.player} has no decision to make")
         with self._lock:
-            rules = rules_for(observation, self.ruleset)
+            rules = checked_rules(self.rules, observation)
             own = strong_style(observation.players)
             if len(legal) == 1 or observation.phase == Phase.PAYMENT:
                 self.last_iterations = 0
                 choice = legal[0] if len(legal) == 1 else decide(rules, observation, self.rng, own)
                 return Analysis(choice, choice, (MoveStat(choice, 0, 0.0),))
-            det = Determinizer(rules, observation)
+            det = Worlds(rules, observation)
             extra = frozenset(a for a in consider if a in set(legal))
             policy = PlayoutPolicy(rules, self.epsilon, style=own)
             if self.paired:
@@ -237,7 +235,7 @@ class ISMCTSBot:
     def _search(
         self,
         obs: Observation,
-        det: Determinizer,
+        det: Worlds,
         policy: PlayoutPolicy,
         own: Style,
         extra: frozenset[Action] = frozenset(),
@@ -334,7 +332,7 @@ class ISMCTSBot:
     def _compare(
         self,
         obs: Observation,
-        det: Determinizer,
+        det: Worlds,
         policy: PlayoutPolicy,
         own: Style,
         extra: frozenset[Action] = frozenset(),
@@ -492,7 +490,7 @@ def _settle_by_heuristic(
         limit -= 1
 
 
-def create_bot(name: str, seed: int, params: dict[str, object]) -> ISMCTSBot:
+def create_bot(name: str, seed: int, params: dict[str, object], ruleset: Ruleset) -> ISMCTSBot:
     """Registry hook: ``hard`` with optional ``iterations``, ``seconds``, ``exploration``, ``epsilon``,
     ``max_nodes``, ``depth`` (playout decisions before evaluating), ``prior`` (bias to the
     heuristic), ``model``, ``gate``, ``paired``, ``focus`` and ``horizon`` (see :class:`ISMCTSBot`).
@@ -520,6 +518,7 @@ def create_bot(name: str, seed: int, params: dict[str, object]) -> ISMCTSBot:
     timed_only = "seconds" in params and "iterations" not in params
     return ISMCTSBot(
         seed,
+        ruleset,
         name,
         iterations=None if timed_only else int(number(params, "iterations", DEFAULT_ITERATIONS, low=1, whole=True)),
         seconds=number(params, "seconds", 1.0, low=0.0, above=True) if "seconds" in params else None,

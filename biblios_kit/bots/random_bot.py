@@ -7,6 +7,7 @@ import random
 from biblios_kit.bots.params import check_names
 from biblios_kit.engine.actions import Action
 from biblios_kit.engine.observation import Observation
+from biblios_kit.rules.model import Ruleset
 
 
 class RandomBot:
@@ -29,7 +30,7 @@ class RandomBot:
         return legal[int(self.rng.random() * len(legal))]
 
 
-def create_bot(name: str, seed: int, params: dict[str, object]) -> RandomBot:
-    """Registry hook: the random bot takes no parameters."""
+def create_bot(name: str, seed: int, params: dict[str, object], ruleset: Ruleset) -> RandomBot:
+    """Registry hook: the random bot takes no parameters (and needs no rules: it plays the legal actions)."""
     check_names(params, ())
     return RandomBot(seed, name)

@@ -2,8 +2,10 @@
 
 A spec is a bot name, then optional ``:key=value`` parameters (ints, floats or words).
 Each name maps lazily to a module that defines
-``create_bot(name: str, seed: int, params: dict[str, object]) -> Bot``; the module is
-imported only when such a bot is asked for.
+``create_bot(name: str, seed: int, params: dict[str, object], ruleset: Ruleset) -> Bot``; the
+module is imported only when such a bot is asked for. A bot is given the ruleset it plays
+(with its options) when it is made, as OpenSpiel hands its bots the game: no bot looks its
+rules up anywhere else.
 """
 
 from __future__ import annotations
@@ -12,6 +14,7 @@ import importlib
 
 from biblios_kit.bots.base import Bot
 from biblios_kit.errors import BotSpecError
+from biblios_kit.rules.model import Ruleset
 
 BOT_MODULES: dict[str, str] = {
     "random": "biblios_kit.bots.random_bot",
@@ -22,7 +25,7 @@ BOT_MODULES: dict[str, str] = {
 """Bot name -> module providing ``create_bot``."""
 
 
-__all__ = ["BOT_MODULES", "BotSpecError", "bot_names", "make_bot", "parse_spec"]
+__all__ = ["BOT_MODULES", "BotSpecError", "bot_names", "check_spec", "make_bot", "parse_spec"]
 
 
 def bot_names() -> list[str]:
@@ -56,8 +59,8 @@ def parse_spec(spec: str) -> tuple[str, dict[str, object]]:
     return name, params
 
 
-def make_bot(spec: str, seed: int) -> Bot:
-    """Make the bot described by ``spec`` with its RNG seeded from ``seed``."""
+def make_bot(spec: str, seed: int, ruleset: Ruleset) -> Bot:
+    """Make the bot described by ``spec`` for games of ``ruleset`` (options applied), its RNG seeded from ``seed``."""
     name, params = parse_spec(spec)
     module_name = BOT_MODULES[name]
     try:
@@ -70,8 +73,18 @@ def make_bot(spec: str, seed: int) -> Bot:
     if factory is None:
         raise BotSpecError("bot-no-factory", module=module_name)
     try:
-        bot: Bot = factory(name, seed, params)
+        bot: Bot = factory(name, seed, params, ruleset)
     except (TypeError, ValueError) as error:
         raise BotSpecError("bot-spec-bad", spec=spec.strip(), reason=error) from None
     bot.name = spec.strip()
     return bot
+
+
+def check_spec(spec: str, ruleset: Ruleset | None = None) -> Bot:
+    """Raise :class:`BotSpecError` unless ``spec`` makes a bot (for ``ruleset``; by default the
+    first shipped edition, since a bot's parameters do not depend on the rules); return it."""
+    if ruleset is None:
+        from biblios_kit.rules.loader import load_ruleset
+
+        ruleset = load_ruleset("biblios")
+    return make_bot(spec, 0, ruleset)

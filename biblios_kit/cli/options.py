@@ -100,14 +100,14 @@ def parse_players(text: str) -> tuple[int, ...]:
 
 def parse_bots(text: str) -> tuple[str, ...]:
     """``"medium,easy"`` -> ``("medium", "easy")``, each spec checked by the bot registry; raise :class:`FlagError`."""
-    from biblios_kit.bots.registry import BotSpecError, make_bot
+    from biblios_kit.bots.registry import BotSpecError, check_spec
 
     specs = tuple(spec.strip() for spec in text.split(",") if spec.strip())
     if not specs:
         raise FlagError(_("--bots needs at least one bot spec"))
     for spec in dict.fromkeys(specs):
         try:
-            make_bot(spec, 0)
+            check_spec(spec)
         except BotSpecError as error:
             raise FlagError(f"--bots: {error}") from None
     return specs

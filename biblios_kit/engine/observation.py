@@ -32,6 +32,7 @@ _PASSED = int(E.PASSED)
 _PENALTY_REMOVED = int(E.PENALTY_REMOVED)
 _PENALTY_TAKEN = int(E.PENALTY_TAKEN)
 _PICKED = int(E.PICKED)
+_TOOK_KEPT = int(E.TOOK_KEPT)
 _REFUSED = int(E.REFUSED)
 _REVEALED = int(E.REVEALED)
 _TOOK = int(E.TOOK)
@@ -170,6 +171,12 @@ class Observation:
     """Cards this player saw removed face down (their own face-down payments, Medieval Bluff draws)."""
     legal_actions: tuple[int, ...]
     """This player's legal actions if they must decide now, else empty."""
+    unpaid: tuple[tuple[int, int, int, tuple[int, ...]], ...]
+    """What everyone saw a winner prove by not paying: (player, card under auction, bid, cards) for
+    each winner who could not pay their bid, while every card that entered their hand since is
+    known to this player (``cards``, in order; the fact is dropped once a card enters unseen).
+    The cards of that hand then could not pay the bid: nor can the cards of their hand now that
+    are not among ``cards`` (see :class:`~biblios_kit.engine.worlds.Worlds`)."""
 
     def __init__(
         self,
@@ -203,6 +210,7 @@ class Observation:
         acquired: tuple[tuple[int, int], ...],
         my_buried: tuple[int, ...],
         legal_actions: tuple[int, ...],
+        unpaid: tuple[tuple[int, int, int, tuple[int, ...]], ...] = (),
     ) -> None:
         # Written out (``init=False``): compiled, each line is a plain store (the dataclass's own
         # ``__init__`` would run interpreted); interpreted, it is what the dataclass's does.
@@ -236,6 +244,7 @@ class Observation:
         object.__setattr__(self, "acquired", acquired)
         object.__setattr__(self, "my_buried", my_buried)
         object.__setattr__(self, "legal_actions", legal_actions)
+        object.__setattr__(self, "unpaid", unpaid)
 
     @property
     def my_turn(self) -> bool:
@@ -272,12 +281,22 @@ class Observation:
             self.cards_paid,
             self.acquired,
             self.my_buried,
+            self.unpaid,
         )
 
 
 _Pairs = tuple[tuple[int, int], ...]
+_Unpaid = tuple[tuple[int, int, int, tuple[int, ...]], ...]
 _Parts = tuple[
-    tuple[int, ...], tuple[int, ...], tuple[int, ...], _Pairs, tuple[int, ...], _Pairs, tuple[int, ...], _Pairs
+    tuple[int, ...],
+    tuple[int, ...],
+    tuple[int, ...],
+    _Pairs,
+    tuple[int, ...],
+    _Pairs,
+    tuple[int, ...],
+    _Pairs,
+    _Unpaid,
 ]
 """What :meth:`_Scan.frozen` returns."""
 
@@ -297,6 +316,7 @@ class _Scan:
         "revealed",
         "round_bids",
         "tuples",
+        "unpaid",
     )
 
     def __init__(self, log: list[RawEvent], players: int) -> None:
@@ -312,6 +332,8 @@ class _Scan:
         self.acquired: list[tuple[int, int]] = []
         self.my_buried: list[int] = []
         self.round_bids: list[tuple[int, int]] = []
+        self.unpaid: list[tuple[int, int, int, list[int]]] = []
+        """(player, card, bid, cards seen entering their hand since) of each winner who could not pay."""
         self.tuples: _Parts | None = None
         """The lists above as tuples, kept until an event changes them."""
 
@@ -323,10 +345,17 @@ class _Scan:
             return
         my_kept, my_pile, revealed = self.my_kept, self.my_pile, self.revealed
         gold_paid, cards_paid, acquired = self.gold_paid, self.cards_paid, self.acquired
-        my_buried, round_bids = self.my_buried, self.round_bids
+        my_buried, round_bids, unpaid = self.my_buried, self.round_bids, self.unpaid
         for i in range(self.pos, stop):
             raw = log[i]
             kind, who, card = raw[0], raw[1], raw[2]
+            if unpaid and (kind in _INTO_HAND or kind == _PENALTY_TAKEN):
+                if card >= 0 and visible(raw, p):
+                    for fact in unpaid:
+                        if fact[0] == who:
+                            fact[3].append(card)
+                else:  # a card entered their hand unseen: what they held then is no longer known
+                    self.unpaid = unpaid = [fact for fact in unpaid if fact[0] != who]
             if kind == _PAID_CARD:
                 cards_paid[who] += 1
             elif kind == _BID:
@@ -335,6 +364,10 @@ class _Scan:
                 round_bids.append((who, 0))
             elif kind in (_CANNOT_PAY, _REFUSED):
                 round_bids.clear()
+                if kind == _CANNOT_PAY and revealed:
+                    bid = raw[3]
+                    assert isinstance(bid, int)
+                    unpaid.append((who, revealed[-1], bid, []))
             if card < 0:  # no card, or one hidden in a resampled world's log
                 continue
             if kind == _KEPT:
@@ -386,9 +419,13 @@ class _Scan:
                 tuple(self.acquired),
                 tuple(self.my_buried),
                 tuple(self.round_bids),
+                tuple((who, card, bid, tuple(cards)) for who, card, bid, cards in self.unpaid),
             )
         return self.tuples
 
+
+_INTO_HAND = frozenset({_DEALT, _TOOK_KEPT, _PICKED, _TOOK})
+"""Events that put a card into ``who``'s hand (a penalty puts one into the taker's, ``who`` too)."""
 
 _SCANS: dict[tuple[int, int], _Scan] = {}
 """(id of a log, player) -> what that player learnt from it so far; the most recent first out."""
@@ -440,7 +477,7 @@ def observe_full(state: GameState, player: int) -> Observation:
 
 def _build(state: GameState, p: int, parts: _Parts) -> Observation:
     """The observation from the state's public fields and what ``p`` learnt from the log."""
-    my_kept, my_pile, revealed, gold_paid, cards_paid, acquired, my_buried, round_bids = parts
+    my_kept, my_pile, revealed, gold_paid, cards_paid, acquired, my_buried, round_bids, unpaid = parts
     n = state.n
     ph = state.ph
     rules = state.rules
@@ -515,6 +552,7 @@ def _build(state: GameState, p: int, parts: _Parts) -> Observation:
         acquired=acquired,
         my_buried=my_buried,
         legal_actions=tuple(state.legal()) if mine else (),
+        unpaid=unpaid,
     )
 
 

@@ -1,9 +1,9 @@
-"""Worlds for search: full game states built from one player's observation.
+"""Worlds for search: full game states drawn from the engine's one model of hidden information.
 
-A search bot only has its :class:`~biblios_kit.engine.observation.Observation`. It decides
-which hidden cards go where (``biblios_kit.bots.determinize``, with the constrained
-assignment of :mod:`biblios_kit.engine.resample`); :class:`ObservedWorld` builds the game
-state for that deal, so that no module outside the engine writes a state's fields.
+:class:`~biblios_kit.engine.hidden.HiddenCards` deals the cards hidden from one player
+consistently with their observation and with what the public events prove; :class:`Worlds`
+adds the game state for each deal (:class:`ObservedWorld`), so that no module outside the
+engine writes a state's fields. The bots' determinizations, hints and reviews use it.
 """
 
 from __future__ import annotations
@@ -25,10 +25,60 @@ from biblios_kit.engine.core import (
     R_START_GIFT,
 )
 from biblios_kit.engine.events import ALL, RawEvent
+from biblios_kit.engine.hidden import (
+    TRIES,
+    Constraints,
+    HiddenCards,
+    InconsistentView,
+    assign,
+    identified_cards,
+    pin,
+    shuffle_fast,
+)
 from biblios_kit.engine.observation import Observation
 from biblios_kit.engine.state import GameState, new_game
 
-__all__ = ["ObservedWorld"]
+__all__ = [
+    "TRIES",
+    "Constraints",
+    "HiddenCards",
+    "InconsistentView",
+    "ObservedWorld",
+    "Worlds",
+    "assign",
+    "identified_cards",
+    "pin",
+]
+
+
+class Worlds(HiddenCards):
+    """Full game states consistent with ``obs``: a deal of :class:`HiddenCards` made a state
+    at the observation's decision point (build once per decision, sample many times)."""
+
+    def __init__(self, rules: CompiledRules, obs: Observation) -> None:
+        super().__init__(rules, obs)
+        self._world: ObservedWorld | None = None
+
+    @property
+    def world(self) -> ObservedWorld:
+        """The builder of states at the observation's decision point (made on first use)."""
+        if self._world is None:
+            self._world = ObservedWorld(self.rules, self.obs)
+        return self._world
+
+    def sample(self, rng: random.Random) -> GameState:
+        """A full state consistent with the observation, drawn from ``rng``."""
+        zones = self.zones(rng)
+        obs = self.obs
+        seed = rng.getrandbits(64)
+        pile = zones[self.PILE] + list(obs.my_auction_cards)
+        shuffle_fast(pile, rng)
+        kept = zones[self.KEPT][0] if zones[self.KEPT] else -1
+        drawn = zones[self.DRAWN][0] if zones[self.DRAWN] else -1
+        removed = [zones[z] for z in range(self.REMOVED, len(self.capacity))]
+        # hand order never matters (penalties draw at random); the draw pile is already in random order
+        buried = zones[self.BURIED] + zones[self.SHORT]
+        return self.world.deal(zones[: obs.players], zones[self.DRAW], pile, buried, kept, removed, seed, drawn)
 
 
 class ObservedWorld:
@@ -61,13 +111,14 @@ class ObservedWorld:
         kept: int,
         removed: list[list[int]],
         seed: int,
+        drawn: int = -1,
     ) -> GameState:
         """A copy of the template completed with a deal of the hidden cards.
 
         ``hands[q]`` is rival ``q``'s hand (the observer's own entry is ignored), ``draw``
         and ``pile`` are the draw and auction piles (top last; ``pile`` includes the cards
         the observer put there), ``buried`` the face-down discards the observer did not
-        make, ``kept`` the active rival's kept card (-1 if none), ``removed`` the setup
+        make, ``kept`` and ``drawn`` the active rival's kept and drawn cards (-1 if none), ``removed`` the setup
         removals (one list per named removal, then the random ones). The world's chance
         comes from ``random.Random(seed)``. The lists are taken over, not copied.
         """
@@ -85,6 +136,8 @@ class ObservedWorld:
         s.buried = list(obs.my_buried) + buried
         if kept >= 0:
             s.kept = kept
+        if drawn >= 0:
+            s.drawn = drawn
         s.removed = removed
         return s
 

@@ -44,7 +44,7 @@ def _bots(seed: int, seats: Sequence[str], focus: int, restriction_name: str, ru
     from biblios_kit.bots.registry import make_bot
     from biblios_kit.lab.restrict import RestrictedBot, restriction
 
-    bots: list[Any] = [make_bot(spec, game_seed(seed, seat)) for seat, spec in enumerate(seats)]
+    bots: list[Any] = [make_bot(spec, game_seed(seed, seat), ruleset) for seat, spec in enumerate(seats)]
     if restriction_name:
         bots[focus] = RestrictedBot(bots[focus], restriction(restriction_name), ruleset)
     return bots

@@ -284,7 +284,7 @@ class TableHub:
                       stored.options)  # fmt: skip
         for seat, spec in enumerate(stored.seats):
             if spec != HUMAN:
-                table.bots[seat] = make_bot(spec, secrets.randbits(62))
+                table.bots[seat] = make_bot(spec, secrets.randbits(62), state.ruleset)
         self.tables[table.id] = table
         self.playing += not table.finished
         keep_observation_scans(len(self.tables), stored.players)

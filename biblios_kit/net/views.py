@@ -69,6 +69,7 @@ def public_observation(state: GameState) -> Observation:
         acquired=tuple(pair for pair in base.acquired if pair in common),
         my_buried=(),
         legal_actions=(),
+        unpaid=(),  # its cards are those seat 0 saw enter a hand
     )
 
 

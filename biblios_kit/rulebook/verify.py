@@ -106,7 +106,9 @@ def play(ruleset: Ruleset, players: int, seed: int, bots: Sequence[str],
     from biblios_kit.bots.registry import make_bot
 
     state = new_game(ruleset, players, seed)
-    made = [make_bot(spec, game_seed(seed, seat)) if spec != "random" else None for seat, spec in enumerate(bots)]
+    made = [
+        make_bot(spec, game_seed(seed, seat), ruleset) if spec != "random" else None for seat, spec in enumerate(bots)
+    ]
     rngs = [random.Random(game_seed(seed, seat)) for seat in range(players)]
     while not state.is_terminal():
         if stop is not None and state.decision_count >= stop:

@@ -72,7 +72,7 @@ def play_game(ruleset: Ruleset, players: int, seed: int, seats: tuple[str, ...])
     from biblios_kit.bots.random_bot import RandomBot
     from biblios_kit.bots.registry import make_bot
 
-    bots = [make_bot(spec, game_seed(seed, seat)) for seat, spec in enumerate(seats)]
+    bots = [make_bot(spec, game_seed(seed, seat), ruleset) for seat, spec in enumerate(seats)]
     fast = [type(bot) is RandomBot for bot in bots]
     if all(fast):  # the same actions as each RandomBot.choose(observation), far faster
         state = new_game(ruleset, players, seed, events=False)
@@ -116,12 +116,12 @@ def _summary_row(index: int, state: GameState, seats: tuple[str, ...]) -> Summar
     )
 
 
-def _plain_random(spec: str) -> bool:
+def _plain_random(spec: str, ruleset: Ruleset) -> bool:
     """Whether ``spec`` makes the random bot, whose whole game the engine's playout can play."""
     from biblios_kit.bots.random_bot import RandomBot
-    from biblios_kit.bots.registry import make_bot
+    from biblios_kit.bots.registry import check_spec
 
-    return type(make_bot(spec, 0)) is RandomBot
+    return type(check_spec(spec, ruleset)) is RandomBot
 
 
 def _play_range(
@@ -133,7 +133,7 @@ def _play_range(
     caller interrupted in the middle still has the games finished.
     """
     assignments = seat_assignments(config.bots, config.rotate)
-    plain = {spec: _plain_random(spec) for spec in config.bots}
+    plain = {spec: _plain_random(spec, ruleset) for spec in config.bots}
     # Random bots only: the seat RNGs are made once and re-seeded per game (Random.seed(s)
     # leaves the state Random(s) starts with, the RNG make_bot("random", s) gives its bot).
     rngs = [random.Random() for _ in range(config.players)]
@@ -344,10 +344,10 @@ def run_simulation(config: SimConfig, progress: Callable[[int], None] | None = N
         raise EngineError(
             "sim-players", ruleset=ruleset.id, counts=tuple(ruleset.player_counts), players=config.players
         )
-    from biblios_kit.bots.registry import make_bot
+    from biblios_kit.bots.registry import check_spec
 
     for spec in dict.fromkeys(config.bots):
-        make_bot(spec, 0)  # fail early on a bad spec, before starting workers
+        check_spec(spec, ruleset)  # fail early on a bad spec, before starting workers
     if len(config.bots) == 1 and config.players > 1:
         config = SimConfig(**{**config.__dict__, "bots": config.bots * config.players})
     if len(config.bots) != config.players:

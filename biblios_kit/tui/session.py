@@ -74,7 +74,7 @@ class GameSession:
         self.autosave = autosave
         base = state.seed if bot_seeds is None else bot_seeds
         self.bots: dict[int, Bot] = {
-            seat: make_bot(spec, bot_seed(base, seat)) for seat, spec in enumerate(self.seats) if spec != HUMAN
+            seat: make_bot(spec, bot_seed(base, seat), ruleset) for seat, spec in enumerate(self.seats) if spec != HUMAN
         }
         self.save_error: str | None = None
 

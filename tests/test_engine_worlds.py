@@ -1,0 +1,208 @@
+"""The engine's one model of hidden information (``engine/worlds.py``) against the true odds.
+
+While the gift phase is played by random players, whatever anyone does is independent of the
+identity of the cards nobody has seen (a random player chooses among destinations, and picks
+and church cards are public). The true conditional distribution of the hidden cards given a
+player's observation then follows from the setup alone: each named removal is a uniform
+choice among the unseen cards of its kind, a church card is never in a hand nor kept (it is
+resolved at once), and every other unseen card is exchangeable with the others. The exact
+chance of each hidden card being in each hidden zone is counted from those facts below
+(:func:`exact_marginals`), and the frequencies over many worlds drawn by
+:class:`~biblios_kit.engine.worlds.Worlds` must match it within sampling error, on every
+shipped ruleset and option, at the smallest and the largest table.
+"""
+
+from __future__ import annotations
+
+import math
+import random
+
+import pytest
+from conftest import SHIPPED_CHOICES
+
+from biblios_kit.engine import Phase, compile_rules, new_game
+from biblios_kit.engine.observation import Observation
+from biblios_kit.engine.state import GameState
+from biblios_kit.engine.worlds import Worlds
+from biblios_kit.rules import load_ruleset
+
+SAMPLES = 1500
+"""Worlds drawn per position."""
+TOLERANCE = 4.5
+"""Standard errors a frequency may stray from its exact chance (some 10^4 comparisons in all)."""
+
+
+def exact_marginals(worlds: Worlds) -> dict[tuple[int, int], float]:
+    """(card, zone) -> the exact chance that hidden ``card`` is in ``zone``, from the setup's odds.
+
+    Cards seen going into a rival's hand are still there (nothing leaves a hand in the gift
+    phase). Each named removal takes ``k`` of the ``m`` unseen cards of its kind, uniformly;
+    the church cards nobody has seen are spread uniformly over the places that may hold one
+    (never a hand, a kept card or a face-down discard); the other unseen cards fill every
+    place left, all places of a kind alike.
+    """
+    obs, rules = worlds.obs, worlds.rules
+    capacity = worlds.capacity
+    chances: dict[tuple[int, int], float] = {}
+    room = capacity[:]
+    for card, holder in worlds.holder.items():
+        chances[card, holder] = 1.0
+        room[holder] -= 1
+    unseen = [c for c in worlds.hidden if c not in worlds.holder]
+    churches = [c for c in unseen if rules.is_church[c]]
+    named = rules.setups[obs.players].named
+    named_share: dict[int, float] = {}
+    for i, (count, matches) in enumerate(named):
+        kind = [c for c in unseen if c in set(matches)]
+        for c in kind:
+            named_share[c] = count / len(kind)
+            chances[c, worlds.REMOVED + i] = count / len(kind)
+        room[worlds.REMOVED + i] = 0
+    no_church = set(range(obs.players)) | {worlds.KEPT, worlds.BURIED}
+    open_zones = [z for z, r in enumerate(room) if r and z not in no_church]
+    closed_zones = [z for z, r in enumerate(room) if r and z in no_church]
+    open_room = sum(room[z] for z in open_zones)
+    others = len(unseen) - len(churches) - sum(count for count, _ in named)
+    for c in unseen:
+        if rules.is_church[c]:
+            for z in open_zones:
+                chances[c, z] = room[z] / open_room
+            continue
+        rest = 1.0 - named_share.get(c, 0.0)
+        for z in closed_zones:
+            chances[c, z] = rest * room[z] / others
+        for z in open_zones:
+            chances[c, z] = rest * (open_room - len(churches)) / others * room[z] / open_room
+    return chances
+
+
+def gift_positions(name: str, options: tuple[str, ...], players: int) -> list[tuple[GameState, Observation]]:
+    """Positions of the gift phase of random games, each with its deciding player's observation."""
+    ruleset = load_ruleset(name, list(options))
+    found = []
+    for seed in range(2):
+        state = new_game(ruleset, players, 40 + seed)
+        rng = random.Random(seed)
+        for step in range(40):
+            if state.phase not in (Phase.GIFT, Phase.PICK, Phase.CHURCH) or state.observation(0).revealed:
+                break
+            if step in (0, 7, 23):
+                p = state.current_player
+                assert p is not None
+                found.append((state.clone(), state.observation(p)))
+            state.apply(state.random_action(rng))
+    return found
+
+
+def _tables() -> list[tuple[str, tuple[str, ...], int]]:
+    cases = []
+    for name, options in SHIPPED_CHOICES:
+        counts = load_ruleset(name, list(options)).player_counts
+        cases += [(name, options, players) for players in sorted({min(counts), max(counts)})]
+    return cases
+
+
+@pytest.mark.parametrize("name,options,players", _tables())
+def test_hidden_cards_are_dealt_with_their_true_conditional_odds(
+    name: str, options: tuple[str, ...], players: int
+) -> None:
+    rules = compile_rules(load_ruleset(name, list(options)))
+    positions = gift_positions(name, options, players)
+    assert positions
+    for state, obs in positions:
+        worlds = Worlds(rules, obs)
+        exact = exact_marginals(worlds)
+        for card in worlds.hidden:  # every hidden card is somewhere, surely
+            assert math.isclose(sum(p for (c, _z), p in exact.items() if c == card), 1.0), card
+        counts: dict[tuple[int, int], int] = {}
+        rng = random.Random(7)
+        for _ in range(SAMPLES):
+            for z, zone in enumerate(worlds.zones(rng)):
+                for c in zone:
+                    counts[c, z] = counts.get((c, z), 0) + 1
+        assert set(counts) <= {key for key, p in exact.items() if p > 0}, "a card dealt where it cannot be"
+        for key, p in exact.items():
+            freq = counts.get(key, 0) / SAMPLES
+            error = math.sqrt(max(p * (1 - p), 1e-9) / SAMPLES)
+            assert abs(freq - p) <= TOLERANCE * error + 1e-9, (key, freq, p, obs.phase, state.phase)
+
+
+def test_the_exact_odds_are_those_of_the_real_setup() -> None:
+    """The exact odds above are the engine's own: at a game's first decision, how often a card of
+    a named removal's kind is really among the removed cards, over many seeded setups."""
+    ruleset = load_ruleset("biblios")
+    rules = compile_rules(ruleset)
+    (count, matches), *_ = rules.setups[2].named
+    kind = set(matches)
+    games = 3000
+    removed = in_draw = total = 0
+    predicted = 0.0
+    for seed in range(games):
+        state = new_game(ruleset, 2, seed)
+        obs = state.observation(0)
+        worlds = Worlds(rules, obs)
+        exact = exact_marginals(worlds)
+        unseen = [c for c in kind if c in worlds.hidden]
+        card = unseen[0]
+        total += 1
+        removed += card in state.removed[0]
+        in_draw += card in state.draw
+        predicted += exact[card, worlds.REMOVED]
+    share = predicted / total
+    error = math.sqrt(share * (1 - share) / total)
+    assert abs(removed / total - share) <= TOLERANCE * error
+    assert in_draw > 0 and count < len(kind)
+
+
+@pytest.mark.parametrize("name,options", SHIPPED_CHOICES)
+def test_worlds_keep_what_the_payments_proved(name: str, options: tuple[str, ...]) -> None:
+    """A winner who could not pay a Gold bid held no Gold that could pay it, and a rival paying
+    can finish: the true state always keeps both (the facts are sound), and so does every world,
+    the bots' and :meth:`GameState.resample`'s."""
+    ruleset = load_ruleset(name, list(options))
+    rules = compile_rules(ruleset)
+    players = ruleset.player_counts[-1]
+    facts = 0
+    for seed in range(3):
+        state = new_game(ruleset, players, seed)
+        rng = random.Random(seed)
+        step = 0
+        while not state.is_terminal():
+            step += 1
+            if step % 3 == 0 and state.phase in (Phase.BIDDING, Phase.PAYMENT):
+                for p in range(players):
+                    obs = state.observation(p)
+                    worlds = Worlds(rules, obs)
+                    if not worlds.unpaid and worlds.payer < 0:
+                        continue
+                    facts += len(worlds.unpaid)
+                    truth = [list(h) for h in state.hands]
+                    assert worlds.keeps_the_proofs(truth), "a fact the true deal breaks"
+                    for world in [worlds.sample(rng) for _ in range(3)] + [state.resample(p, rng)]:
+                        assert worlds.keeps_the_proofs(world.hands), (seed, step, p)
+            state.apply(state.random_action(rng))
+    if not ruleset.auction.gold_ceiling_hand:  # with bids bounded by the bidder's Gold, every winner pays
+        assert facts > 0, "random play should leave winners unable to pay"
+
+
+def test_a_winner_who_could_not_pay_is_remembered_as_such() -> None:
+    """Without the fact, worlds would often give that rival the Gold they did not have."""
+    ruleset = load_ruleset("biblios")
+    rules = compile_rules(ruleset)
+    checked = 0
+    for seed in range(10):
+        state = new_game(ruleset, 3, seed)
+        rng = random.Random(seed)
+        while not state.is_terminal() and checked < 5:
+            if state.phase is Phase.BIDDING:
+                p = state.current_player
+                assert p is not None
+                worlds = Worlds(rules, state.observation(p))
+                if worlds.unpaid:
+                    unconstrained = [worlds._deal(random.Random(k)) for k in range(60)]
+                    breaking = sum(not worlds.keeps_the_proofs(z) for z in unconstrained)
+                    kept = [worlds.zones(random.Random(k)) for k in range(60)]
+                    assert all(worlds.keeps_the_proofs(z) for z in kept)
+                    checked += breaking > 0
+            state.apply(state.random_action(rng))
+    assert checked >= 3
