@@ -16,7 +16,8 @@ each game holding its save lock. So the server starts each one directly
   there after a grace period, ends at once;
 * if the parent is already gone when the child starts, it ends at once.
 
-The lock on a save is an ``flock``: it goes with the process.
+The lock on a save is an ``flock``: it goes with the process. The workers of ``simulate``
+also ask for :func:`death_signal` (their watching thread can be starved by compiled code).
 """
 
 from __future__ import annotations
@@ -58,7 +59,7 @@ def bind_to_parent(*, interval: float = CHECK_INTERVAL, grace: float = GRACE) ->
     parent = count_of(os.environ.pop(PARENT_VARIABLE, ""))
     if parent is None:
         return False
-    _death_signal(signal.SIGTERM)
+    death_signal(signal.SIGTERM)
     if os.getppid() != parent:  # gone before the death signal was set
         os._exit(ORPHAN_EXIT)
     thread = threading.Thread(target=_watch, args=(parent, interval, grace), name="lifeline", daemon=True)
@@ -66,8 +67,12 @@ def bind_to_parent(*, interval: float = CHECK_INTERVAL, grace: float = GRACE) ->
     return True
 
 
-def _death_signal(number: int) -> None:
-    """Ask Linux to send signal ``number`` to this process when its parent ends (nothing elsewhere)."""
+def death_signal(number: int) -> None:
+    """Ask Linux to send signal ``number`` to this process when its parent ends (nothing elsewhere).
+
+    Precisely: when the *thread* that started this process ends; call it only in a child
+    started from a thread that lives as long as the child is needed (the main thread).
+    """
     if not sys.platform.startswith("linux"):
         return
     import ctypes

@@ -85,7 +85,7 @@ def _child_script(no_death_signal: bool) -> str:
     """
     child = "import time\nimport biblios_kit.lifeline as l\n"
     if no_death_signal:  # only the watching thread is left to notice
-        child += "l._death_signal = lambda number: None\nl.bind_to_parent(interval=0.1, grace=1)\n"
+        child += "l.death_signal = lambda number: None\nl.bind_to_parent(interval=0.1, grace=1)\n"
     else:
         child += "l.bind_to_parent(interval=1000, grace=1)\n"
     child += "time.sleep(120)\n"

@@ -178,6 +178,12 @@ def _init_worker(config: SimConfig) -> None:
 
     signal.signal(signal.SIGINT, signal.SIG_IGN)
     parent = os.getppid()
+    # The kernel ends a worker whose main process dies (the pool forks its workers from the main
+    # thread); the watching thread below is the fallback elsewhere, and it can be starved for a
+    # long time by a compiled playout loop that never releases the GIL.
+    from biblios_kit.lifeline import death_signal
+
+    death_signal(signal.SIGKILL)
 
     def watch_parent() -> None:
         while True:
