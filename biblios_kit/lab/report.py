@@ -440,21 +440,30 @@ def category_names(keys: list[str], cells: list[CellStats], rulesets: list[Rules
     return names
 
 
-def categories_figure(cells: list[CellStats], rulesets: list[Ruleset]) -> Any:
-    """How often each category was won by the game's winner (its decisiveness), per ruleset."""
+def _category_figure(cells: list[CellStats], rulesets: list[Ruleset], prefix: str, ylabel: str, title: str) -> Any:
+    """A rate per category (the metrics starting with ``prefix``), per ruleset, with 95% intervals."""
     figure = _figure()
     axes = figure.subplots()
-    keys = [k for k in metric_keys(cells) if k.startswith("category_by_winner.")]
+    keys = [k for k in metric_keys(cells) if k.startswith(prefix)]
     _grouped_bars(axes, cells, keys, lambda cell: cell_heading(cell, rulesets))
     axes.set_xticks(range(len(keys)), category_names(keys, cells, rulesets), rotation=15)
     axes.yaxis.set_major_formatter(tick_formatter(RATE_AXIS))
-    axes.set_ylabel(_("Won by the game's winner"))
     axes.set_xlabel(_("Category"))
-    axes.set_title(
-        _("How often each category goes to the game's winner at {players} players").format(players=cells[0].players)
-    )
+    axes.set_ylabel(ylabel)
+    axes.set_title(title.format(players=cells[0].players))
     _legend(axes, len(cells))
     return figure
+
+
+def categories_figure(cells: list[CellStats], rulesets: list[Ruleset]) -> Any:
+    """How often each category was won by the game's winner (its decisiveness), per ruleset."""
+    return _category_figure(
+        cells,
+        rulesets,
+        "category_by_winner.",
+        _("Won by the game's winner"),
+        _("How often each category goes to the game's winner at {players} players"),
+    )
 
 
 def plot_categories(cells: list[CellStats], rulesets: list[Ruleset]) -> str:
@@ -464,17 +473,13 @@ def plot_categories(cells: list[CellStats], rulesets: list[Ruleset]) -> str:
 
 def nobody_figure(cells: list[CellStats], rulesets: list[Ruleset]) -> Any:
     """How often each category is left to nobody, per ruleset, with 95% intervals."""
-    figure = _figure()
-    axes = figure.subplots()
-    keys = [k for k in metric_keys(cells) if k.startswith("category_nobody.")]
-    _grouped_bars(axes, cells, keys, lambda cell: cell_heading(cell, rulesets))
-    axes.set_xticks(range(len(keys)), category_names(keys, cells, rulesets), rotation=15)
-    axes.yaxis.set_major_formatter(tick_formatter(RATE_AXIS))
-    axes.set_xlabel(_("Category"))
-    axes.set_ylabel(_("Left to nobody"))
-    axes.set_title(_("How often each category is left to nobody at {players} players").format(players=cells[0].players))
-    _legend(axes, len(cells))
-    return figure
+    return _category_figure(
+        cells,
+        rulesets,
+        "category_nobody.",
+        _("Left to nobody"),
+        _("How often each category is left to nobody at {players} players"),
+    )
 
 
 def restricted_figure(report: LabReport, players: int) -> Any | None:
