@@ -30,7 +30,7 @@ def prepare(players: int, data_dir: Path) -> None:
     """Play random moves until the person in seat 0 bids late in the auction phase; save that game."""
     from biblios_kit.engine.state import Phase, new_game
     from biblios_kit.rules import load_ruleset
-    from biblios_kit.saves import save_game
+    from biblios_kit.tui.saves import save_game
 
     state = new_game(load_ruleset("biblios"), players, seed=4)
     rng = random.Random(1)

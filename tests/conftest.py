@@ -35,11 +35,11 @@ from biblios_kit.engine.state import Phase
 from biblios_kit.i18n import set_language
 from biblios_kit.rules import load_ruleset
 from biblios_kit.rules.model import CardKind, Ruleset
-from biblios_kit.saves import save_game
 from biblios_kit.tui.app import BibliosApp
 from biblios_kit.tui.config import GameConfig
 from biblios_kit.tui.dialogs.church import ChurchDialog
 from biblios_kit.tui.dialogs.payment import PaymentDialog
+from biblios_kit.tui.saves import save_game
 from biblios_kit.tui.screens.curtain import CurtainScreen
 from biblios_kit.tui.screens.end import EndScreen
 from biblios_kit.tui.screens.table import TableScreen

@@ -7,7 +7,11 @@ from dataclasses import replace
 
 import pytest
 
-from biblios_kit.describe import (
+from biblios_kit.engine.actions import BID, DECLINE, KEEP, PASS, TO_AUCTION, TO_PUBLIC, church, pay, pick
+from biblios_kit.engine.events import EventKind
+from biblios_kit.engine.state import GameState, new_game
+from biblios_kit.i18n import set_language
+from biblios_kit.rulebook.describe import (
     EventDescriber,
     action_label,
     award_reason,
@@ -18,10 +22,6 @@ from biblios_kit.describe import (
     result_summary,
     tiebreak_text,
 )
-from biblios_kit.engine.actions import BID, DECLINE, KEEP, PASS, TO_AUCTION, TO_PUBLIC, church, pay, pick
-from biblios_kit.engine.events import EventKind
-from biblios_kit.engine.state import GameState, new_game
-from biblios_kit.i18n import set_language
 from biblios_kit.rules import load_ruleset
 from biblios_kit.rules.model import CardKind
 

@@ -133,7 +133,7 @@ def test_replay_refuses_every_hostile_record(path: Path, capsys: pytest.CaptureF
 
 @pytest.mark.parametrize("path", RECORDS, ids=lambda p: p.name)
 def test_every_hostile_record_as_the_saved_game_is_a_record_error(path: Path) -> None:
-    from biblios_kit.saves import load_game, save_path
+    from biblios_kit.tui.saves import load_game, save_path
 
     target = save_path()
     target.parent.mkdir(parents=True, exist_ok=True)
@@ -227,7 +227,7 @@ def test_special_files_are_refused_without_reading(
 @needs_fifo
 @pytest.mark.parametrize("kind", ["fifo", "zero", "folder"])
 def test_a_special_file_as_the_saved_game_is_a_record_error(kind: str, tmp_path: Path) -> None:
-    from biblios_kit.saves import load_game, save_path
+    from biblios_kit.tui.saves import load_game, save_path
 
     special = _special_files(tmp_path / "specials")[kind]
     target = save_path()
@@ -289,8 +289,8 @@ def test_no_hostile_ruleset_can_start_a_game(path: Path, capsys: pytest.CaptureF
 def test_the_tui_reports_a_hostile_save_on_its_setup_screen_and_keeps_working(name: str) -> None:
     import asyncio
 
-    from biblios_kit.saves import save_path
     from biblios_kit.tui.app import make_app
+    from biblios_kit.tui.saves import save_path
     from biblios_kit.tui.screens.setup import SetupScreen
 
     target = save_path()

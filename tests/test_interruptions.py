@@ -196,9 +196,9 @@ def test_only_our_own_old_temporary_files_are_removed(tmp_path: Path) -> None:
 def test_an_interrupted_write_leaves_a_temporary_file_that_the_next_save_removes(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    from biblios_kit import saves
     from biblios_kit.engine import new_game
     from biblios_kit.rules import load_ruleset
+    from biblios_kit.tui import saves
 
     folder = tmp_path / "saves"
     folder.mkdir()

@@ -12,12 +12,12 @@ from typer.testing import CliRunner
 
 from biblios_kit.bots.registry import make_bot
 from biblios_kit.cli.app import build_app
-from biblios_kit.describe import card_name, describe_events
 from biblios_kit.engine import new_game
 from biblios_kit.engine.records import record_of, save_record
 from biblios_kit.errors import RulesetError
 from biblios_kit.i18n import format_decimal, format_number, in_language, use_language
 from biblios_kit.rulebook import render_rulebook
+from biblios_kit.rulebook.describe import card_name, describe_events
 from biblios_kit.rulebook.grammar import (
     agree,
     form_of,

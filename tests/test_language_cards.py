@@ -10,11 +10,11 @@ import pytest
 from typer.testing import CliRunner
 
 from biblios_kit.cli.app import build_app
-from biblios_kit.describe import EventDescriber, bot_note, card_name, card_values, player_name, ruleset_label
 from biblios_kit.engine import Event, EventKind, new_game
 from biblios_kit.i18n import in_language, translator
 from biblios_kit.i18n_tools import LOCALES, read_catalog
 from biblios_kit.rulebook import render_rulebook
+from biblios_kit.rulebook.describe import EventDescriber, bot_note, card_name, card_values, player_name, ruleset_label
 from biblios_kit.rulebook.examples import find_examples
 from biblios_kit.rulebook.grammar import placeholder_family
 from biblios_kit.rulebook.model import BulletList, Subheading

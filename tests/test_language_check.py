@@ -21,7 +21,12 @@ from babel.messages.pofile import read_po
 from conftest import SHIPPED_CHOICES
 from rich.console import Console
 
-from biblios_kit.describe import (
+from biblios_kit.engine import new_game
+from biblios_kit.engine.state import GameState
+from biblios_kit.i18n import in_language, use_language
+from biblios_kit.resources import locales_dir
+from biblios_kit.rulebook import diff_rulesets, render_rulebook
+from biblios_kit.rulebook.describe import (
     EventDescriber,
     action_label,
     award_reason,
@@ -29,11 +34,6 @@ from biblios_kit.describe import (
     result_summary,
     tiebreak_text,
 )
-from biblios_kit.engine import new_game
-from biblios_kit.engine.state import GameState
-from biblios_kit.i18n import in_language, use_language
-from biblios_kit.resources import locales_dir
-from biblios_kit.rulebook import diff_rulesets, render_rulebook
 from biblios_kit.rules import load_ruleset
 from biblios_kit.rules.model import Ruleset
 

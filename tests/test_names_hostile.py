@@ -36,9 +36,9 @@ from biblios_kit.net.store import Store
 from biblios_kit.net.tables import Rejected, TableHub
 from biblios_kit.rules import load_ruleset
 from biblios_kit.rules.loader import resolve_ruleset
-from biblios_kit.saves import load_game, save_game
 from biblios_kit.tui.app import make_app
 from biblios_kit.tui.render import focus_text, players_table
+from biblios_kit.tui.saves import load_game, save_game
 from biblios_kit.tui.screens.curtain import CurtainScreen
 from biblios_kit.tui.screens.end import EndScreen, hands_renderable, result_renderable
 from biblios_kit.tui.screens.table import TableScreen

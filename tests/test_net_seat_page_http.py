@@ -96,10 +96,10 @@ def test_log_sentences_made_as_the_game_goes_are_those_of_the_whole_log(tmp_path
     """The page's log cache describes each event once; its sentences equal a fresh description of the log."""
     from concurrent.futures import ThreadPoolExecutor
 
-    from biblios_kit.describe import describe_events
     from biblios_kit.net.seat_page import LogSentences, seat_texts
     from biblios_kit.net.store import Store
     from biblios_kit.net.tables import TableHub
+    from biblios_kit.rulebook.describe import describe_events
 
     store = Store(tmp_path)
     hub = TableHub(store, ThreadPoolExecutor(1))
@@ -133,10 +133,10 @@ def test_the_texts_never_name_a_card_the_seats_view_does_not_show(tmp_path: Any)
     import random
     from concurrent.futures import ThreadPoolExecutor
 
-    from biblios_kit.describe import card_name
     from biblios_kit.net.seat_page import LogSentences, seat_texts
     from biblios_kit.net.store import Store
     from biblios_kit.net.tables import TableHub
+    from biblios_kit.rulebook.describe import card_name
     from biblios_kit.rules.model import CardKind
 
     store = Store(tmp_path)

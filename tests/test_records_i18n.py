@@ -18,7 +18,7 @@ from biblios_kit.engine.records import from_json, load_record, record_of, replay
 from biblios_kit.errors import RecordError
 from biblios_kit.i18n import current_language, in_language, use_language
 from biblios_kit.rules import load_ruleset
-from biblios_kit.saves import load_game, save_game, save_path
+from biblios_kit.tui.saves import load_game, save_game, save_path
 
 
 @pytest.fixture(autouse=True)

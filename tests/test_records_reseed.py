@@ -21,7 +21,7 @@ from biblios_kit.engine.state import GameState, Phase, new_game
 from biblios_kit.errors import RecordError
 from biblios_kit.resources import SAVE_SESSION_VARIABLE, saved_game_path, saves_dir
 from biblios_kit.rules import load_ruleset
-from biblios_kit.saves import load_game, save_game
+from biblios_kit.tui.saves import load_game, save_game
 from biblios_kit.tui.session import GameSession, bot_seed
 
 

@@ -239,7 +239,7 @@ CHURCH_LABELS = {
 
 @pytest.mark.parametrize("lang", ["en", "fr", "es"])
 def test_a_card_with_per_place_targets_is_not_named_as_the_two_dice_card(lang: str) -> None:
-    from biblios_kit.describe import card_name, effect_symbol
+    from biblios_kit.rulebook.describe import card_name, effect_symbol
     from biblios_kit.rules import load_ruleset
 
     def label(ruleset_id: str, effect_id: str) -> str:

@@ -21,9 +21,9 @@ from conftest import game_config, human_in, prepare_save, run_until, visible_tex
 from biblios_kit.engine.state import Phase
 from biblios_kit.i18n import set_language
 from biblios_kit.savelock import SaveLock, claim_save, lock_path, slot_path
-from biblios_kit.saves import load_game, save_path
 from biblios_kit.tui.app import make_app
 from biblios_kit.tui.config import GameConfig
+from biblios_kit.tui.saves import load_game, save_path
 from biblios_kit.tui.screens.setup import SetupScreen
 from biblios_kit.tui.screens.table import TableScreen
 

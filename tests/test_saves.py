@@ -13,8 +13,8 @@ from biblios_kit.engine.records import load_record, replay
 from biblios_kit.engine.state import GameState, new_game
 from biblios_kit.errors import RecordError
 from biblios_kit.rules import load_ruleset
-from biblios_kit.saves import delete_save, has_save, load_game, save_game, save_path, saves_dir, set_aside
 from biblios_kit.tui.config import AUTOPLAY_MODES, DEFAULT_AUTOPLAY
+from biblios_kit.tui.saves import delete_save, has_save, load_game, save_game, save_path, saves_dir, set_aside
 from biblios_kit.tui.session import GameSession
 
 SEATS = ("human", "random", "easy")

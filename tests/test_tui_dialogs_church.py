@@ -8,9 +8,9 @@ import pytest
 from conftest import run_until, visible_text
 from dialog_helpers import LANGS, NAMES, SIZES, church_save, squash
 
-from biblios_kit.describe import die_name, term
 from biblios_kit.engine.actions import DECLINE, church_parts
 from biblios_kit.i18n import _, set_language
+from biblios_kit.rulebook.describe import die_name, term
 from biblios_kit.rulebook.grammar import capitalize
 from biblios_kit.tui.app import make_app
 from biblios_kit.tui.dialogs.base import board_rows

@@ -8,10 +8,10 @@ from conftest import cat, gold, position, run_until, visible_text
 from dialog_helpers import NAMES, scripted_app
 
 from biblios_kit.bots.registry import make_bot
-from biblios_kit.describe import term
 from biblios_kit.engine import new_game
 from biblios_kit.engine.state import Phase
 from biblios_kit.i18n import set_language
+from biblios_kit.rulebook.describe import term
 from biblios_kit.rulebook.grammar import capitalize
 from biblios_kit.rules import load_ruleset
 from biblios_kit.tui.dialogs.base import board_rows

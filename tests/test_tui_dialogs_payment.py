@@ -8,9 +8,9 @@ import pytest
 from conftest import cat, gold, run_until, visible_text
 from dialog_helpers import LANGS, NAMES, SIZES, cards_payment, gold_payment, scripted_app, squash
 
-from biblios_kit.describe import term
 from biblios_kit.engine.actions import PAY
 from biblios_kit.i18n import _, ngettext, set_language
+from biblios_kit.rulebook.describe import term
 from biblios_kit.rulebook.grammar import capitalize
 from biblios_kit.tui.dialogs.base import board_rows
 from biblios_kit.tui.dialogs.payment import PaymentDialog, _card_costs, cheapest_cards_first

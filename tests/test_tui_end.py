@@ -12,8 +12,8 @@ from dialog_helpers import LANGS, NAMES, SIZES, finished_save, squash
 from textual.app import App
 from textual.widgets import TabbedContent
 
-from biblios_kit.describe import EventDescriber, action_label, term, tiebreak_text
 from biblios_kit.i18n import _, set_language
+from biblios_kit.rulebook.describe import EventDescriber, action_label, term, tiebreak_text
 from biblios_kit.rulebook.grammar import capitalize
 from biblios_kit.rules import load_ruleset
 from biblios_kit.tui.app import make_app

@@ -19,17 +19,17 @@ from conftest import (
 )
 from textual.widgets import OptionList, RichLog, Static
 
-from biblios_kit.describe import card_name
 from biblios_kit.engine.actions import BID, CHURCH, DECLINE, KEEP, church_parts
 from biblios_kit.engine.events import EventKind
 from biblios_kit.engine.state import GameState, Phase, new_game
 from biblios_kit.i18n import translator
+from biblios_kit.rulebook.describe import card_name
 from biblios_kit.rules import load_ruleset
 from biblios_kit.rules.model import CardKind
-from biblios_kit.saves import load_game, save_path
 from biblios_kit.tui.app import make_app
 from biblios_kit.tui.dialogs.church import ChurchDialog
 from biblios_kit.tui.dialogs.confirm import ConfirmDialog
+from biblios_kit.tui.saves import load_game, save_path
 from biblios_kit.tui.screens.curtain import CurtainScreen
 from biblios_kit.tui.screens.help import HelpScreen
 from biblios_kit.tui.screens.setup import SetupScreen

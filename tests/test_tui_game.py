@@ -8,8 +8,8 @@ import random
 import pytest
 from conftest import game_config, play_turn, visible_text
 
-from biblios_kit.saves import load_game
 from biblios_kit.tui.app import make_app
+from biblios_kit.tui.saves import load_game
 from biblios_kit.tui.screens.end import EndScreen
 
 EDITIONS = [

@@ -6,10 +6,10 @@ from types import SimpleNamespace
 
 from biblios_kit.bots.hints import ReviewItem
 from biblios_kit.bots.registry import make_bot
-from biblios_kit.describe import EventDescriber
 from biblios_kit.engine import new_game
 from biblios_kit.engine.events import EventKind, to_event
 from biblios_kit.i18n import in_language
+from biblios_kit.rulebook.describe import EventDescriber
 from biblios_kit.rules import load_ruleset
 from biblios_kit.tui.dialogs.hint import move_sentences, review_lines
 

@@ -49,7 +49,7 @@ print(json.dumps(seen))
 _NOT_BEFORE_THE_FIRST_FRAME = (
     "biblios_kit.engine",
     "biblios_kit.bots",
-    "biblios_kit.saves",
+    "biblios_kit.tui.saves",
     "biblios_kit.rulebook",
     "biblios_kit.rules.loader",
     "biblios_kit.rules.model",
@@ -73,7 +73,7 @@ def test_first_frame_waits_for_no_ruleset_engine_or_save_code(tmp_path: Path) ->
 
 
 def test_the_tui_finds_the_save_where_the_saves_module_writes_it(tmp_path: Path, monkeypatch) -> None:  # type: ignore[no-untyped-def]
-    from biblios_kit.saves import save_path
+    from biblios_kit.tui.saves import save_path
 
     monkeypatch.setenv("BIBLIOS_KIT_DATA_DIR", str(tmp_path))
     assert saved_game_path() == save_path() == tmp_path / "saves" / "current-game.json"

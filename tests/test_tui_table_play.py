@@ -447,6 +447,6 @@ def test_hot_seat_curtain_only_before_decisions_that_need_private_cards() -> Non
 
 
 def card_label(ruleset: object, card: int) -> str:
-    from biblios_kit.describe import card_name
+    from biblios_kit.rulebook.describe import card_name
 
     return card_name(ruleset, card)  # type: ignore[arg-type]

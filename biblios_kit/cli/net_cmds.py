@@ -176,7 +176,7 @@ def register_host(app: typer.Typer) -> None:
         if as_json:
             print(json.dumps(reply, ensure_ascii=False, indent=1))
             return
-        from biblios_kit.describe import bot_note, player_name
+        from biblios_kit.rulebook.describe import bot_note, player_name
 
         print(_("Table {table} created. Send each person their link:").format(table=reply["table"]))
         for entry in reply["seats"]:

@@ -95,8 +95,8 @@ def game_log(state: Any, seat: int | None = None, *, everything: bool = False) -
     spectator (a card named only when every player sees it), or with ``everything`` every
     card named, the hidden ones too.
     """
-    from biblios_kit.describe import describe_events
     from biblios_kit.engine.events import to_event
+    from biblios_kit.rulebook.describe import describe_events
     from biblios_kit.rulebook.examples import spectator_events
 
     names = [_("Player {number}").format(number=number + 1) for number in range(state.players)]

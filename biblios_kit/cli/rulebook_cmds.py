@@ -209,7 +209,7 @@ def register(app: typer.Typer) -> None:
         left = load(*parse_spec(a))
         right = load(*parse_spec(b))
         differences = diff_rulesets(left, right, code)
-        from biblios_kit.describe import ruleset_label
+        from biblios_kit.rulebook.describe import ruleset_label
 
         if ruleset_label(left, code) != ruleset_label(right, code):  # by their titles, unless they share one
             a, b = ruleset_label(left, code), ruleset_label(right, code)

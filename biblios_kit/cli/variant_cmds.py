@@ -78,7 +78,7 @@ def explain_variant(
     changed = load(str(path), [])
     base = load(str(base_path), [])
     changes = explain_changes(base, changed, code)
-    from biblios_kit.describe import ruleset_label
+    from biblios_kit.rulebook.describe import ruleset_label
 
     base_label, changed_label = ruleset_label(base, code), ruleset_label(changed, code)
     if base_label == changed_label:  # two rulesets with one title: their ids tell them apart

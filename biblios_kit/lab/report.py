@@ -612,7 +612,7 @@ def cell_heading(cell: CellStats, rulesets: list[Ruleset]) -> str:
     """A column heading: the ruleset's title and switched-on options in the active language
     ("Biblios (Bluff médiéval)") when the cell is labelled by the ruleset's id; a label of the
     user's own (a sweep's values) as it is."""
-    from biblios_kit.describe import ruleset_label
+    from biblios_kit.rulebook.describe import ruleset_label
 
     ruleset = rulesets[cell.ruleset]
     if cell.label == "+".join([ruleset.id, *sorted(ruleset.active_options)]):

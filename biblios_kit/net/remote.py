@@ -25,7 +25,6 @@ from typing import Any, cast
 
 from textual import events
 
-from biblios_kit.describe import player_name
 from biblios_kit.engine.actions import format_action, parse_action
 from biblios_kit.engine.events import Event
 from biblios_kit.engine.observation import Observation
@@ -43,6 +42,7 @@ from biblios_kit.net.client import (
     unreadable_reply,
 )
 from biblios_kit.net.protocol import event_from_json, observation_from_json, result_from_json
+from biblios_kit.rulebook.describe import player_name
 from biblios_kit.rules.model import Ruleset
 from biblios_kit.tui import app as tui_app
 from biblios_kit.tui.app import BibliosApp

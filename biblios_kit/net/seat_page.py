@@ -4,7 +4,7 @@ The page (static files in ``page/``: plain ES modules and CSS, no build step) op
 API's WebSocket through ``/play/{table}/ws`` (the seat token stays in an HttpOnly cookie,
 the page never sees it) and draws each view it receives. Its words come from the server,
 in the seat's language, from the same gettext catalogs and grammar-aware helpers as the
-terminal (:mod:`biblios_kit.describe`): ``/play/{table}/texts`` gives the card and die
+terminal (:mod:`biblios_kit.rulebook.describe`): ``/play/{table}/texts`` gives the card and die
 names, the page's labels, the sentences of the seat's redacted log, the label of each
 legal action and the bluff warnings, and the end screen. Nothing is translated twice,
 and nothing the seat may not see is sent: every text comes from ``state.observation(seat)``
@@ -20,7 +20,11 @@ from typing import TYPE_CHECKING, Any
 
 from aiohttp import web
 
-from biblios_kit.describe import (
+from biblios_kit.engine.actions import BID, CHURCH, parse_action
+from biblios_kit.i18n import N_, SUPPORTED, _, in_language, ngettext
+from biblios_kit.net.security import Handler, json_error
+from biblios_kit.net.views import legal_texts
+from biblios_kit.rulebook.describe import (
     EventDescriber,
     action_label,
     award_reason,
@@ -31,10 +35,6 @@ from biblios_kit.describe import (
     result_summary,
     term,
 )
-from biblios_kit.engine.actions import BID, CHURCH, parse_action
-from biblios_kit.i18n import N_, SUPPORTED, _, in_language, ngettext
-from biblios_kit.net.security import Handler, json_error
-from biblios_kit.net.views import legal_texts
 from biblios_kit.rulebook.grammar import capitalize
 from biblios_kit.rules.model import CardKind
 
@@ -242,8 +242,8 @@ def replay_texts(replay: GameReplay, step: int, names: list[str], lang: str) -> 
     The same position and words as the terminal's end screen (:mod:`biblios_kit.tui.replay_view`);
     the game is over, so every card may be named.
     """
-    from biblios_kit.describe import card_currency
     from biblios_kit.engine.events import EventKind
+    from biblios_kit.rulebook.describe import card_currency
     from biblios_kit.tui.render import phase_name
 
     ruleset = replay.ruleset

@@ -1,7 +1,7 @@
 """The worked examples of a rulebook told as prose in its language, from the games :mod:`.examples` finds.
 
 Each kind of example gets an opening sentence, the game's own events as sentences (see
-:meth:`biblios_kit.describe.EventDescriber.narrate`) and a closing sentence stating the
+:meth:`biblios_kit.rulebook.describe.EventDescriber.narrate`) and a closing sentence stating the
 facts :func:`~biblios_kit.rulebook.examples.verify` checks. English is in the present tense.
 """
 

@@ -442,7 +442,7 @@ def verify(ruleset: Ruleset, example: Example) -> None:
 
 def example_lines(ruleset: Ruleset, example: Example, lang: str) -> list[str]:
     """The event sentences of ``example`` in ``lang`` (empty for the examples told from the final result)."""
-    from biblios_kit.describe import EventDescriber
+    from biblios_kit.rulebook.describe import EventDescriber
 
     if example.first == example.last:
         return []

@@ -169,7 +169,7 @@ def term_values(ruleset: Ruleset, lang: str) -> dict[str, str]:
 CARD_KEYS: tuple[str, ...] = ("card",)
 """Placeholders holding one card in a sentence, in every term form: ``{a_card}`` gives "a Gold 2",
 "une carte Or 2", "una carta de Oro 2"; ``{the_card}`` "the Church card +1", "la carte Église +1"
-(see :func:`biblios_kit.describe.card_values`)."""
+(see :func:`biblios_kit.rulebook.describe.card_values`)."""
 
 NAME_KEYS: tuple[str, ...] = ("player", "penalized", "ruleset", "game")
 """Placeholders holding a name (a person's, a game's); ``{of_player}`` gives "d'Ana" / "de Bob" / "de Ana",

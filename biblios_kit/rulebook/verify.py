@@ -196,7 +196,7 @@ def action_of(ruleset: Ruleset, players: int, seed: int, bots: Sequence[str], ev
 
 def excerpt(ruleset: Ruleset, counterexample: Counterexample, lang: str) -> list[str]:
     """The events around a counterexample, as sentences in ``lang`` (the contradicting one last)."""
-    from biblios_kit.describe import describe_events
+    from biblios_kit.rulebook.describe import describe_events
 
     n = counterexample.players
     game = game_seed(counterexample.seed, counterexample.index * 100 + n)

@@ -104,7 +104,7 @@ class BibliosApp(App[None]):
         never write the same file.
         """
         if self._claim is None:
-            # From resources, not biblios_kit.saves: that module imports the engine, which the
+            # From resources, not biblios_kit.tui.saves: that module imports the engine, which the
             # setup screen's first frame must not wait for.
             base = self.save_file or saved_game_path()
             self._claim = claim_save(base, lambda path: self._status_of(path)[0] in ("ok", "bad"))
@@ -135,7 +135,7 @@ class BibliosApp(App[None]):
         """(``"none"``/``"ok"``/``"done"``/``"bad"``, message) for the save ``path``."""
         if not path.exists():
             return "none", ""
-        from biblios_kit.saves import load_game
+        from biblios_kit.tui.saves import load_game
 
         try:
             saved = load_game(path)
@@ -165,7 +165,7 @@ class BibliosApp(App[None]):
 
     def resume_game(self) -> None:
         """Continue the saved game; a corrupt or incompatible save is reported on the setup screen."""
-        from biblios_kit.saves import load_game
+        from biblios_kit.tui.saves import load_game
         from biblios_kit.tui.session import GameSession
 
         path = self._save_path()
@@ -210,7 +210,7 @@ class BibliosApp(App[None]):
                     self.show_setup()
                 return
             if state == "bad" and self._saving():
-                from biblios_kit.saves import set_aside
+                from biblios_kit.tui.saves import set_aside
 
                 set_aside(self._save_path())
             self._new_game(config)

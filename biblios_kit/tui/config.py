@@ -6,7 +6,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 HUMAN = "human"
-"""The seat spec of a person (the same value as :data:`biblios_kit.saves.HUMAN`)."""
+"""The seat spec of a person (the same value as :data:`biblios_kit.tui.saves.HUMAN`)."""
 
 BOT_LEVELS: tuple[str, ...] = ("random", "easy", "medium", "hard")
 """The bot specs offered for a seat, weakest first."""

@@ -14,7 +14,11 @@ from collections.abc import Sequence
 from rich.table import Table
 from rich.text import Text
 
-from biblios_kit.describe import (
+from biblios_kit.engine.events import Event, EventKind
+from biblios_kit.engine.observation import Observation
+from biblios_kit.engine.state import Phase
+from biblios_kit.i18n import _, current_language, format_list, format_number, ngettext
+from biblios_kit.rulebook.describe import (
     EventDescriber,
     bid_text,
     bot_note,
@@ -25,10 +29,6 @@ from biblios_kit.describe import (
     term,
     term_args,
 )
-from biblios_kit.engine.events import Event, EventKind
-from biblios_kit.engine.observation import Observation
-from biblios_kit.engine.state import Phase
-from biblios_kit.i18n import _, current_language, format_list, format_number, ngettext
 from biblios_kit.rulebook.grammar import capitalize, name_forms
 from biblios_kit.rules.model import CardKind, PenaltyKind, Ruleset
 from biblios_kit.tui.localize import contrast
@@ -90,7 +90,7 @@ def card_text(ruleset: Ruleset, card: int) -> Text:
 
 def card_phrases(ruleset: Ruleset, card: int) -> dict[str, Text]:
     """A card in every sentence form (``{a_card}``, ``{the_card}``, ...: see
-    :func:`biblios_kit.describe.card_values`), coloured like :func:`card_text`, for :func:`fill`."""
+    :func:`biblios_kit.rulebook.describe.card_values`), coloured like :func:`card_text`, for :func:`fill`."""
     style = card_text(ruleset, card).style
     return {key: Text(value, style=style) for key, value in card_values(ruleset, card).items() if "agree" not in key}
 

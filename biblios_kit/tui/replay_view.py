@@ -17,11 +17,11 @@ from textual.binding import Binding
 from textual.reactive import reactive
 from textual.widgets import Static
 
-from biblios_kit.describe import EventDescriber, action_label, bid_text, card_currency, term
 from biblios_kit.engine.events import Event, EventKind
 from biblios_kit.engine.reseed import reseed
 from biblios_kit.engine.state import GameState, new_game
 from biblios_kit.i18n import _
+from biblios_kit.rulebook.describe import EventDescriber, action_label, bid_text, card_currency, term
 from biblios_kit.rulebook.grammar import capitalize
 from biblios_kit.rules.model import CardKind
 from biblios_kit.tui.dialogs.base import dice_preview

@@ -24,8 +24,8 @@ from biblios_kit.engine.state import GameState, Phase, new_game
 from biblios_kit.i18n import _
 from biblios_kit.names import clean_name
 from biblios_kit.rules.model import Ruleset
-from biblios_kit.saves import HUMAN, SavedGame, save_game
 from biblios_kit.tui.config import AUTOPLAY_MODES, DEFAULT_AUTOPLAY, GameConfig
+from biblios_kit.tui.saves import HUMAN, SavedGame, save_game
 
 
 def bot_seed(seed: int, seat: int) -> int:

@@ -16,7 +16,7 @@ from textual.color import Color
 from textual.screen import ModalScreen, Screen
 from textual.widget import Widget
 
-from biblios_kit.describe import die_category
+from biblios_kit.rulebook.describe import die_category
 from biblios_kit.rules.model import Ruleset
 from biblios_kit.tui.render import ACCENT, MUTED
 

@@ -14,9 +14,9 @@ from textual.containers import Vertical
 from textual.content import Content
 from textual.widgets import Label, OptionList, Static
 
-from biblios_kit.describe import action_label
 from biblios_kit.engine.actions import DECLINE, church_parts
 from biblios_kit.i18n import _
+from biblios_kit.rulebook.describe import action_label
 from biblios_kit.rules.model import Ruleset
 from biblios_kit.tui.dialogs.base import TableDialog, dice_preview
 from biblios_kit.tui.render import MUTED, card_text, fill

@@ -41,13 +41,13 @@ from biblios_kit.bots.hints import (
     review,
     suggest,
 )
-from biblios_kit.describe import EventDescriber, action_label, bid_text, term_args
 from biblios_kit.engine.actions import Action
 from biblios_kit.engine.events import to_event
 from biblios_kit.engine.observation import Observation
 from biblios_kit.engine.reseed import reseed
 from biblios_kit.engine.state import new_game
 from biblios_kit.i18n import _, current_language, format_percent, ngettext
+from biblios_kit.rulebook.describe import EventDescriber, action_label, bid_text, term_args
 from biblios_kit.rules.model import Ruleset
 from biblios_kit.tui.dialogs.base import TableDialog
 from biblios_kit.tui.render import phase_name

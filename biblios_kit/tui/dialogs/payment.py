@@ -26,10 +26,10 @@ from textual.binding import Binding
 from textual.containers import Horizontal, Vertical
 from textual.widgets import Button, Label, OptionList, Static
 
-from biblios_kit.describe import bid_text, term
 from biblios_kit.engine.actions import PAY, REFUSE
 from biblios_kit.engine.observation import Observation
 from biblios_kit.i18n import _, current_language, format_list, ngettext
+from biblios_kit.rulebook.describe import bid_text, term
 from biblios_kit.rules.model import CardKind, Ruleset
 from biblios_kit.tui.dialogs.base import TableDialog
 from biblios_kit.tui.render import ACCENT, MUTED, card_list, card_phrases, card_text, fill

@@ -19,10 +19,17 @@ from textual.containers import Horizontal, VerticalScroll
 from textual.screen import Screen
 from textual.widgets import Button, Footer, Label, RichLog, Static, TabbedContent, TabPane
 
-from biblios_kit.describe import EventDescriber, award_reason, placing_text, result_summary, term, tiebreak_text
 from biblios_kit.engine.scoring import GameResult
 from biblios_kit.engine.state import GameState
 from biblios_kit.i18n import _, current_language, format_number, ngettext
+from biblios_kit.rulebook.describe import (
+    EventDescriber,
+    award_reason,
+    placing_text,
+    result_summary,
+    term,
+    tiebreak_text,
+)
 from biblios_kit.rulebook.grammar import capitalize, counted_term
 from biblios_kit.rules.model import Ruleset
 from biblios_kit.tui.dialogs.base import dice_preview

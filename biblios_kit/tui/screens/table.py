@@ -28,13 +28,13 @@ from textual.timer import Timer
 from textual.widgets import Button, Footer, RichLog, Static
 from textual.widgets.button import ButtonVariant
 
-from biblios_kit.describe import EventDescriber, action_label, term
 from biblios_kit.engine.actions import BID, CHURCH, DECLINE, KEEP, PASS, PAY, PICK, REFUSE, TO_AUCTION, TO_PUBLIC
 from biblios_kit.engine.events import Event, EventKind
 from biblios_kit.engine.observation import Observation
 from biblios_kit.engine.state import Phase
 from biblios_kit.errors import BibliosError
 from biblios_kit.i18n import _, current_language
+from biblios_kit.rulebook.describe import EventDescriber, action_label, term
 from biblios_kit.rulebook.grammar import capitalize, name_forms
 from biblios_kit.rules.model import CardKind, Ruleset
 from biblios_kit.tui.config import DEFAULT_AUTOPLAY
