@@ -27,6 +27,7 @@ from pathlib import Path
 import pytest
 from net_helpers import HostProcess
 from textual.pilot import Pilot
+from tiers import mark_slow_tiers
 
 from biblios_kit.engine import GameState, new_game
 from biblios_kit.engine import perft as perft_module
@@ -220,6 +221,11 @@ def perft_position(spec: str, players: int, seed: int, phase: str, occurrence: i
 
 GIFT_KEYS = {KEEP: "k", TO_AUCTION: "a", TO_PUBLIC: "p"}
 FULL = frozenset({"ruleset", "players", "seats"})
+
+
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    """``make check`` leaves the whole-app modules, sweeps and many-game tests of tiers.py to ``make test``."""
+    mark_slow_tiers(items)
 
 
 @pytest.fixture(autouse=True)
