@@ -13,7 +13,8 @@ from biblios_kit.rules import load_ruleset
 from biblios_kit.rules.model import Ruleset
 from biblios_kit.tui.app import make_app
 from biblios_kit.tui.screens.curtain import CurtainScreen
-from biblios_kit.tui.screens.table import TableScreen, needs_private_cards
+from biblios_kit.tui.screens.table import TableScreen
+from biblios_kit.tui.table_turns import needs_private_cards
 from biblios_kit.tui.session import GameSession
 
 

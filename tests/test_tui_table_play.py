@@ -23,10 +23,13 @@ from biblios_kit.tui.screens import table as table_module
 from biblios_kit.tui.screens.curtain import CurtainScreen
 from biblios_kit.tui.screens.help import HelpScreen
 from biblios_kit.tui.screens.setup import SetupScreen
-from biblios_kit.tui.screens.table import ActionButton, TableScreen
+from biblios_kit.tui.screens.table import TableScreen
 from biblios_kit.tui.session import GameSession
+from biblios_kit.tui.table_turns import needs_private_cards
+from biblios_kit.tui.widgets.action_bar import ActionButton
 from biblios_kit.tui.widgets.checkbox import SignedCheckbox
 from biblios_kit.tui.widgets.dice import DieChip
+from biblios_kit.tui.widgets.table_log import TableLog
 
 LANGS = ["en", "fr", "es"]
 SIZES = [(80, 24), (120, 40)]
@@ -202,7 +205,7 @@ def test_the_newest_log_lines_are_marked_until_the_highlight_ends(monkeypatch: p
             press(app, "b")  # Ann bids 1: new lines, marked "›", until the timer ends the highlight
             await run_until(pilot, lambda: waiting_for_person(app) and table.session.state.decision_count > 1)
             await pilot.pause()
-            assert table._fresh_lines > 0 and table._fade is not None
+            assert table.query_one(TableLog).fresh_lines > 0 and table._fade is not None
             assert any(line.startswith("› Ann bids 1 Gold.") for line in log_lines(table))
             table._end_highlights()
             await pilot.pause()
@@ -419,7 +422,7 @@ def test_hot_seat_curtain_only_before_decisions_that_need_private_cards() -> Non
                 current = session.current
                 if isinstance(screen, CurtainScreen):
                     curtains += 1
-                    assert table_module.needs_private_cards(ruleset, session.observation(current))
+                    assert needs_private_cards(ruleset, session.observation(current))
                 elif isinstance(screen, TableScreen) and screen.viewer is None and screen.actor is not None:
                     public_decisions += 1
                     hand = panel(screen, "hand")
