@@ -45,6 +45,10 @@ class ActionBar(Horizontal):
     def watch_part(self) -> None:
         self._draw()
 
+    def on_mount(self) -> None:
+        """The buttons are there now: show the part set before."""
+        self._draw()
+
     def on_resize(self, _event: Resize) -> None:
         """Cards to pick are named in short when their names do not fit: lay the labels out again."""
         self._draw()
@@ -57,7 +61,9 @@ class ActionBar(Horizontal):
 
     def _draw(self) -> None:
         part = self.part
-        if part is None:
+        notes = self.query("#waiting").results(Static)
+        note = next(notes, None)
+        if part is None or note is None:  # not composed yet: done on mounting
             return
         offers = part.offers
         room = (self.screen.size.width or 80) - 2
@@ -78,7 +84,6 @@ class ActionBar(Horizontal):
                     button.refresh(layout=True)
             else:
                 button.display = False
-        note = self.query_one("#waiting", Static)
         note.display = part.waiting is not None
         if part.waiting is not None:
             note.update(Text(part.waiting, style=MUTED))

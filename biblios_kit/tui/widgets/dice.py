@@ -45,10 +45,19 @@ class DiceRow(Horizontal):
             yield DieChip(self.ruleset, die, id=f"die-{die}", classes="die")
 
     def watch_part(self, before: DicePart | None, part: DicePart | None) -> None:
-        if part is None:
+        # a chip redraws by itself only when its face changes: in another language, ask it
+        self._draw(relabel=before is not None and part is not None and before.lang != part.lang)
+
+    def on_mount(self) -> None:
+        """The chips are there now: show the part set before."""
+        self._draw()
+
+    def _draw(self, relabel: bool = False) -> None:
+        chips = list(self.query(DieChip))
+        part = self.part
+        if part is None or len(chips) != len(part.values):  # not composed yet: done on mounting
             return
-        relabel = before is not None and before.lang != part.lang  # a chip redraws by itself only when its face changes
-        for chip, value, previous in zip(self.query(DieChip), part.values, part.previous, strict=True):
+        for chip, value, previous in zip(chips, part.values, part.previous, strict=True):
             chip.previous = previous
             chip.set_class(previous is not None, "fresh")
             chip.value = value

@@ -113,11 +113,18 @@ class FocusBox(VerticalScroll):
     def compose(self) -> ComposeResult:
         yield Static(id="focus")
 
-    def watch_part(self, part: FocusPart | None) -> None:
-        if part is not None:
+    def watch_part(self) -> None:
+        self._draw()
+
+    def on_mount(self) -> None:
+        """The text's widget is there now: show the part set before."""
+        self._draw()
+
+    def _draw(self) -> None:
+        text = next(self.query("#focus").results(Static), None)
+        if self.part is not None and text is not None:  # not composed yet: done on mounting
             self.border_title = _("Now")
-            self._lines = show_measured(self.query_one("#focus", Static), focus_renderable(self.ruleset, part),
-                                        self._lines)  # fmt: skip
+            self._lines = show_measured(text, focus_renderable(self.ruleset, self.part), self._lines)
 
 
 class PlayersPanel(Static):
