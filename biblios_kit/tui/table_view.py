@@ -381,13 +381,7 @@ def table_view(session: TableSession, seen: Perspective, feed: EventFeed,
         log=LogPart(lang, viewer, names, known.events, lit.log_from),
         notice=notice,
         actions=_actions(session, seen, obs, legal, lang),
-        keys=KeysPart(
-            obs.phase,
-            legal,
-            seen.busy,
-            notice.index if notice is not None else None,
-            not seen.busy and seen.actor is not None and viewer != seen.actor,
-        ),
+        keys=keys_for(session, seen, legal, notice.index if notice is not None else None),
         highlights=lit,
         news=news,
         bid_context=context,
@@ -444,6 +438,12 @@ def _waiting(session: TableSession, obs: Observation, lang: str) -> str:
     if session.seats[obs.current_player] != "human":
         return _("{player} is thinking…").format(player=name)
     return _("Waiting for {player}.").format(**name_forms("player", name, lang))
+
+
+def keys_for(session: TableSession, seen: Perspective, legal: tuple[int, ...], notice: int | None) -> KeysPart:
+    """What the screen's keys depend on now: the phase, ``legal`` (:func:`legal_for`), the penalty ``notice``."""
+    show_hand = not seen.busy and seen.actor is not None and seen.viewer != seen.actor
+    return KeysPart(session.phase, legal, seen.busy, notice, show_hand)
 
 
 TABLE_ACTIONS = frozenset({"place", "pick", "pass_bid", "bid", "bid_step", "open_church", "open_payment", "hint"})

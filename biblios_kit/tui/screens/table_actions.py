@@ -16,10 +16,10 @@ from biblios_kit.tui.dialogs.hint import hint_for
 from biblios_kit.tui.table_session import TableSession
 from biblios_kit.tui.table_view import (
     PHASE_SECTIONS,
-    KeysPart,
     Perspective,
     TableView,
     key_allowed,
+    keys_for,
     legal_for,
     observed,
 )
@@ -73,9 +73,7 @@ class TableActions(Screen[None]):
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
         """Offer a key only when it does something legal now."""
-        seen = self.seen
-        show_hand = not seen.busy and seen.actor is not None and seen.viewer != seen.actor
-        keys = KeysPart(self.session.phase, self.my_legal(), seen.busy, self.notice_index, show_hand)
+        keys = keys_for(self.session, self.seen, self.my_legal(), self.notice_index)
         return key_allowed(keys, action, parameters)
 
     def _observation(self) -> Observation:
