@@ -374,3 +374,17 @@ def test_no_card_of_another_hand_is_named_on_a_viewer_s_table() -> None:
         view = view_of(session, seen)
         assert name not in everything(session, view)
         assert all(event.card != kept for event in view.log.events)
+
+
+def test_the_view_its_texts_and_the_turns_need_no_textual() -> None:
+    """The table's content is computed and rendered without Textual (checked in a fresh interpreter)."""
+    import subprocess
+    import sys
+
+    code = (
+        "import sys\n"
+        "import biblios_kit.tui.table_view, biblios_kit.tui.table_text, biblios_kit.tui.table_turns\n"
+        "print(sorted(m for m in sys.modules if m == 'textual' or m.startswith('textual.')))\n"
+    )
+    shown = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout
+    assert shown.strip() == "[]"
