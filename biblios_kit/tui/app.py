@@ -21,6 +21,7 @@ from biblios_kit.tui.localize import LANGUAGE_NAMES, set_bindings
 if TYPE_CHECKING:
     from textual.notifications import SeverityLevel
 
+    from biblios_kit.tui.screens.table import TableScreen
     from biblios_kit.tui.table_session import TableSession
 
 # The engine, the saves and the game screens are imported when first needed, so that the
@@ -235,6 +236,10 @@ class BibliosApp(App[None]):
 
         self.session = session
         self._replace_screens(TableScreen(session, self.bot_delay))
+
+    def on_table_screen_game_over(self, message: TableScreen.GameOver) -> None:
+        """The table's game is over: show the end screen."""
+        self.show_end(message.session)
 
     def show_end(self, session: TableSession) -> None:
         """Show the end of the game."""

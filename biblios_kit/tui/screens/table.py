@@ -18,6 +18,7 @@ from textual import work
 from textual.app import ComposeResult
 from textual.containers import Horizontal, Vertical
 from textual.css.query import NoMatches
+from textual.message import Message
 from textual.timer import Timer
 from textual.widgets import Footer, Static
 
@@ -51,6 +52,13 @@ MIN_SIZE = (80, 24)
 
 class TableScreen(TableActions):
     """The game in progress (one per game)."""
+
+    class GameOver(Message):
+        """The game is over: the app shows the end screen."""
+
+        def __init__(self, session: TableSession) -> None:
+            super().__init__()
+            self.session = session
 
     DEFAULT_CSS = """
     TableScreen #body { height: 1fr; }
@@ -194,7 +202,7 @@ class TableScreen(TableActions):
         self.seen = turn.seen
         if turn.kind == "end":
             self.update_view()
-            self.app.call_later(self.app.show_end, session)  # type: ignore[attr-defined]
+            self.post_message(self.GameOver(session))
         elif turn.kind == "person":
             self._drawn_for = None
             self.update_view()
