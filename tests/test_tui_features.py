@@ -35,6 +35,7 @@ from biblios_kit.tui.screens.help import HelpScreen
 from biblios_kit.tui.screens.setup import SetupScreen
 from biblios_kit.tui.screens.table import TableScreen
 from biblios_kit.tui.widgets.choice import Choice
+from biblios_kit.tui.widgets.table_log import TableLog
 
 
 def setup_text_after_resume() -> str:
@@ -95,7 +96,8 @@ def test_hot_seat_hand_over_shows_the_curtain_and_hides_the_previous_hand() -> N
             await pilot.pause()
             after = visible_text(app)
             assert "Bob" in after and kept_name not in after  # Bob's view never names Ann's kept card
-            bob_log = table.describer.describe_all(table.session.state.events_for(1)) if table.describer else []
+            describer = table.query_one(TableLog).describer
+            bob_log = describer.describe_all(table.session.state.events_for(1)) if describer else []
             assert bob_log and not any(kept_name in line for line in bob_log)
             kept_events = [e for e in table.session.state.events_for(1) if e.kind is EventKind.KEPT and e.player == 0]
             assert kept_events and all(e.card is None for e in kept_events)

@@ -13,8 +13,9 @@ from biblios_kit.rules import load_ruleset
 from biblios_kit.rules.model import Ruleset
 from biblios_kit.tui.app import make_app
 from biblios_kit.tui.screens.curtain import CurtainScreen
-from biblios_kit.tui.screens.table import TableScreen, needs_private_cards
+from biblios_kit.tui.screens.table import TableScreen
 from biblios_kit.tui.session import GameSession
+from biblios_kit.tui.table_turns import needs_private_cards
 
 
 def bidding(ruleset: Ruleset, card: int) -> GameState:
@@ -70,7 +71,7 @@ def test_a_hot_seat_bid_is_made_on_the_public_table_without_a_curtain() -> None:
             await pilot.pause()
             text = visible_text(app)
             assert "(bluff)" not in text  # it would tell everyone what the bidder holds
-            table.bid_choice = 9  # more than anyone holds
+            table.seen = dataclasses.replace(table.seen, bid_choice=9)  # more than anyone holds
             table.update_view()
             await pilot.pause()
             assert "(bluff)" not in visible_text(app)

@@ -23,10 +23,13 @@ from biblios_kit.tui.screens import table as table_module
 from biblios_kit.tui.screens.curtain import CurtainScreen
 from biblios_kit.tui.screens.help import HelpScreen
 from biblios_kit.tui.screens.setup import SetupScreen
-from biblios_kit.tui.screens.table import ActionButton, TableScreen
+from biblios_kit.tui.screens.table import TableScreen
 from biblios_kit.tui.session import GameSession
+from biblios_kit.tui.table_turns import needs_private_cards
+from biblios_kit.tui.widgets.action_bar import ActionButton
 from biblios_kit.tui.widgets.checkbox import SignedCheckbox
 from biblios_kit.tui.widgets.dice import DieChip
+from biblios_kit.tui.widgets.table_log import TableLog
 
 LANGS = ["en", "fr", "es"]
 SIZES = [(80, 24), (120, 40)]
@@ -47,6 +50,8 @@ def run(scenario: object) -> None:
 # ---------------------------------------------------------------- honest bidding
 
 
+# Its content (what each seat sees) is checked without Textual in test_tui_table_view.py: slow here.
+@pytest.mark.slow
 @pytest.mark.parametrize("size", SIZES)
 @pytest.mark.parametrize("lang", LANGS)
 def test_bidding_shows_what_the_hand_can_pay_and_names_a_bluff_and_its_cost(lang: str, size: tuple[int, int]) -> None:
@@ -81,6 +86,8 @@ def test_bidding_shows_what_the_hand_can_pay_and_names_a_bluff_and_its_cost(lang
     run(scenario())
 
 
+# Its content (what each seat sees) is checked without Textual in test_tui_table_view.py: slow here.
+@pytest.mark.slow
 def test_medieval_bluff_names_the_left_neighbour_and_one_card() -> None:
     async def scenario() -> None:
         app = table_app()
@@ -98,7 +105,8 @@ def test_medieval_bluff_names_the_left_neighbour_and_one_card() -> None:
 # ---------------------------------------------------------------- penalty notice
 
 
-@pytest.mark.parametrize("lang", LANGS)
+# The notice's content in every language is checked without Textual (test_tui_table_view.py); Esc only here.
+@pytest.mark.parametrize("lang", ["en", *(pytest.param(lang, marks=pytest.mark.slow) for lang in LANGS[1:])])
 def test_a_penalty_notice_says_who_lost_which_card_and_stays_until_dismissed(lang: str) -> None:
     set_language(lang)
     t = translator(lang)
@@ -132,6 +140,8 @@ def test_a_penalty_notice_says_who_lost_which_card_and_stays_until_dismissed(lan
 # ---------------------------------------------------------------- collections and highlights
 
 
+# Its content (what each seat sees) is checked without Textual in test_tui_table_view.py: slow here.
+@pytest.mark.slow
 @pytest.mark.parametrize("size", SIZES)
 @pytest.mark.parametrize("lang", LANGS)
 def test_every_player_s_collection_is_shown_and_new_cards_are_marked_for_a_while(
@@ -202,7 +212,7 @@ def test_the_newest_log_lines_are_marked_until_the_highlight_ends(monkeypatch: p
             press(app, "b")  # Ann bids 1: new lines, marked "›", until the timer ends the highlight
             await run_until(pilot, lambda: waiting_for_person(app) and table.session.state.decision_count > 1)
             await pilot.pause()
-            assert table._fresh_lines > 0 and table._fade is not None
+            assert table.query_one(TableLog).fresh_lines > 0 and table._fade is not None
             assert any(line.startswith("› Ann bids 1 Gold.") for line in log_lines(table))
             table._end_highlights()
             await pilot.pause()
@@ -214,7 +224,8 @@ def test_the_newest_log_lines_are_marked_until_the_highlight_ends(monkeypatch: p
 # ---------------------------------------------------------------- sizes, language, keys
 
 
-@pytest.mark.parametrize("lang", LANGS)
+# The message in French and Spanish is also in the golden screenshots (table-too-small-*).
+@pytest.mark.parametrize("lang", ["en", *(pytest.param(lang, marks=pytest.mark.slow) for lang in LANGS[1:])])
 def test_a_terminal_too_small_is_told_so_and_the_table_comes_back(lang: str) -> None:
     set_language(lang)
     t = translator(lang)
@@ -239,8 +250,9 @@ def test_a_terminal_too_small_is_told_so_and_the_table_comes_back(lang: str) -> 
     run(scenario())
 
 
+# Each case goes through every language; the others differ only in the one it starts in.
 @pytest.mark.parametrize("size", SIZES)
-@pytest.mark.parametrize("lang", LANGS)
+@pytest.mark.parametrize("lang", ["en", *(pytest.param(lang, marks=pytest.mark.slow) for lang in LANGS[1:])])
 def test_action_buttons_are_never_cut_off(lang: str, size: tuple[int, int]) -> None:
     """Every button of the action bar is as wide as its label and inside the screen, after a language
     switch too (a relabelled button used to keep its old width)."""
@@ -272,6 +284,8 @@ def test_action_buttons_are_never_cut_off(lang: str, size: tuple[int, int]) -> N
     run(scenario())
 
 
+# Its content (what each seat sees) is checked without Textual in test_tui_table_view.py: slow here.
+@pytest.mark.slow
 @pytest.mark.parametrize("lang", LANGS)
 def test_you_is_translated(lang: str) -> None:
     set_language(lang)
@@ -419,7 +433,7 @@ def test_hot_seat_curtain_only_before_decisions_that_need_private_cards() -> Non
                 current = session.current
                 if isinstance(screen, CurtainScreen):
                     curtains += 1
-                    assert table_module.needs_private_cards(ruleset, session.observation(current))
+                    assert needs_private_cards(ruleset, session.observation(current))
                 elif isinstance(screen, TableScreen) and screen.viewer is None and screen.actor is not None:
                     public_decisions += 1
                     hand = panel(screen, "hand")

@@ -1,7 +1,7 @@
 """``biblios-kit join``: the same Textual table as local play, driven by a game server.
 
-The table screen renders a session and sends it actions. :class:`RemoteSession` is that
-session for one seat of a server's table: it holds the last view the server pushed (an
+The table screen renders a :class:`~biblios_kit.tui.table_session.TableSession` and sends it
+actions. :class:`RemoteSession` is that session for one seat of a server's table: it holds the last view the server pushed (an
 :class:`~biblios_kit.engine.Observation` rebuilt from JSON, the seat's redacted events,
 the result), sends the person's actions over the WebSocket, and never holds a card the
 seat may not see. :class:`RemoteApp` connects (and reconnects by itself), and tells
@@ -21,15 +21,16 @@ import urllib.error
 import urllib.request
 from collections.abc import Callable, Sequence
 from pathlib import Path
-from typing import Any, cast
+from typing import Any
 
 from textual import events
 
+from biblios_kit.bots.base import Bot
 from biblios_kit.engine.actions import format_action, parse_action
 from biblios_kit.engine.events import Event
 from biblios_kit.engine.observation import Observation
 from biblios_kit.engine.scoring import GameResult
-from biblios_kit.engine.state import GameState, Phase
+from biblios_kit.engine.state import Phase
 from biblios_kit.errors import BibliosError
 from biblios_kit.i18n import _
 from biblios_kit.names import clean_name, clean_text
@@ -47,7 +48,6 @@ from biblios_kit.rules.model import Ruleset
 from biblios_kit.tui import app as tui_app
 from biblios_kit.tui.app import BibliosApp
 from biblios_kit.tui.config import DEFAULT_AUTOPLAY, GameConfig
-from biblios_kit.tui.session import GameSession
 
 HUMAN = "human"
 
@@ -108,12 +108,13 @@ class RemoteState:
         return self.final
 
 
-class RemoteSession(GameSession):
-    """A :class:`GameSession` for one seat of a table on a server: views in, actions out."""
+class RemoteSession:
+    """A :class:`~biblios_kit.tui.table_session.TableSession` for one seat of a table on a server: views in,
+    actions out."""
 
     def __init__(self, connection: SeatConnection, ruleset: Ruleset, view: dict[str, Any], lang: str | None,
                  send: Callable[[list[str]], None]) -> None:  # fmt: skip
-        # Not GameSession.__init__: there is no local state, no bot and no save.
+        # Unlike a local GameSession: no local state, no bot and no save.
         self.connection = connection
         self.send = send
         """Sends actions (text form) to the server; the app's event loop does the sending."""
@@ -127,13 +128,13 @@ class RemoteSession(GameSession):
         self.autoplay = DEFAULT_AUTOPLAY
         self.save_to = None
         self.autosave = False
-        self.bots = {}
-        self.save_error = None
+        self.bots: dict[int, Bot] = {}
+        self.save_error: str | None = None
         self._cards = range(len(ruleset.deck))
         if not isinstance(self.seat, int) or self.seat not in range(len(self.names)):
             raise ValueError("the view's seat is not one of the table's")
         self.remote = RemoteState(ruleset, self._observation(view), [], 0, None)
-        self.state = cast(GameState, self.remote)
+        self.state = self.remote
         self.update(view)
         self._payments: dict[tuple[int, ...], tuple[int, ...] | None] = {}
         self.blocking_calls = 0
@@ -174,9 +175,46 @@ class RemoteSession(GameSession):
         return moved
 
     @property
+    def players(self) -> int:
+        """Number of seats."""
+        return self.remote.players
+
+    @property
     def humans(self) -> tuple[int, ...]:
         """The one seat played here."""
         return (self.seat,)
+
+    @property
+    def current(self) -> int | None:
+        """Who decides now, as of the last view."""
+        return self.remote.current_player
+
+    @property
+    def phase(self) -> Phase:
+        """The phase, as of the last view."""
+        return self.remote.phase
+
+    @property
+    def over(self) -> bool:
+        """Whether the game is over."""
+        return self.remote.is_terminal()
+
+    @property
+    def full_state(self) -> None:
+        """The whole game is on the server: nothing to replay or review here."""
+        return None
+
+    def legal_actions(self) -> tuple[int, ...]:
+        """This seat's legal actions (none while its last actions are on their way)."""
+        return tuple(self.remote.legal_actions())
+
+    def events_since(self, viewer: int | None, start: int) -> list[Event]:
+        """This seat's events from index ``start`` (the server sends no other view: none for ``None``)."""
+        return self.remote.events[start:] if viewer is not None else []
+
+    def result(self) -> GameResult:
+        """The result the server sent at the end."""
+        return self.remote.result()
 
     def is_human(self, seat: int) -> bool:
         """Whether ``seat`` is played at this screen (the others play elsewhere, or are bots on the server)."""

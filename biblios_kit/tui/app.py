@@ -21,7 +21,8 @@ from biblios_kit.tui.localize import LANGUAGE_NAMES, set_bindings
 if TYPE_CHECKING:
     from textual.notifications import SeverityLevel
 
-    from biblios_kit.tui.session import GameSession
+    from biblios_kit.tui.screens.table import TableScreen
+    from biblios_kit.tui.table_session import TableSession
 
 # The engine, the saves and the game screens are imported when first needed, so that the
 # setup screen's first frame does not wait for them.
@@ -47,7 +48,7 @@ class BibliosApp(App[None]):
         self.bot_delay = bot_delay
         self.save_file = save_file
         self.autosave = autosave
-        self.session: GameSession | None = None
+        self.session: TableSession | None = None
         self._claim: Claim | None = None
         self._localize_bindings()
 
@@ -229,19 +230,23 @@ class BibliosApp(App[None]):
             return
         self.start_session(session)
 
-    def start_session(self, session: GameSession) -> None:
+    def start_session(self, session: TableSession) -> None:
         """Show the table for ``session``."""
         from biblios_kit.tui.screens.table import TableScreen
 
         self.session = session
         self._replace_screens(TableScreen(session, self.bot_delay))
 
-    def show_end(self, session: GameSession) -> None:
+    def on_table_screen_game_over(self, message: TableScreen.GameOver) -> None:
+        """The table's game is over: show the end screen."""
+        self.show_end(message.session)
+
+    def show_end(self, session: TableSession) -> None:
         """Show the end of the game."""
         from biblios_kit.tui.screens.end import EndScreen
 
         self.session = session
-        self._replace_screens(EndScreen(session.ruleset, session.state.result(), session.names, session.state))
+        self._replace_screens(EndScreen(session.ruleset, session.result(), session.names, session.full_state))
 
     # ------------------------------------------------------------------ everywhere
 

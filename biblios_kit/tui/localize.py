@@ -3,9 +3,11 @@
 from __future__ import annotations
 
 from collections.abc import Iterable
+from typing import TYPE_CHECKING
 
-from textual.binding import Binding
-from textual.dom import DOMNode
+if TYPE_CHECKING:  # the table's view and texts use this module without Textual
+    from textual.binding import Binding
+    from textual.dom import DOMNode
 
 LANGUAGE_NAMES: dict[str, str] = {"en": "English", "fr": "Français", "es": "Español"}
 """Each supported language in its own words (never translated)."""

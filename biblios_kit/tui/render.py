@@ -280,15 +280,20 @@ def players_table(names: Sequence[str], seats: Sequence[str], hand_sizes: Sequen
 
 def piles_text(ruleset: Ruleset, obs: Observation) -> Text:
     """Sizes of the draw pile and the auction pile, and the cards out of the game."""
+    return pile_counts_text(ruleset, obs.draw_pile, obs.auction_pile, obs.removed + len(obs.discard))
+
+
+def pile_counts_text(ruleset: Ruleset, draw: int, auction: int, out: int) -> Text:
+    """:func:`piles_text` from the three numbers: draw pile, auction pile, cards out of the game."""
     terms = term_args(ruleset)
     terms.update(draw_pile=capitalize(terms["draw_pile"]), auction_pile=capitalize(terms["auction_pile"]))
     return fill(
         _("{draw_pile}: {draw} · {auction_pile}: {auction} · out of the game: {out}"),
         MUTED,
         **terms,
-        draw=Text(format_number(obs.draw_pile), style="bold"),
-        auction=Text(format_number(obs.auction_pile), style="bold"),
-        out=Text(format_number(obs.removed + len(obs.discard)), style="bold"),
+        draw=Text(format_number(draw), style="bold"),
+        auction=Text(format_number(auction), style="bold"),
+        out=Text(format_number(out), style="bold"),
     )
 
 

@@ -18,13 +18,16 @@ from collections.abc import Callable, Sequence
 from pathlib import Path
 
 from biblios_kit.bots.base import Bot
+from biblios_kit.engine.events import Event, to_event
 from biblios_kit.engine.observation import Observation
 from biblios_kit.engine.reseed import reseed
+from biblios_kit.engine.scoring import GameResult
 from biblios_kit.engine.state import GameState, Phase, new_game
 from biblios_kit.i18n import _
 from biblios_kit.names import clean_name
 from biblios_kit.rules.model import Ruleset
 from biblios_kit.tui.config import AUTOPLAY_MODES, DEFAULT_AUTOPLAY, GameConfig
+from biblios_kit.tui.public_cards import public_events
 from biblios_kit.tui.saves import HUMAN, SavedGame, save_game
 
 
@@ -39,7 +42,8 @@ def fresh_seed() -> int:
 
 
 class GameSession:
-    """One game being played in the TUI: the engine state plus who sits where."""
+    """One game being played in the TUI: the engine state plus who sits where (a
+    :class:`~biblios_kit.tui.table_session.TableSession`)."""
 
     def __init__(
         self,
@@ -147,9 +151,29 @@ class GameSession:
         """Whether the game is over."""
         return self.state.is_terminal()
 
+    @property
+    def full_state(self) -> GameState:
+        """The engine state (this machine holds the whole game)."""
+        return self.state
+
     def observation(self, seat: int) -> Observation:
         """What ``seat`` may know now."""
         return self.state.observation(seat)
+
+    def legal_actions(self) -> tuple[int, ...]:
+        """The current seat's legal actions."""
+        return tuple(self.state.legal_actions())
+
+    def events_since(self, viewer: int | None, start: int) -> list[Event]:
+        """The events from index ``start`` as ``viewer`` may see them (``None``: what everybody sees)."""
+        new = self.state.log[start:]
+        if viewer is None:
+            return public_events(new)
+        return [to_event(raw, viewer) for raw in new]
+
+    def result(self) -> GameResult:
+        """The final result; ``ValueError`` before the end."""
+        return self.state.result()
 
     def payment_options(self, prefix: Sequence[int]) -> tuple[int, ...] | None:
         """The payer's legal actions after paying ``prefix``, or ``None`` once the payment is complete.

@@ -51,7 +51,7 @@ from biblios_kit.rulebook.describe import EventDescriber, action_label, bid_text
 from biblios_kit.rules.model import Ruleset
 from biblios_kit.tui.dialogs.base import TableDialog
 from biblios_kit.tui.render import phase_name
-from biblios_kit.tui.session import GameSession
+from biblios_kit.tui.table_session import TableSession
 
 
 def _category(ruleset: Ruleset, k: int) -> str:
@@ -380,14 +380,16 @@ def review_binding() -> Binding:
     return Binding("r", "review", _("Review"), id="end.review")
 
 
-def hint_for(session: GameSession, seat: int) -> HintDialog:
+def hint_for(session: TableSession, seat: int) -> HintDialog:
     """The hint dialog for ``seat``'s current decision in ``session`` (from that seat's observation only)."""
     return HintDialog(session.ruleset, session.observation(seat), session.names[seat])
 
 
-def review_for(session: GameSession) -> ReviewDialog:
-    """The review dialog of ``session``'s game, for every seat a person plays."""
-    state = session.state
+def review_for(session: TableSession) -> ReviewDialog:
+    """The review dialog of ``session``'s game, for every seat a person plays (a game held on this machine)."""
+    state = session.full_state
+    if state is None:
+        raise ValueError("the game is held by a server: there is no record here to review")
     return ReviewDialog(session.ruleset, state.players, state.seed, state.history, session.humans, session.names)
 
 

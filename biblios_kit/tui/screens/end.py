@@ -234,7 +234,14 @@ class EndScreen(Screen[None]):
         dealt once (the review replays the game from its seed alone: a game continued from a save,
         dealt again at each continuation, would not replay)."""
         session = getattr(self.app, "session", None)
-        return self.replay is not None and session is not None and bool(session.humans) and not session.state.reseeds
+        state = self.state
+        return (
+            self.replay is not None
+            and state is not None
+            and session is not None
+            and bool(session.humans)
+            and (not state.reseeds)
+        )
 
     def action_review(self) -> None:
         """The bot's review of each person's decisions (``r``): where its evaluation differed most from the move played."""
