@@ -1,0 +1,287 @@
+"""Tables kept in PostgreSQL (``host --db postgresql://…``), shared by several server processes.
+
+The driver is psycopg 3: its asyncio connections run the commits and deliver ``LISTEN``
+notifications to the event loop, and its blocking connection serves start-up and the
+rare table creation. An action is committed by one statement (one round trip, one
+transaction) that moves the table's ``version`` from the expected value to the new one,
+inserts the actions and sends ``NOTIFY`` with ``"<table> <version>"``; when the stored
+version is not the expected one, nothing is written and :class:`VersionConflict` is
+raised. ``(table_id, number)`` is also the actions' primary key, a second guard.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import logging
+import time
+from collections.abc import AsyncGenerator, AsyncIterator, Iterator, Sequence
+from contextlib import asynccontextmanager
+from pathlib import Path
+from typing import Any
+
+import psycopg
+
+from biblios_kit.engine.records import record_of, save_record
+from biblios_kit.engine.state import GameState
+from biblios_kit.net.storage import StorageError, VersionConflict, redacted
+from biblios_kit.net.store import StoredTable
+
+log = logging.getLogger("biblios_kit.net")
+
+CHANNEL = "biblios_kit_actions"
+"""The ``LISTEN``/``NOTIFY`` channel of committed actions."""
+
+SCHEMA_LOCK = 0x6269626C696F73
+"""Advisory lock key held while the schema is created (two processes starting together)."""
+
+SCHEMA = """
+CREATE TABLE IF NOT EXISTS tables (
+    id TEXT PRIMARY KEY,
+    ruleset TEXT NOT NULL,
+    options TEXT NOT NULL,
+    players INTEGER NOT NULL,
+    seed BIGINT NOT NULL,
+    seats TEXT NOT NULL,
+    names TEXT NOT NULL,
+    token_digests TEXT NOT NULL,
+    bot_delay DOUBLE PRECISION NOT NULL,
+    created DOUBLE PRECISION NOT NULL,
+    finished BOOLEAN NOT NULL DEFAULT FALSE,
+    version INTEGER NOT NULL DEFAULT 0
+);
+CREATE TABLE IF NOT EXISTS actions (
+    table_id TEXT NOT NULL REFERENCES tables(id),
+    number INTEGER NOT NULL,
+    action TEXT NOT NULL,
+    PRIMARY KEY (table_id, number)
+);
+"""
+"""The SQLite store's two tables (``docs/network.md``), plus each table's ``version`` (its number of actions)."""
+
+COMMIT = """
+WITH bump AS (
+    UPDATE tables SET version = %(last)s, finished = finished OR %(finished)s
+    WHERE id = %(id)s AND version = %(first)s
+    RETURNING id
+), added AS (
+    INSERT INTO actions (table_id, number, action)
+    SELECT bump.id, %(first)s + item.ord::integer - 1, item.action
+    FROM bump, unnest(%(actions)s::text[]) WITH ORDINALITY AS item(action, ord)
+)
+SELECT pg_notify(%(channel)s, %(payload)s) FROM bump
+"""
+"""The version check, the actions and the notification in one statement: a row back means it was committed."""
+
+COLUMNS = "id, ruleset, options, players, seed, seats, names, token_digests, bot_delay, finished"
+
+POOL_SIZE = 4
+"""Connections the event loop commits through (a commit waits for PostgreSQL's flush of its log)."""
+
+
+class PgStore:
+    """The tables of every server process using database ``url``; game records in ``<data_dir>/records``."""
+
+    def __init__(self, url: str, data_dir: Path, *, pool_size: int = POOL_SIZE) -> None:
+        self.url = url
+        self.data_dir = data_dir
+        self.records_dir = data_dir / "records"
+        self.pool_size = pool_size
+        try:
+            self.db = psycopg.connect(url, autocommit=True)
+            with self.db.transaction():
+                self.db.execute("SELECT pg_advisory_xact_lock(%s)", (SCHEMA_LOCK,))
+                self.db.execute(SCHEMA)
+        except psycopg.Error as error:
+            raise StorageError(f"{redacted(url)}: {_reason(error)}") from None
+        self._idle: list[psycopg.AsyncConnection[Any]] = []
+        self._slots: asyncio.Semaphore | None = None
+
+    def __repr__(self) -> str:
+        return f"PgStore({redacted(self.url)!r})"
+
+    # ------------------------------------------------------------------ blocking (start-up, new tables)
+
+    def create(self, table: StoredTable) -> None:
+        """Store a new table (with no action yet)."""
+        try:
+            self.db.execute(
+                "INSERT INTO tables (id, ruleset, options, players, seed, seats, names, token_digests, bot_delay,"
+                " created) VALUES (%s, %s, %s, %s, %s, %s, %s, %s, %s, %s)",
+                (table.id, table.ruleset, json.dumps(list(table.options)), table.players, table.seed,
+                 json.dumps(list(table.seats)), json.dumps(list(table.names), ensure_ascii=False),
+                 json.dumps(list(table.token_digests)), table.bot_delay, time.time()),
+            )  # fmt: skip
+        except psycopg.Error as error:
+            raise StorageError(_reason(error)) from error
+
+    def append(self, table_id: str, first: int, actions: Sequence[str], finished: bool = False) -> None:
+        """:meth:`commit`, blocking (for callers outside the event loop)."""
+        try:
+            row = self.db.execute(COMMIT, _commit_parameters(table_id, first, actions, finished)).fetchone()
+        except psycopg.Error as error:
+            raise StorageError(_reason(error)) from error
+        if row is None:
+            raise VersionConflict(table_id, first)
+
+    def load_all(self) -> Iterator[StoredTable]:
+        """Every stored table with its actions, oldest first."""
+        try:
+            rows = self.db.execute(f"SELECT {COLUMNS} FROM tables ORDER BY created").fetchall()
+            actions: dict[str, list[str]] = {}
+            for table_id, text in self.db.execute("SELECT table_id, action FROM actions ORDER BY table_id, number"):
+                actions.setdefault(table_id, []).append(text)
+        except psycopg.Error as error:
+            raise StorageError(_reason(error)) from error
+        for row in rows:
+            yield _stored(row, actions.get(row[0], []))
+
+    def load(self, table_id: str) -> StoredTable | None:
+        """One stored table with its actions (``None`` when there is none)."""
+        try:
+            row = self.db.execute(f"SELECT {COLUMNS} FROM tables WHERE id = %s", (table_id,)).fetchone()
+            if row is None:
+                return None
+            texts = [text for (text,) in self.db.execute(
+                "SELECT action FROM actions WHERE table_id = %s ORDER BY number", (table_id,))]  # fmt: skip
+        except psycopg.Error as error:
+            raise StorageError(_reason(error)) from error
+        return _stored(row, texts)
+
+    def record_path(self, table_id: str) -> Path:
+        """Where the game record of a finished table is written (in this process's data folder)."""
+        return self.records_dir / f"{table_id}.json"
+
+    def save_record(self, table_id: str, state: GameState, seats: Sequence[str]) -> Path:
+        """Write the game record of ``state`` (atomically) for ``table_id``; returns its path."""
+        return save_record(record_of(state, bots=list(seats)), self.record_path(table_id))
+
+    def checkpoint(self) -> None:
+        """Nothing to do: PostgreSQL runs its own checkpoints."""
+
+    def close(self) -> None:
+        """Close the blocking connection (:meth:`aclose` closes the event loop's)."""
+        self.db.close()
+
+    # ------------------------------------------------------------------ in the event loop
+
+    @asynccontextmanager
+    async def _connection(self) -> AsyncIterator[psycopg.AsyncConnection[Any]]:
+        """One of at most ``pool_size`` connections (opened on demand, dropped when broken)."""
+        if self._slots is None:
+            self._slots = asyncio.Semaphore(self.pool_size)
+        async with self._slots:
+            try:
+                connection = (
+                    self._idle.pop() if self._idle else await psycopg.AsyncConnection.connect(self.url, autocommit=True)
+                )
+            except psycopg.Error as error:
+                raise StorageError(_reason(error)) from error
+            try:
+                yield connection
+            except psycopg.Error as error:
+                if connection.broken or connection.closed:
+                    await connection.close()
+                else:
+                    self._idle.append(connection)
+                raise StorageError(_reason(error)) from error
+            except BaseException:
+                await connection.close()  # cancelled mid-statement: its state is unknown
+                raise
+            self._idle.append(connection)
+
+    async def commit(self, table_id: str, first: int, actions: Sequence[str], finished: bool = False) -> None:
+        """Commit ``actions`` as numbers ``first ...`` if the stored version is ``first``, else :class:`VersionConflict`."""
+        async with self._connection() as connection:
+            cursor = await connection.execute(COMMIT, _commit_parameters(table_id, first, actions, finished))
+            row = await cursor.fetchone()
+        if row is None:
+            raise VersionConflict(table_id, first)
+
+    async def actions_since(self, table_id: str, first: int) -> list[str]:
+        """The stored actions of ``table_id`` from number ``first`` on, in order."""
+        async with self._connection() as connection:
+            cursor = await connection.execute(
+                "SELECT number, action FROM actions WHERE table_id = %s AND number >= %s ORDER BY number",
+                (table_id, first),
+            )
+            rows = await cursor.fetchall()
+        texts = []
+        for expected, (number, text) in enumerate(rows, start=first):
+            if number != expected:  # never: numbers are committed in order with the version
+                raise StorageError(f"table {table_id}: action {expected} is missing")
+            texts.append(text)
+        return texts
+
+    async def versions(self) -> dict[str, int]:
+        """The stored version of every unfinished table."""
+        async with self._connection() as connection:
+            cursor = await connection.execute("SELECT id, version FROM tables WHERE NOT finished")
+            return dict(await cursor.fetchall())
+
+    async def changes(self) -> AsyncGenerator[tuple[str, int] | None, None]:
+        """``(table, version)`` for each commit of any process; ``None`` once listening (again): some may be missed.
+
+        A lost connection is reopened (after 0.1 s, then twice as long each time, at most 5 s).
+        """
+        wait = 0.1
+        while True:
+            try:
+                connection = await psycopg.AsyncConnection.connect(self.url, autocommit=True)
+            except psycopg.Error as error:
+                log.warning(
+                    "cannot listen to %s (%s); trying again in %.1f s", redacted(self.url), _reason(error), wait
+                )
+                await asyncio.sleep(wait)
+                wait = min(5.0, wait * 2)
+                continue
+            try:
+                async with connection:
+                    await connection.execute(f"LISTEN {CHANNEL}")
+                    wait = 0.1
+                    yield None
+                    async for note in connection.notifies():
+                        change = _change(note.payload)
+                        if change is not None:
+                            yield change
+            except psycopg.Error as error:
+                log.warning("lost the notifications of %s (%s); listening again", redacted(self.url), _reason(error))
+
+    async def aclose(self) -> None:
+        """Close the event loop's connections."""
+        idle, self._idle = self._idle, []
+        for connection in idle:
+            await connection.close()
+
+
+def _commit_parameters(table_id: str, first: int, actions: Sequence[str], finished: bool) -> dict[str, object]:
+    last = first + len(actions)
+    return {"id": table_id, "first": first, "last": last, "finished": finished, "actions": list(actions),
+            "channel": CHANNEL, "payload": f"{table_id} {last}"}  # fmt: skip
+
+
+def _change(payload: str) -> tuple[str, int] | None:
+    """``(table, version)`` from a notification's ``"<table> <version>"`` (``None`` for anything else)."""
+    table_id, _space, version = payload.partition(" ")
+    return (table_id, int(version)) if table_id and version.isdigit() else None
+
+
+def _stored(row: tuple[Any, ...], actions: Sequence[str]) -> StoredTable:
+    return StoredTable(
+        id=row[0],
+        ruleset=row[1],
+        options=tuple(json.loads(row[2])),
+        players=row[3],
+        seed=row[4],
+        seats=tuple(json.loads(row[5])),
+        names=tuple(json.loads(row[6])),
+        token_digests=tuple(json.loads(row[7])),
+        bot_delay=float(row[8]),
+        finished=bool(row[9]),
+        actions=tuple(actions),
+    )
+
+
+def _reason(error: psycopg.Error) -> str:
+    """The first line of a driver error (never the connection string: psycopg does not echo passwords)."""
+    return str(error).strip().splitlines()[0] if str(error).strip() else type(error).__name__
