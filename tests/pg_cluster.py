@@ -45,6 +45,11 @@ class Cluster:
 
     port: int
     folder: Path
+    data: Path
+
+    def pid(self) -> int:
+        """The process id of the server's main process (``postmaster.pid``'s first line)."""
+        return int((self.data / "postmaster.pid").read_text().split()[0])
 
     def url(self, database: str = "postgres") -> str:
         """``postgresql://postgres@127.0.0.1:PORT/DATABASE``."""
@@ -56,8 +61,11 @@ def _as_server_user(command: list[str]) -> list[str]:
 
 
 @contextlib.contextmanager
-def cluster() -> Iterator[Cluster]:
-    """Start a new cluster in a temporary folder; stop it and remove the folder on exit."""
+def cluster(*, fsync: bool = False) -> Iterator[Cluster]:
+    """Start a new cluster in a temporary folder; stop it and remove the folder on exit.
+
+    Without ``fsync`` (tests) the server never waits for the disk; a benchmark keeps it, as in production.
+    """
     initdb, pg_ctl = binary("initdb"), binary("pg_ctl")
     if initdb is None or pg_ctl is None:
         raise RuntimeError("PostgreSQL's initdb and pg_ctl are not installed (apt-get install postgresql)")
@@ -72,14 +80,16 @@ def cluster() -> Iterator[Cluster]:
             check=True,
             capture_output=True,
         )
-        options = f"-p {port} -k {folder} -c listen_addresses=127.0.0.1 -c fsync=off -c max_connections=200"
+        options = f"-p {port} -k {folder} -c listen_addresses=127.0.0.1 -c max_connections=200"
+        if not fsync:
+            options += " -c fsync=off"
         subprocess.run(
             _as_server_user([pg_ctl, "-D", str(data), "-o", options, "-l", str(folder / "log"), "-w", "start"]),
             check=True,
             capture_output=True,
         )
         try:
-            yield Cluster(port, folder)
+            yield Cluster(port, folder, data)
         finally:
             subprocess.run(
                 _as_server_user([pg_ctl, "-D", str(data), "-m", "immediate", "-w", "stop"]), capture_output=True

@@ -2,11 +2,15 @@
 
 The driver is psycopg 3: its asyncio connections run the commits and deliver ``LISTEN``
 notifications to the event loop, and its blocking connection serves start-up and the
-rare table creation. An action is committed by one statement (one round trip, one
-transaction) that moves the table's ``version`` from the expected value to the new one,
-inserts the actions and sends ``NOTIFY`` with ``"<table> <version>"``; when the stored
-version is not the expected one, nothing is written and :class:`VersionConflict` is
-raised. ``(table_id, number)`` is also the actions' primary key, a second guard.
+rare table creation. An action is committed by one statement (one transaction) that
+moves the table's ``version`` from the expected value to the new one and inserts the
+actions; when the stored version is not the expected one, nothing is written and
+:class:`VersionConflict` is raised. ``(table_id, number)`` is also the actions' primary
+key, a second guard. ``NOTIFY`` with ``"<table> <version>"`` follows in the same round
+trip (a pipeline), as a transaction of its own: PostgreSQL serializes the commits of
+transactions that notify, flush to disk included, so a notification inside the commit
+would forbid group commit (measured: 216-311 against 240-560 commits a second with eight
+connections on this machine's disk).
 """
 
 from __future__ import annotations
@@ -69,9 +73,16 @@ WITH bump AS (
     SELECT bump.id, %(first)s + item.ord::integer - 1, item.action
     FROM bump, unnest(%(actions)s::text[]) WITH ORDINALITY AS item(action, ord)
 )
-SELECT pg_notify(%(channel)s, %(payload)s) FROM bump
+SELECT id FROM bump
 """
-"""The version check, the actions and the notification in one statement: a row back means it was committed."""
+"""The version check and the actions in one statement: a row back means they were committed."""
+
+NOTIFY = "SELECT pg_notify(%(channel)s, %(payload)s) FROM tables WHERE id = %(id)s AND version = %(last)s"
+"""The announcement of a commit, sent after it (nothing when it lost to another process's)."""
+
+RESYNC_SECONDS = 5.0
+"""How often :meth:`PgStore.changes` also asks for a comparison of versions (a commit whose process died
+before its notification went out is seen then)."""
 
 COLUMNS = "id, ruleset, options, players, seed, seats, names, token_digests, bot_delay, finished"
 
@@ -117,8 +128,10 @@ class PgStore:
 
     def append(self, table_id: str, first: int, actions: Sequence[str], finished: bool = False) -> None:
         """:meth:`commit`, blocking (for callers outside the event loop)."""
+        parameters = _commit_parameters(table_id, first, actions, finished)
         try:
-            row = self.db.execute(COMMIT, _commit_parameters(table_id, first, actions, finished)).fetchone()
+            row = self.db.execute(COMMIT, parameters).fetchone()
+            self.db.execute(NOTIFY, parameters)
         except psycopg.Error as error:
             raise StorageError(_reason(error)) from error
         if row is None:
@@ -192,8 +205,11 @@ class PgStore:
 
     async def commit(self, table_id: str, first: int, actions: Sequence[str], finished: bool = False) -> None:
         """Commit ``actions`` as numbers ``first ...`` if the stored version is ``first``, else :class:`VersionConflict`."""
+        parameters = _commit_parameters(table_id, first, actions, finished)
         async with self._connection() as connection:
-            cursor = await connection.execute(COMMIT, _commit_parameters(table_id, first, actions, finished))
+            async with connection.pipeline():  # one round trip, two transactions
+                cursor = await connection.execute(COMMIT, parameters)
+                await connection.execute(NOTIFY, parameters)
             row = await cursor.fetchone()
         if row is None:
             raise VersionConflict(table_id, first)
@@ -220,9 +236,10 @@ class PgStore:
             return dict(await cursor.fetchall())
 
     async def changes(self) -> AsyncGenerator[tuple[str, int] | None, None]:
-        """``(table, version)`` for each commit of any process; ``None`` once listening (again): some may be missed.
+        """``(table, version)`` for each commit of any process; ``None`` when some may have been missed.
 
-        A lost connection is reopened (after 0.1 s, then twice as long each time, at most 5 s).
+        ``None`` comes once listening starts (again) and every :data:`RESYNC_SECONDS`. A lost
+        connection is reopened (after 0.1 s, then twice as long each time, at most 5 s).
         """
         wait = 0.1
         while True:
@@ -239,11 +256,12 @@ class PgStore:
                 async with connection:
                     await connection.execute(f"LISTEN {CHANNEL}")
                     wait = 0.1
-                    yield None
-                    async for note in connection.notifies():
-                        change = _change(note.payload)
-                        if change is not None:
-                            yield change
+                    while True:
+                        yield None
+                        async for note in connection.notifies(timeout=RESYNC_SECONDS):
+                            change = _change(note.payload)
+                            if change is not None:
+                                yield change
             except psycopg.Error as error:
                 log.warning("lost the notifications of %s (%s); listening again", redacted(self.url), _reason(error))
 

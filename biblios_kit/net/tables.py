@@ -378,7 +378,10 @@ class TableHub:
             try:
                 await self.shared.commit(table.id, first, accepted, finished)
             except VersionConflict:
-                await self._catch_up(table)
+                try:
+                    await self._catch_up(table)
+                except StorageError as error:  # the view sent is older; the next notification brings the rest
+                    log.error("table %s: cannot read the actions of other processes: %s", table.id, error)
                 raise self._stale(table, seat, first) from None
             except StorageError as error:
                 log.error("table %s: cannot store actions: %s", table.id, error)
@@ -481,6 +484,8 @@ class TableHub:
                         await self._heard(*change)
                 except StorageError as error:
                     log.error("cannot read the other processes' actions: %s", error)
+                except Exception:  # a bug: this process must still follow the others
+                    log.exception("unexpected error while following the other processes")
         finally:
             await changes.aclose()
 
@@ -488,7 +493,8 @@ class TableHub:
         table = self.tables.get(table_id)
         if table is not None and version > table.version:
             async with self._lock(table):
-                await self._catch_up(table)
+                if version > table.version:  # not this process's own commit, applied meanwhile
+                    await self._catch_up(table)
 
     async def _catch_up(self, table: Table) -> None:
         """Apply the actions other processes committed to ``table`` (its lock held), then tell its listeners and bots."""
