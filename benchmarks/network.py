@@ -116,10 +116,11 @@ async def play_seat(http: aiohttp.ClientSession, base: str, table: Table, seat: 
             log.extend(data["events"])
             version = data["version"]
             table.seen[seat] = version
-            sent = table.sent_at.get(version)
-            if sent is not None and min(table.seen) >= version:
-                table.latencies.append(now - sent)
-                del table.sent_at[version]
+            # Every action whose version every seat now has (a view may bring several versions at once: a
+            # server that learns of other processes' actions together, or a slow listener).
+            everyone = min(table.seen)
+            for done in [v for v in table.sent_at if v <= everyone]:
+                table.latencies.append(now - table.sent_at.pop(done))
             obs = data["observation"]
             if data["result"] is not None or (limit is not None and version >= limit) or now > stop_at:
                 break

@@ -175,6 +175,37 @@ def test_two_hubs_double_commit_one_is_stale_and_catches_up(db_url: str, tmp_pat
     asyncio.run(scenario())
 
 
+def test_a_commit_whose_notification_never_came_is_seen_at_the_next_comparison(
+    db_url: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A process that died between its commit and its NOTIFY: the others compare versions now and then."""
+    from biblios_kit.net import pg_store
+
+    monkeypatch.setattr(pg_store, "RESYNC_SECONDS", 0.2)
+
+    async def scenario() -> None:
+        hubs = [TableHub(PgStore(db_url, tmp_path / name)) for name in ("a", "b")]
+        invitation = hubs[0].create("biblios", [], 3, ["human"] * 3, seed=5)
+        tables = [hub.table(invitation.table) for hub in hubs]
+        following = asyncio.create_task(hubs[1].follow())
+        text = tables[0].view(0)["observation"]["legal_actions"][0]
+        with psycopg.connect(db_url, autocommit=True) as db:  # the commit alone, as the dead process left it
+            db.execute(pg_store.COMMIT, pg_store._commit_parameters(invitation.table, 0, [text], False))
+        deadline = time.monotonic() + 5
+        while tables[1].version == 0 and time.monotonic() < deadline:
+            await asyncio.sleep(0.05)
+        assert tables[1].version == 1
+        following.cancel()
+        with contextlib.suppress(asyncio.CancelledError):
+            await following
+        for hub in hubs:
+            assert hub.shared is not None
+            await hub.shared.aclose()
+            hub.store.close()
+
+    asyncio.run(scenario())
+
+
 # ---------------------------------------------------------------------- several servers, one database
 
 
