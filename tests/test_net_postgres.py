@@ -11,6 +11,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import json
+import os
 import random
 import sqlite3
 import subprocess
@@ -25,7 +26,7 @@ import aiohttp
 import psycopg
 import pytest
 from net_helpers import HostProcess, bearer, create, running_server
-from pg_cluster import cluster
+from pg_cluster import binary, cluster
 from pytest_postgresql import factories
 
 from biblios_kit.engine.records import from_json, replay
@@ -43,7 +44,12 @@ ROOT = Path(__file__).resolve().parent.parent
 
 @pytest.fixture(scope="session")
 def pg_server() -> Iterator[SimpleNamespace]:
-    """A PostgreSQL server for the session, described as pytest-postgresql's fixtures expect."""
+    """A PostgreSQL server for the session, described as pytest-postgresql's fixtures expect.
+
+    Without the server's binaries the tests are skipped, except under CI (``.ci/run`` installs them).
+    """
+    if binary("initdb") is None and not os.environ.get("CI"):
+        pytest.skip("PostgreSQL's server binaries (initdb, pg_ctl) are not installed")
     with cluster() as server:
         yield SimpleNamespace(host="127.0.0.1", port=server.port, user="postgres", password=None, options="",
                               maintenance_dbname="postgres", template_dbname=None)  # fmt: skip
@@ -425,8 +431,6 @@ def test_killing_one_of_two_processes_the_game_goes_on(db_url: str, tmp_path: Pa
 
 
 def _host(*args: str) -> subprocess.CompletedProcess[str]:
-    import os
-
     return subprocess.run([sys.executable, "-m", "biblios_kit", "host", *args], cwd=ROOT, capture_output=True,
                           text=True, env={**os.environ, "BIBLIOS_LANG": "en"}, timeout=60)  # fmt: skip
 
