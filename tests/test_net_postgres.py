@@ -17,7 +17,7 @@ import sqlite3
 import subprocess
 import sys
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
 from types import SimpleNamespace
 from typing import Any
@@ -210,6 +210,45 @@ def test_a_commit_whose_notification_never_came_is_seen_at_the_next_comparison(
             hub.store.close()
 
     asyncio.run(scenario())
+
+
+def test_lost_database_connections_are_opened_again(db_url: str, tmp_path: Path) -> None:
+    """Every connection of both servers cut (a database restart, a failover): creating, acting and following go on."""
+
+    async def scenario() -> None:
+        hubs = [TableHub(PgStore(db_url, tmp_path / name)) for name in ("a", "b")]
+        invitation = hubs[0].create("biblios", [], 3, ["human"] * 3, seed=5)
+        tables = [hub.table(invitation.table) for hub in hubs]
+        following = asyncio.create_task(hubs[1].follow())
+        await hubs[0].submit(tables[0], 0, [tables[0].view(0)["observation"]["legal_actions"][0]], 0)
+        await _until(lambda: tables[1].version == 1)
+        with psycopg.connect(db_url, autocommit=True) as db:
+            cut = db.execute("SELECT count(pg_terminate_backend(pid)) FROM pg_stat_activity"
+                             " WHERE datname = current_database() AND pid <> pg_backend_pid()").fetchone()  # fmt: skip
+        assert cut is not None and cut[0] >= 4  # each hub's blocking connection, a's commit one, b's listener
+        another = hubs[0].create("biblios", [], 3, ["human"] * 3, seed=6)  # the blocking connection, opened again
+        assert hubs[1].table(another.table).version == 0  # b's too
+        seat = tables[0].state.current_player
+        assert seat is not None
+        legal = tables[0].view(seat)["observation"]["legal_actions"]
+        await hubs[0].submit(tables[0], seat, [legal[0]], 1)  # through a new pool connection
+        await _until(lambda: tables[1].version == 2)  # b listens again and catches up
+        following.cancel()
+        with contextlib.suppress(asyncio.CancelledError):
+            await following
+        for hub in hubs:
+            assert hub.shared is not None
+            await hub.shared.aclose()
+            hub.store.close()
+
+    asyncio.run(scenario())
+
+
+async def _until(condition: Callable[[], bool], limit: float = 10.0) -> None:
+    deadline = time.monotonic() + limit
+    while not condition():
+        assert time.monotonic() < deadline, "timed out"
+        await asyncio.sleep(0.05)
 
 
 # ---------------------------------------------------------------------- several servers, one database

@@ -19,10 +19,9 @@ import asyncio
 import json
 import logging
 import time
-from collections.abc import AsyncGenerator, AsyncIterator, Iterator, Sequence
-from contextlib import asynccontextmanager
+from collections.abc import AsyncGenerator, Awaitable, Callable, Iterator, Sequence
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
 
 import psycopg
 
@@ -32,6 +31,8 @@ from biblios_kit.net.storage import StorageError, VersionConflict, redacted
 from biblios_kit.net.store import StoredTable
 
 log = logging.getLogger("biblios_kit.net")
+
+T = TypeVar("T")
 
 CHANNEL = "biblios_kit_actions"
 """The ``LISTEN``/``NOTIFY`` channel of committed actions."""
@@ -113,53 +114,68 @@ class PgStore:
 
     # ------------------------------------------------------------------ blocking (start-up, new tables)
 
+    def _blocking(self, work: Callable[[psycopg.Connection[Any]], T]) -> T:
+        """``work(connection)`` on the blocking connection, opened again (once) when it was lost."""
+        for attempt in (1, 2):
+            try:
+                if self.db.closed or self.db.broken:
+                    self.db = psycopg.connect(self.url, autocommit=True)
+                return work(self.db)
+            except psycopg.OperationalError as error:
+                if attempt == 2 or not (self.db.closed or self.db.broken):
+                    raise StorageError(_reason(error)) from error
+            except psycopg.Error as error:
+                raise StorageError(_reason(error)) from error
+        raise AssertionError("unreachable")  # pragma: no cover
+
     def create(self, table: StoredTable) -> None:
         """Store a new table (with no action yet)."""
-        try:
-            self.db.execute(
-                "INSERT INTO tables (id, ruleset, options, players, seed, seats, names, token_digests, bot_delay,"
-                " created) VALUES (%s, %s, %s, %s, %s, %s, %s, %s, %s, %s)",
-                (table.id, table.ruleset, json.dumps(list(table.options)), table.players, table.seed,
-                 json.dumps(list(table.seats)), json.dumps(list(table.names), ensure_ascii=False),
-                 json.dumps(list(table.token_digests)), table.bot_delay, time.time()),
-            )  # fmt: skip
-        except psycopg.Error as error:
-            raise StorageError(_reason(error)) from error
+        self._blocking(lambda db: db.execute(
+            "INSERT INTO tables (id, ruleset, options, players, seed, seats, names, token_digests, bot_delay,"
+            " created) VALUES (%s, %s, %s, %s, %s, %s, %s, %s, %s, %s)",
+            (table.id, table.ruleset, json.dumps(list(table.options)), table.players, table.seed,
+             json.dumps(list(table.seats)), json.dumps(list(table.names), ensure_ascii=False),
+             json.dumps(list(table.token_digests)), table.bot_delay, time.time()),
+        ))  # fmt: skip
 
     def append(self, table_id: str, first: int, actions: Sequence[str], finished: bool = False) -> None:
         """:meth:`commit`, blocking (for callers outside the event loop)."""
         parameters = _commit_parameters(table_id, first, actions, finished)
-        try:
-            row = self.db.execute(COMMIT, parameters).fetchone()
-            self.db.execute(NOTIFY, parameters)
-        except psycopg.Error as error:
-            raise StorageError(_reason(error)) from error
-        if row is None:
+
+        def work(db: psycopg.Connection[Any]) -> tuple[Any, ...] | None:
+            row = db.execute(COMMIT, parameters).fetchone()
+            db.execute(NOTIFY, parameters)
+            return row
+
+        if self._blocking(work) is None:
             raise VersionConflict(table_id, first)
 
     def load_all(self) -> Iterator[StoredTable]:
         """Every stored table with its actions, oldest first."""
-        try:
-            rows = self.db.execute(f"SELECT {COLUMNS} FROM tables ORDER BY created").fetchall()
+
+        def work(db: psycopg.Connection[Any]) -> tuple[list[tuple[Any, ...]], dict[str, list[str]]]:
+            rows = db.execute(f"SELECT {COLUMNS} FROM tables ORDER BY created").fetchall()
             actions: dict[str, list[str]] = {}
-            for table_id, text in self.db.execute("SELECT table_id, action FROM actions ORDER BY table_id, number"):
+            for table_id, text in db.execute("SELECT table_id, action FROM actions ORDER BY table_id, number"):
                 actions.setdefault(table_id, []).append(text)
-        except psycopg.Error as error:
-            raise StorageError(_reason(error)) from error
+            return rows, actions
+
+        rows, actions = self._blocking(work)
         for row in rows:
             yield _stored(row, actions.get(row[0], []))
 
     def load(self, table_id: str) -> StoredTable | None:
         """One stored table with its actions (``None`` when there is none)."""
-        try:
-            row = self.db.execute(f"SELECT {COLUMNS} FROM tables WHERE id = %s", (table_id,)).fetchone()
+
+        def work(db: psycopg.Connection[Any]) -> StoredTable | None:
+            row = db.execute(f"SELECT {COLUMNS} FROM tables WHERE id = %s", (table_id,)).fetchone()
             if row is None:
                 return None
-            texts = [text for (text,) in self.db.execute(
+            texts = [text for (text,) in db.execute(
                 "SELECT action FROM actions WHERE table_id = %s ORDER BY number", (table_id,))]  # fmt: skip
-        except psycopg.Error as error:
-            raise StorageError(_reason(error)) from error
-        return _stored(row, texts)
+            return _stored(row, texts)
+
+        return self._blocking(work)
 
     def record_path(self, table_id: str) -> Path:
         """Where the game record of a finished table is written (in this process's data folder)."""
@@ -178,52 +194,67 @@ class PgStore:
 
     # ------------------------------------------------------------------ in the event loop
 
-    @asynccontextmanager
-    async def _connection(self) -> AsyncIterator[psycopg.AsyncConnection[Any]]:
-        """One of at most ``pool_size`` connections (opened on demand, dropped when broken)."""
+    async def _run(self, work: Callable[[psycopg.AsyncConnection[Any]], Awaitable[T]]) -> T:
+        """``await work(connection)`` on one of at most ``pool_size`` connections (opened on demand).
+
+        A connection that fails is dropped. When it had waited in the pool (the server may have
+        restarted meanwhile), the work is tried once more on a new one: a commit that had in
+        fact gone through then meets its own version, a :class:`VersionConflict`, and the hub
+        reads the table again, as for another process's commit.
+        """
         if self._slots is None:
             self._slots = asyncio.Semaphore(self.pool_size)
-        async with self._slots:
-            try:
-                connection = (
-                    self._idle.pop() if self._idle else await psycopg.AsyncConnection.connect(self.url, autocommit=True)
-                )
-            except psycopg.Error as error:
-                raise StorageError(_reason(error)) from error
-            try:
-                yield connection
-            except psycopg.Error as error:
-                if connection.broken or connection.closed:
-                    await connection.close()
-                else:
-                    self._idle.append(connection)
-                raise StorageError(_reason(error)) from error
-            except BaseException:
-                await connection.close()  # cancelled mid-statement: its state is unknown
-                raise
-            self._idle.append(connection)
+        for attempt in (1, 2):
+            async with self._slots:
+                pooled = bool(self._idle)
+                try:
+                    connection = (
+                        self._idle.pop() if pooled else await psycopg.AsyncConnection.connect(self.url, autocommit=True)
+                    )
+                except psycopg.Error as error:
+                    raise StorageError(_reason(error)) from error
+                try:
+                    result = await work(connection)
+                except psycopg.Error as error:
+                    if connection.broken or connection.closed:
+                        await connection.close()
+                        if pooled and attempt == 1 and isinstance(error, psycopg.OperationalError):
+                            continue
+                    else:
+                        self._idle.append(connection)
+                    raise StorageError(_reason(error)) from error
+                except BaseException:
+                    await connection.close()  # cancelled mid-statement: its state is unknown
+                    raise
+                self._idle.append(connection)
+                return result
+        raise AssertionError("unreachable")  # pragma: no cover
 
     async def commit(self, table_id: str, first: int, actions: Sequence[str], finished: bool = False) -> None:
         """Commit ``actions`` as numbers ``first ...`` if the stored version is ``first``, else :class:`VersionConflict`."""
         parameters = _commit_parameters(table_id, first, actions, finished)
-        async with self._connection() as connection:
+
+        async def work(connection: psycopg.AsyncConnection[Any]) -> tuple[Any, ...] | None:
             async with connection.pipeline():  # one round trip, two transactions
                 cursor = await connection.execute(COMMIT, parameters)
                 await connection.execute(NOTIFY, parameters)
-            row = await cursor.fetchone()
-        if row is None:
+            return await cursor.fetchone()
+
+        if await self._run(work) is None:
             raise VersionConflict(table_id, first)
 
     async def actions_since(self, table_id: str, first: int) -> list[str]:
         """The stored actions of ``table_id`` from number ``first`` on, in order."""
-        async with self._connection() as connection:
+
+        async def work(connection: psycopg.AsyncConnection[Any]) -> list[tuple[Any, ...]]:
             cursor = await connection.execute(
                 "SELECT number, action FROM actions WHERE table_id = %s AND number >= %s ORDER BY number",
                 (table_id, first),
             )
-            rows = await cursor.fetchall()
+            return await cursor.fetchall()
+
         texts = []
-        for expected, (number, text) in enumerate(rows, start=first):
+        for expected, (number, text) in enumerate(await self._run(work), start=first):
             if number != expected:  # never: numbers are committed in order with the version
                 raise StorageError(f"table {table_id}: action {expected} is missing")
             texts.append(text)
@@ -231,9 +262,12 @@ class PgStore:
 
     async def versions(self) -> dict[str, int]:
         """The stored version of every unfinished table."""
-        async with self._connection() as connection:
+
+        async def work(connection: psycopg.AsyncConnection[Any]) -> dict[str, int]:
             cursor = await connection.execute("SELECT id, version FROM tables WHERE NOT finished")
             return dict(await cursor.fetchall())
+
+        return await self._run(work)
 
     async def changes(self) -> AsyncGenerator[tuple[str, int] | None, None]:
         """``(table, version)`` for each commit of any process; ``None`` when some may have been missed.
