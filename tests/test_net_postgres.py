@@ -18,6 +18,7 @@ import subprocess
 import sys
 import time
 from collections.abc import Callable, Iterator
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 from types import SimpleNamespace
 from typing import Any
@@ -36,7 +37,7 @@ from biblios_kit.net.pg_store import PgStore
 from biblios_kit.net.server import HUB
 from biblios_kit.net.storage import SharedStorage, VersionConflict, open_store, redacted
 from biblios_kit.net.store import Store, StoredTable
-from biblios_kit.net.tables import Rejected, TableHub
+from biblios_kit.net.tables import TAKEOVER_SECONDS, Rejected, TableHub
 from biblios_kit.rules import load_ruleset
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -236,6 +237,45 @@ def test_lost_database_connections_are_opened_again(db_url: str, tmp_path: Path)
         following.cancel()
         with contextlib.suppress(asyncio.CancelledError):
             await following
+        for hub in hubs:
+            assert hub.shared is not None
+            await hub.shared.aclose()
+            hub.store.close()
+
+    asyncio.run(scenario())
+
+
+def test_a_bot_move_left_by_a_dead_process_is_played_by_another(db_url: str, tmp_path: Path) -> None:
+    """The process that made the change plays the next bot move; when it dies first, another one takes over."""
+
+    async def scenario() -> None:
+        hubs = [TableHub(PgStore(db_url, tmp_path / name), ThreadPoolExecutor(1)) for name in ("a", "b")]
+        invitation = hubs[0].create("biblios", [], 3, ["human", "easy", "human"], seed=8, bot_delay=0)
+        tables = [hub.table(invitation.table) for hub in hubs]
+        following = asyncio.create_task(hubs[1].follow())
+        for _ in range(200):
+            seat = tables[0].state.current_player
+            assert seat is not None
+            if seat == 1:  # the bot: a plays it (it made the change), b follows
+                version = tables[0].version
+                await _until(lambda: tables[1].version > version)  # noqa: B023
+                continue
+            await hubs[0].submit(tables[0], seat, [tables[0].view(seat)["observation"]["legal_actions"][0]])
+            if tables[0].state.current_player == 1:
+                break
+        version = tables[0].version
+        await hubs[0].stop()  # a "dies" before its bot could play (its pending move is cancelled)
+        await _until(lambda: tables[1].version == version)
+        started = time.monotonic()
+        await _until(lambda: tables[1].version == version + 1)  # b waited, then played the bot's move
+        assert time.monotonic() - started >= TAKEOVER_SECONDS * 0.8
+        with psycopg.connect(db_url) as db:
+            stored = db.execute("SELECT version FROM tables WHERE id = %s", (invitation.table,)).fetchone()
+        assert stored == (version + 1,)
+        following.cancel()
+        with contextlib.suppress(asyncio.CancelledError):
+            await following
+        await hubs[1].stop()
         for hub in hubs:
             assert hub.shared is not None
             await hub.shared.aclose()
