@@ -20,16 +20,24 @@ own CPU, the load average, latency median, p95 and max, the errors (any error re
 fails the run), and, with ``--to-the-end``, that every finished table's game record
 replays.
 
+With ``--db postgresql``, the tables are kept in PostgreSQL (a throwaway server started
+from the machine's binaries, as the tests do, with ``fsync`` on; or ``--db-url``), and
+``--processes N`` runs N ``host --db`` processes on it: seat S of table T connects to process
+(T * seats + S) mod N, so most actions reach some seats through another process (``NOTIFY``).
+The server CPU printed is then that of every ``host`` process, and PostgreSQL's own is
+printed apart.
+
 Run: ``.venv/bin/python benchmarks/network.py [--tables 1000] [--seats 4] [--think 0.5]
-[--seconds 60 | --actions 150 | --to-the-end] [--profile FILE]``. Target: 1,000 tables
-of 4 seats at a think time of 0.5 s, p95 < 100 ms, no error. Figures go in
-docs/performance.md (network section).
+[--seconds 60 | --actions 150 | --to-the-end] [--db sqlite|postgresql [--processes 2]]
+[--profile FILE]``. Target: 1,000 tables of 4 seats at a think time of 0.5 s, p95 < 100 ms,
+no error. Figures go in docs/performance.md (network section).
 """
 
 from __future__ import annotations
 
 import argparse
 import asyncio
+import contextlib
 import json
 import os
 import random
@@ -108,10 +116,11 @@ async def play_seat(http: aiohttp.ClientSession, base: str, table: Table, seat: 
             log.extend(data["events"])
             version = data["version"]
             table.seen[seat] = version
-            sent = table.sent_at.get(version)
-            if sent is not None and min(table.seen) >= version:
-                table.latencies.append(now - sent)
-                del table.sent_at[version]
+            # Every action whose version every seat now has (a view may bring several versions at once: a
+            # server that learns of other processes' actions together, or a slow listener).
+            everyone = min(table.seen)
+            for done in [v for v in table.sent_at if v <= everyone]:
+                table.latencies.append(now - table.sent_at.pop(done))
             obs = data["observation"]
             if data["result"] is not None or (limit is not None and version >= limit) or now > stop_at:
                 break
@@ -141,7 +150,7 @@ async def create_table(http: aiohttp.ClientSession, base: str, admin: str, body:
 
 
 async def run(
-    args: argparse.Namespace, base: str, admin: str, on_start: Callable[[], None]
+    args: argparse.Namespace, bases: list[str], admin: str, on_start: Callable[[], None]
 ) -> tuple[list[Table], float]:
     connector = aiohttp.TCPConnector(limit=0)
     async with aiohttp.ClientSession(connector=connector) as http:
@@ -149,7 +158,7 @@ async def run(
         for index in range(args.tables):
             body = {"ruleset": args.ruleset, "players": args.seats, "seats": ["human"] * args.seats, "seed": index,
                     "bot_delay": 0}  # fmt: skip
-            reply = await create_table(http, base, admin, body)
+            reply = await create_table(http, bases[index % len(bases)], admin, body)
             tokens = [s["token"] for s in reply["seats"]]
             tables.append(Table(reply["table"], tokens, random.Random(index)))
         limit = None if args.to_the_end or args.seconds else args.actions
@@ -157,8 +166,12 @@ async def run(
         started = time.perf_counter()
         stop_at = started + args.seconds if args.seconds else float("inf")
         seats = [
-            asyncio.create_task(play_seat(http, base, table, seat, args.think, limit, stop_at))
-            for table in tables
+            asyncio.create_task(
+                play_seat(
+                    http, bases[(index * args.seats + seat) % len(bases)], table, seat, args.think, limit, stop_at
+                )
+            )
+            for index, table in enumerate(tables)
             for seat in range(args.seats)
         ]
         # With --seconds, a seat waiting for a view when the time is up is stopped a little later
@@ -185,7 +198,17 @@ def main() -> None:
     parser.add_argument("--ruleset", default="biblios")
     parser.add_argument("--durable", action="store_true", help="run the server with --durable (fsync per action)")
     parser.add_argument("--profile", metavar="FILE", help="run the server under cProfile, its statistics to FILE")
+    parser.add_argument("--db", choices=["sqlite", "postgresql"], default="sqlite", help="where the tables are kept")
+    parser.add_argument("--db-url", help="an existing PostgreSQL database (default: a throwaway server)")
+    parser.add_argument("--processes", type=int, default=1, help="host processes sharing the tables (PostgreSQL)")
+    parser.add_argument(
+        "--async-commit",
+        action="store_true",
+        help="PostgreSQL: synchronous_commit=off in the URL (no wait for the disk, like SQLite's default)",
+    )
     args = parser.parse_args()
+    if args.processes > 1 and args.db != "postgresql":
+        parser.error("--processes above 1 needs --db postgresql")
 
     signal.signal(signal.SIGTERM, lambda *_: sys.exit(1))  # stop the server too (the finally clause below)
     folder = Path(tempfile.mkdtemp(prefix="biblios-net-bench-"))
@@ -196,36 +219,65 @@ def main() -> None:
 
 
 def report(args: argparse.Namespace, folder: Path) -> None:
-    """Run the benchmark with the server's data in ``folder`` and print its figures."""
-    port = free_port()
-    command = [sys.executable, "-m", "biblios_kit", "host", "--port", str(port), "--data-dir", str(folder)]
-    if args.profile:
-        command[1:3] = ["-c", PROFILED, str(Path(args.profile).resolve())]
-    if args.durable:
-        command.append("--durable")
-    server = subprocess.Popen(command, cwd=ROOT, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE,
-                              start_new_session=True, env={**os.environ, "BIBLIOS_LANG": "en"})  # fmt: skip
-    base = f"http://127.0.0.1:{port}"
+    """Run the benchmark with the servers' data in ``folder`` (and maybe a PostgreSQL server) and print its figures."""
+    with contextlib.ExitStack() as stack:
+        database: object = None
+        url = args.db_url
+        if args.db == "postgresql" and url is None:
+            sys.path.insert(0, str(ROOT / "tests"))
+            from pg_cluster import cluster
+
+            database = stack.enter_context(cluster(fsync=True))
+            url = database.url()  # type: ignore[attr-defined]
+        if url is not None and args.async_commit:
+            url += ("&" if "?" in url else "?") + "options=-c%20synchronous_commit%3Doff"
+        measure(args, folder, url, database.pid() if database is not None else None)  # type: ignore[attr-defined]
+
+
+def measure(args: argparse.Namespace, folder: Path, url: str | None, database_pid: int | None) -> None:
+    """Start the ``host`` processes, play, stop them, print the figures."""
+    servers = []
+    bases = []
+    for number in range(args.processes):
+        port = free_port()
+        command = [sys.executable, "-m", "biblios_kit", "host", "--port", str(port), "--data-dir", str(folder)]
+        if args.profile and number == 0:
+            command[1:3] = ["-c", PROFILED, str(Path(args.profile).resolve())]
+        if args.durable:
+            command.append("--durable")
+        if url is not None:
+            command += ["--db", url]
+        servers.append(subprocess.Popen(command, cwd=ROOT, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE,
+                                        start_new_session=True, env={**os.environ, "BIBLIOS_LANG": "en"}))  # fmt: skip
+        bases.append(f"http://127.0.0.1:{port}")
     try:
         deadline = time.monotonic() + 30
-        while not (folder / "admin-token").exists() or not _answers(base):
-            if time.monotonic() > deadline or server.poll() is not None:
+        while not (folder / "admin-token").exists() or not all(_answers(base) for base in bases):
+            if time.monotonic() > deadline or any(server.poll() is not None for server in servers):
                 raise SystemExit("the server did not start")
             time.sleep(0.1)
         admin = (folder / "admin-token").read_text().strip()
         marks: dict[str, object] = {}
 
-        def on_start() -> None:
-            marks.update(cpu=_cpu(server.pid), mine=_own_cpu(), load=os.getloadavg()[0])
+        def server_cpu() -> float:
+            return sum(_cpu(server.pid) for server in servers)
 
-        tables, elapsed = asyncio.run(run(args, base, admin, on_start))
-        cpu = _cpu(server.pid) - float(marks["cpu"])  # type: ignore[arg-type]
+        def on_start() -> None:
+            marks.update(cpu=server_cpu(), mine=_own_cpu(), load=os.getloadavg()[0], db=_tree_cpu(database_pid))
+
+        tables, elapsed = asyncio.run(run(args, bases, admin, on_start))
+        cpu = server_cpu() - float(marks["cpu"])  # type: ignore[arg-type]
         client_cpu = _own_cpu() - float(marks["mine"])  # type: ignore[arg-type]
-        rss, peak = _memory(server.pid)
+        db_cpu = _tree_cpu(database_pid) - float(marks["db"])  # type: ignore[arg-type]
+        memory = [_memory(server.pid) for server in servers]
+        rss, peak = max(m[0] for m in memory), max(m[1] for m in memory)
         loads = (float(marks["load"]), os.getloadavg()[0])  # type: ignore[arg-type]
     finally:
-        os.killpg(server.pid, signal.SIGINT)
-        server.wait(30)
+        for server in servers:
+            with contextlib.suppress(ProcessLookupError):
+                os.killpg(server.pid, signal.SIGINT)
+        for server in servers:
+            server.wait(30)
     latencies = sorted(x for t in tables for x in t.latencies)
     errors = [e for t in tables for e in t.errors]
     actions = sum(t.actions for t in tables)
@@ -236,13 +288,21 @@ def report(args: argparse.Namespace, folder: Path) -> None:
         if args.seconds
         else f"{args.actions} actions per table"
     )
-    print(f"tables: {args.tables} x {args.seats} browser-client seats, think {args.think} s, {span}")
+    store = (
+        "SQLite" if url is None else f"PostgreSQL, {args.processes} host process{'es' if args.processes > 1 else ''}"
+    )
+    if args.async_commit:
+        store += ", synchronous_commit=off"
+    print(f"tables: {args.tables} x {args.seats} browser-client seats, think {args.think} s, {span}; {store}")
     print(f"load average: {loads[0]:.2f} at the start, {loads[1]:.2f} at the end (2-core machine: os.cpu_count() = "
           f"{os.cpu_count()})")  # fmt: skip
     print(f"actions: {actions} in {elapsed:.1f} s = {actions / elapsed:.0f} actions/s")
     per_action = cpu / actions * 1000 if actions else 0.0
-    print(f"server process: CPU {cpu:.1f} s = {per_action:.3f} ms per action ({cpu / elapsed:.0%} of a core); "
-          f"RSS {rss / 1e6:.0f} MB (peak {peak / 1e6:.0f} MB)")  # fmt: skip
+    print(f"server process{'es' if len(servers) > 1 else ''}: CPU {cpu:.1f} s = {per_action:.3f} ms per action "
+          f"({cpu / elapsed:.0%} of a core); RSS {rss / 1e6:.0f} MB (peak {peak / 1e6:.0f} MB; the largest process)")  # fmt: skip
+    if database_pid is not None:
+        print(f"PostgreSQL server: CPU {db_cpu:.1f} s = {db_cpu / max(actions, 1) * 1000:.3f} ms per action "
+              f"({db_cpu / elapsed:.0%} of a core)")  # fmt: skip
     print(f"load generator (this process): CPU {client_cpu:.1f} s ({client_cpu / elapsed:.0%} of a core)")
     if latencies:
         p95 = latencies[min(len(latencies) - 1, int(0.95 * len(latencies)))]
@@ -284,6 +344,20 @@ def _memory(pid: int) -> tuple[int, int]:
     except (OSError, ValueError):
         pass
     return found.get("VmRSS", 0), found.get("VmHWM", 0)
+
+
+def _tree_cpu(pid: int | None) -> float:
+    """User + system CPU seconds of a process and its children now alive (PostgreSQL: the server and its backends)."""
+    if pid is None:
+        return 0.0
+    total = _cpu(pid)
+    for stat in Path("/proc").glob("[0-9]*/stat"):
+        try:
+            if int(stat.read_text().rsplit(")", 1)[1].split()[1]) == pid:
+                total += _cpu(int(stat.parent.name))
+        except (OSError, IndexError, ValueError):
+            continue
+    return total
 
 
 def _cpu(pid: int) -> float:

@@ -59,13 +59,25 @@ def register_host(app: typer.Typer) -> None:
         durable: Annotated[
             bool, typer.Option("--durable", help=_("Flush every action to disk (survives a power cut; slower)."))
         ] = False,
+        db: Annotated[
+            str | None,
+            typer.Option(
+                "--db",
+                help=_(
+                    "Keep the tables in PostgreSQL (postgresql://USER@HOST/DATABASE), shared by several host "
+                    "processes (default: SQLite in --data-dir)."
+                ),
+            ),
+        ] = None,
         lang: LangOption = None,
     ) -> None:
-        """Serve the tables of ``--data-dir`` (unless a subcommand such as ``new`` follows)."""
+        """Serve the tables of ``--data-dir`` or ``--db`` (unless a subcommand such as ``new`` follows)."""
         start(lang)
         if context.invoked_subcommand is not None:
             return
         _check_port(port)
+        if db is not None:
+            _check_database(db)
         from biblios_kit.net.security import bind_warning
         from biblios_kit.net.server import ServerConfig, serve
 
@@ -82,17 +94,29 @@ def register_host(app: typer.Typer) -> None:
             public_url=url,
             allowed_hosts=tuple(allow_host or ()),
             durable=durable,
+            db=db,
         )
 
         def ready() -> None:
-            print(
-                _("Serving games on {url} (data in {folder}; Ctrl+C to stop)").format(url=url, folder=folder),
-                file=sys.stderr,
-                flush=True,
-            )
+            if db is None:
+                message = _("Serving games on {url} (data in {folder}; Ctrl+C to stop)").format(url=url, folder=folder)
+            else:
+                from biblios_kit.net.storage import redacted
+
+                message = _(
+                    "Serving games on {url} (tables in {database}, records in {folder}; Ctrl+C to stop)"
+                ).format(url=url, database=redacted(db), folder=folder)
+            print(message, file=sys.stderr, flush=True)
+
+        from biblios_kit.net.storage import StorageError
 
         try:
             serve(config, bind, port, ready)
+        except StorageError as error:
+            from biblios_kit.net.storage import redacted
+
+            fail(f"{error_prefix()} " + _("cannot use the database {database}: {reason}").format(
+                database=redacted(db or ""), reason=clean_text(str(error), limit=300)))  # fmt: skip
         except OSError as error:
             fail(f"{error_prefix()} " + _("cannot listen on {address}: {reason}").format(
                 address=f"{bind}:{port}", reason=error.strerror or error))  # fmt: skip
@@ -226,6 +250,22 @@ def _numbered(item: str, flag: str, players: int) -> tuple[int, str]:
         fail(f"{error_prefix()} {flag} {item}: " + _("seat {seat} is not between 1 and {players}").format(
             seat=seat, players=players))  # fmt: skip
     return seat, value.strip()
+
+
+def _check_database(db: str) -> None:
+    """Fail (status 2) unless ``db`` is a PostgreSQL URL and the driver is installed."""
+    import importlib.util
+
+    from biblios_kit.net.storage import is_database_url, redacted
+
+    if not is_database_url(db):
+        fail(f"{error_prefix()} --db {clean_text(redacted(db), limit=200)}: "
+             + _("expected a PostgreSQL URL starting with postgresql://"))  # fmt: skip
+    if importlib.util.find_spec("psycopg") is None:
+        fail(
+            f"{error_prefix()} --db: "
+            + _("the PostgreSQL driver is not installed (pip install 'biblios-kit[postgres]')")
+        )
 
 
 def _check_port(port: int) -> None:

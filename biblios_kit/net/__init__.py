@@ -2,7 +2,9 @@
 
 * :mod:`biblios_kit.net.protocol`: the JSON messages (views, events, results) and their schema;
 * :mod:`biblios_kit.net.views`: what each seat and spectator is sent, built from the engine's views;
+* :mod:`biblios_kit.net.storage`: what the server needs of a store, and the choice of one (``host --db``);
 * :mod:`biblios_kit.net.store`: persistence (SQLite, one row per accepted action);
+* :mod:`biblios_kit.net.pg_store`: persistence in PostgreSQL, shared by several server processes;
 * :mod:`biblios_kit.net.tables`: the tables, their seats, tokens, bots and subscribers;
 * :mod:`biblios_kit.net.security`: Host/Origin checks, tokens, rate limits (shared with ``play --web``);
 * :mod:`biblios_kit.net.server`: the aiohttp application and its routes;

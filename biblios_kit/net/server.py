@@ -46,7 +46,7 @@ from biblios_kit.net.security import (
     new_token,
     same_secret,
 )
-from biblios_kit.net.store import Store
+from biblios_kit.net.storage import open_store
 from biblios_kit.net.tables import Listener, Rejected, Table, TableHub
 from biblios_kit.net.views import SPECTATOR
 
@@ -81,6 +81,8 @@ class ServerConfig:
     ws_burst: float = 200.0
     bot_threads: int = 2
     durable: bool = False
+    db: str | None = None
+    """A PostgreSQL URL: tables kept there, shared with the other processes using it (``None``: SQLite in ``data_dir``)."""
     extra: dict[str, Any] = field(default_factory=dict)
 
 
@@ -104,8 +106,11 @@ SOCKETS = web.AppKey("sockets", set[web.WebSocketResponse])
 
 
 def make_app(config: ServerConfig) -> web.Application:
-    """The aiohttp application of a game server (tables resumed from ``config.data_dir`` at start-up)."""
-    store = Store(config.data_dir, durable=config.durable)
+    """The aiohttp application of a game server (tables resumed from ``config.data_dir`` or ``config.db`` at start-up).
+
+    Raises :class:`~biblios_kit.net.storage.StorageError` when the database cannot be reached.
+    """
+    store = open_store(config.data_dir, db=config.db, durable=config.durable)
     executor = ThreadPoolExecutor(max_workers=config.bot_threads, thread_name_prefix="bot")
     hub = TableHub(store, executor, max_tables=config.max_tables)
     hub.load()
@@ -148,10 +153,13 @@ def make_app(config: ServerConfig) -> web.Application:
     async def started(_app: web.Application) -> None:
         hub.start()
         background.append(asyncio.create_task(checkpoints()))
+        if hub.shared is not None:
+            background.append(asyncio.create_task(hub.follow()))
 
     async def stopping(_app: web.Application) -> None:
         for task in background:
             task.cancel()
+        await asyncio.gather(*background, return_exceptions=True)
         for ws in list(sockets):
             with contextlib.suppress(Exception):
                 await ws.close(code=1001, message=b"server shutdown")
@@ -159,6 +167,8 @@ def make_app(config: ServerConfig) -> web.Application:
 
     async def cleanup(_app: web.Application) -> None:
         executor.shutdown(wait=False, cancel_futures=True)
+        if hub.shared is not None:
+            await hub.shared.aclose()
         store.close()
 
     app.on_startup.append(started)
@@ -329,7 +339,7 @@ async def _actions(request: web.Request) -> web.Response:
         expected = expected_version(body)
     except ProtocolError as error:
         raise Rejected(400, "bad_request", str(error)) from None
-    accepted = request.app[HUB].act(table, seat, texts, expected)
+    accepted = await request.app[HUB].submit(table, seat, texts, expected)
     return _json({"type": "accepted", "actions": accepted, "version": table.version})
 
 
@@ -392,7 +402,7 @@ async def _websocket(request: web.Request) -> web.StreamResponse:
                     break
                 await _send(ws, error_message("rate_limited", _("too many messages; slow down")))
                 continue
-            reply = _handle(hub, table, listener.seat, message.data)
+            reply = await _handle(hub, table, listener.seat, message.data)
             if reply is not None:
                 await _send(ws, reply)
     except (asyncio.CancelledError, ConnectionResetError):
@@ -451,14 +461,14 @@ async def _hello(ws: web.WebSocketResponse, request: web.Request, table: Table) 
     return seat, since
 
 
-def _handle(hub: TableHub, table: Table, seat: int, data: str) -> dict[str, Any] | None:
+async def _handle(hub: TableHub, table: Table, seat: int, data: str) -> dict[str, Any] | None:
     """One client message: an action, a payment question or a ping; returns the reply (``None``: the view says it).
 
     Nothing a client sends ends its connection: every failure, even an unexpected one, is an
     error reply.
     """
     try:
-        return _reply(hub, table, seat, data)
+        return await _reply(hub, table, seat, data)
     except Rejected as error:
         reply = error_message(error.code, error.message)
         if error.view is not None:
@@ -469,7 +479,7 @@ def _handle(hub: TableHub, table: Table, seat: int, data: str) -> dict[str, Any]
         return error_message("internal", _("internal error (the server goes on; see its log)"))
 
 
-def _reply(hub: TableHub, table: Table, seat: int, data: str) -> dict[str, Any] | None:
+async def _reply(hub: TableHub, table: Table, seat: int, data: str) -> dict[str, Any] | None:
     """The reply to one client message (``Rejected`` for a refused one)."""
     try:
         message = parse_json_object(data)
@@ -486,7 +496,7 @@ def _reply(hub: TableHub, table: Table, seat: int, data: str) -> dict[str, Any] 
             expected = expected_version(message)
         except ProtocolError as error:
             raise Rejected(400, "bad_request", str(error)) from None
-        accepted = hub.act(table, seat, texts, expected)
+        accepted = await hub.submit(table, seat, texts, expected)
         return {"type": "accepted", "actions": accepted, "version": table.version}
     if kind == "payment_options":
         if seat == SPECTATOR:

@@ -3,9 +3,14 @@
 :class:`TableHub` is the one place where a game changes. An action request names a
 table, a seat (proved by its token) and one action or several (a payment) in text form;
 the hub checks every one on a copy of the state (an illegal or malformed action
-changes nothing), commits them to the :class:`~biblios_kit.net.store.Store`, then makes
+changes nothing), commits them to the store (:mod:`biblios_kit.net.storage`), then makes
 the copy the table's state and pushes each listener its new view. Bots play on the
 server: their decisions run in a thread pool, never in the event loop.
+
+With a store shared by several server processes (PostgreSQL), :meth:`TableHub.submit`
+commits with the database's version check, :meth:`TableHub.follow` applies what the
+other processes commit, and a table created elsewhere is read from the store when first
+asked for.
 """
 
 from __future__ import annotations
@@ -22,14 +27,15 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from biblios_kit.bots.base import Bot
-from biblios_kit.engine.actions import format_action, parse_action
+from biblios_kit.engine.actions import Action, format_action, parse_action
 from biblios_kit.engine.state import GameState, Phase, new_game
 from biblios_kit.errors import BibliosError, IllegalActionError, InvalidActionError
 from biblios_kit.i18n import _, ngettext
 from biblios_kit.names import clean_name, name_problem
 from biblios_kit.net.protocol import PROTOCOL_VERSION, dumps
 from biblios_kit.net.security import new_token, same_secret, token_digest
-from biblios_kit.net.store import MAX_SEED, Store, StoredTable
+from biblios_kit.net.storage import SharedStorage, Storage, StorageError, VersionConflict
+from biblios_kit.net.store import MAX_SEED, StoredTable
 from biblios_kit.net.views import SPECTATOR, ViewCache, keep_observation_scans
 
 log = logging.getLogger("biblios_kit.net")
@@ -39,6 +45,10 @@ HUMAN = "human"
 
 QUEUE_LIMIT = 256
 """Messages waiting for one slow listener before it is dropped."""
+
+TAKEOVER_SECONDS = 1.0
+"""With a shared store, how much longer a process waits before playing a bot's move after a change another
+process made (that process plays it first; this one takes over only when it has not, e.g. it died)."""
 
 
 class Rejected(Exception):
@@ -83,6 +93,8 @@ class Table:
     bots: dict[int, Bot] = field(default_factory=dict)
     listeners: set[Listener] = field(default_factory=set)
     bot_task: asyncio.Task[None] | None = None
+    bot_wait: float = 0.0
+    """Seconds added to the bot delay before the next bot move (:data:`TAKEOVER_SECONDS` after another process's change)."""
     _cache: ViewCache | None = None
     _headers: dict[int, str] = field(default_factory=dict)
     """Seat -> the JSON of the view fields that never change (see :meth:`view_text`)."""
@@ -179,8 +191,12 @@ class Invitation:
 class TableHub:
     """Every table of one server, its store, its bot thread pool, and the listeners to notify."""
 
-    def __init__(self, store: Store, executor: Executor | None = None, *, max_tables: int = 10_000) -> None:
+    def __init__(self, store: Storage, executor: Executor | None = None, *, max_tables: int = 10_000) -> None:
         self.store = store
+        self.shared = store if isinstance(store, SharedStorage) else None
+        """The store again when several processes share it, else ``None``."""
+        self._locks: dict[str, asyncio.Lock] = {}
+        """With a shared store: per table, held while a commit or a catch-up is under way."""
         self.executor = executor
         self.max_tables = max_tables
         self.tables: dict[str, Table] = {}
@@ -249,7 +265,7 @@ class TableHub:
                              bot_delay, False, ())  # fmt: skip
         try:
             self.store.create(stored)
-        except (sqlite3.Error, OSError) as error:  # the disk is full or gone: refuse, nothing changed
+        except (sqlite3.Error, OSError, StorageError) as error:  # the disk is full or gone: refuse, nothing changed
             log.exception("cannot store a new table")
             raise Rejected(503, "storage_error", _("the server cannot save the game right now")) from error
         table = self._open(stored, state)
@@ -258,24 +274,28 @@ class TableHub:
 
     def load(self) -> int:
         """Resume every stored table (replaying its actions); returns how many. Failures go to :attr:`broken`."""
-        from biblios_kit.rules import load_ruleset
-
         count = 0
         for stored in self.store.load_all():
-            try:
-                ruleset = load_ruleset(stored.ruleset, list(stored.options))
-                state = new_game(ruleset, stored.players, stored.seed)
-                for text in stored.actions:
-                    state.apply_text(text)
-            except (BibliosError, ValueError) as error:
-                self.broken[stored.id] = str(error)
-                log.error("table %s cannot be resumed: %s", stored.id, error)
-                continue
-            table = self._open(stored, state)
-            if table.finished and not self.store.record_path(table.id).exists():
-                self.store.save_record(table.id, state, table.seats)
-            count += 1
+            count += self._resume(stored) is not None
         return count
+
+    def _resume(self, stored: StoredTable) -> Table | None:
+        """Open a stored table (replaying its actions); ``None`` (noted in :attr:`broken`) when it cannot be."""
+        from biblios_kit.rules import load_ruleset
+
+        try:
+            ruleset = load_ruleset(stored.ruleset, list(stored.options))
+            state = new_game(ruleset, stored.players, stored.seed)
+            for text in stored.actions:
+                state.apply_text(text)
+        except (BibliosError, ValueError) as error:
+            self.broken[stored.id] = str(error)
+            log.error("table %s cannot be resumed: %s", stored.id, error)
+            return None
+        table = self._open(stored, state)
+        if table.finished and not self.store.record_path(table.id).exists():
+            self.store.save_record(table.id, state, table.seats)
+        return table
 
     def _open(self, stored: StoredTable, state: GameState) -> Table:
         from biblios_kit.bots.registry import make_bot
@@ -300,6 +320,8 @@ class TableHub:
     def table(self, table_id: str) -> Table:
         """The table ``table_id`` (``Rejected`` 404 when there is none)."""
         table = self.tables.get(table_id)
+        if table is None and self.shared is not None and table_id not in self.broken:
+            table = self._created_elsewhere(table_id)
         if table is None:
             raise Rejected(404, "unknown_table", _("no table {table}").format(table=repr(table_id[:40])))
         return table
@@ -327,10 +349,52 @@ class TableHub:
         through the game, so the engine's observations stay incremental (it keeps what each
         player learnt from a log, per log) and the views only read the new events.
         """
+        actions, accepted, finished = self._check(table, seat, texts, expected)
+        first = table.state.decision_count
+        try:
+            self.store.append(table.id, first, accepted, finished=finished)
+        except VersionConflict:  # a shared store, written by another process meanwhile (submit() catches up)
+            raise self._stale(table, seat, first) from None
+        except Exception as error:  # the disk is full or gone: refuse, nothing changed
+            log.exception("table %s: cannot store actions", table.id)
+            raise Rejected(503, "storage_error", _("the server cannot save the game right now")) from error
+        self._apply(table, actions)
+        return accepted
+
+    async def submit(self, table: Table, seat: int, texts: Sequence[str], expected: int | None = None) -> list[str]:
+        """:meth:`act` from the event loop: with a shared store, commit only if no other process acted first.
+
+        With the SQLite store this is :meth:`act`. With a shared one, the commit waits for the
+        database without blocking the loop, and the table is locked meanwhile (one commit or
+        catch-up at a time per table in this process). When another process committed this
+        version first, the table catches up with the store and the request is refused as stale
+        (409 ``stale_version``, with the seat's current view), as a stale version is.
+        """
+        if self.shared is None:
+            return self.act(table, seat, texts, expected)
+        async with self._lock(table):
+            actions, accepted, finished = self._check(table, seat, texts, expected)
+            first = table.state.decision_count
+            try:
+                await self.shared.commit(table.id, first, accepted, finished)
+            except VersionConflict:
+                try:
+                    await self._catch_up(table)
+                except StorageError as error:  # the view sent is older; the next notification brings the rest
+                    log.error("table %s: cannot read the actions of other processes: %s", table.id, error)
+                raise self._stale(table, seat, first) from None
+            except StorageError as error:
+                log.error("table %s: cannot store actions: %s", table.id, error)
+                raise Rejected(503, "storage_error", _("the server cannot save the game right now")) from error
+            self._apply(table, actions)
+            return accepted
+
+    def _check(
+        self, table: Table, seat: int, texts: Sequence[str], expected: int | None
+    ) -> tuple[list[Action], list[str], bool]:
+        """Check ``texts`` for ``seat`` on a copy of the state: the actions, their normal text, whether the game ends."""
         if expected is not None and expected != table.version:
-            message = _("this action answers version {expected} of the game, which is now at version {version}")
-            raise Rejected(409, "stale_version", message.format(expected=expected, version=table.version),
-                           view=table.view(seat))  # fmt: skip
+            raise self._stale(table, seat, expected)
         state = table.state
         if state.is_terminal():
             raise Rejected(409, "game_over", _("the game is over"))
@@ -351,12 +415,17 @@ class TableHub:
                 raise Rejected(409, "illegal_action", where + str(error)) from None
             actions.append(action)
             accepted.append(format_action(trial.ruleset, action))
-        first = state.decision_count
-        try:
-            self.store.append(table.id, first, accepted, finished=trial.is_terminal())
-        except Exception as error:  # the disk is full or gone: refuse, nothing changed
-            log.exception("table %s: cannot store actions", table.id)
-            raise Rejected(503, "storage_error", _("the server cannot save the game right now")) from error
+        return actions, accepted, trial.is_terminal()
+
+    def _stale(self, table: Table, seat: int, expected: int) -> Rejected:
+        """The refusal of an action that answers version ``expected`` while the table is at another."""
+        message = _("this action answers version {expected} of the game, which is now at version {version}")
+        return Rejected(409, "stale_version", message.format(expected=expected, version=table.version),
+                        view=table.view(seat))  # fmt: skip
+
+    def _apply(self, table: Table, actions: Sequence[Action]) -> None:
+        """Apply committed ``actions`` to the table's state, then tell its listeners and bots."""
+        state = table.state
         for action in actions:  # legal, as the trial showed; the RNG was copied, so chance goes the same way
             state.step(action)
         if state.is_terminal():
@@ -365,8 +434,101 @@ class TableHub:
                 self.store.save_record(table.id, state, table.seats)
             except OSError:
                 log.exception("table %s: cannot write the game record", table.id)
+        if self.shared is not None:
+            self._drop_bot_move(table)
+            table.bot_wait = 0.0  # this process made the change: its bots play first
         self._after_change(table)
-        return accepted
+
+    # ------------------------------------------------------------------ a store shared by several processes
+
+    def _lock(self, table: Table) -> asyncio.Lock:
+        lock = self._locks.get(table.id)
+        if lock is None:
+            lock = self._locks[table.id] = asyncio.Lock()
+        return lock
+
+    def _created_elsewhere(self, table_id: str) -> Table | None:
+        """A table another process created, read from the shared store (``None`` when there is none)."""
+        assert self.shared is not None
+        if len(table_id) > 64:  # ids are 8 characters: no need to ask the database
+            return None
+        try:
+            stored = self.shared.load(table_id)
+        except StorageError as error:
+            log.error("table %s: cannot read it from the store: %s", table_id, error)
+            raise Rejected(503, "storage_error", _("the server cannot read the game right now")) from None
+        if stored is None:
+            return None
+        table = self._resume(stored)
+        if table is not None:
+            self._schedule_bot(table)
+        return table
+
+    async def follow(self) -> None:
+        """Apply what other processes commit to the tables this one has open (runs until cancelled).
+
+        Each commit is announced by the store (:meth:`SharedStorage.changes`); a table behind it
+        reads its new actions, applies them and pushes its listeners their views. When
+        announcements may have been missed (at start, after a lost connection), every open
+        table is compared with the stored versions.
+        """
+        assert self.shared is not None
+        changes = self.shared.changes()
+        try:
+            async for change in changes:
+                try:
+                    if change is None:
+                        for table_id, version in (await self.shared.versions()).items():
+                            await self._heard(table_id, version)
+                    else:
+                        await self._heard(*change)
+                except StorageError as error:
+                    log.error("cannot read the other processes' actions: %s", error)
+                except Exception:  # a bug: this process must still follow the others
+                    log.exception("unexpected error while following the other processes")
+        finally:
+            await changes.aclose()
+
+    async def _heard(self, table_id: str, version: int) -> None:
+        table = self.tables.get(table_id)
+        if table is not None and version > table.version:
+            async with self._lock(table):
+                if version > table.version:  # not this process's own commit, applied meanwhile
+                    await self._catch_up(table)
+
+    async def _catch_up(self, table: Table) -> None:
+        """Apply the actions other processes committed to ``table`` (its lock held), then tell its listeners and bots."""
+        assert self.shared is not None
+        texts = await self.shared.actions_since(table.id, table.version)
+        if not texts:
+            return
+        state = table.state
+        try:
+            for text in texts:
+                state.apply_text(text)
+        except (BibliosError, ValueError) as error:  # never: another process checked them with the same rules
+            log.error("table %s: a stored action cannot be applied: %s", table.id, error)
+        if state.is_terminal():
+            self.playing -= 1
+            if not self.store.record_path(table.id).exists():
+                try:
+                    self.store.save_record(table.id, state, table.seats)
+                except OSError:
+                    log.exception("table %s: cannot write the game record", table.id)
+        self._drop_bot_move(table)
+        table.bot_wait = TAKEOVER_SECONDS
+        self._after_change(table)
+
+    def _drop_bot_move(self, table: Table) -> None:
+        """Cancel a bot move pending for an older version (its lock held): the next one is scheduled without waiting.
+
+        It would see the change and start again itself, but maybe only after the takeover wait,
+        while this process is now the one to play first.
+        """
+        task = table.bot_task
+        if task is not None and not task.done() and task is not asyncio.current_task():
+            task.cancel()
+            table.bot_task = None
 
     def payment_options(self, table: Table, seat: int, texts: Sequence[str]) -> list[str] | None:
         """The payer's legal actions after paying ``texts`` (on a copy), or ``None`` once the payment is complete.
@@ -435,8 +597,13 @@ class TableHub:
 
     async def _bot_move(self, table: Table, seat: int, version: int) -> None:
         """Let the bot of ``seat`` decide in the thread pool, then apply its action if nothing changed meanwhile."""
-        if table.bot_delay > 0:
-            await asyncio.sleep(table.bot_delay)
+        delay, table.bot_wait = table.bot_delay + table.bot_wait, 0.0
+        if delay > 0:
+            await asyncio.sleep(delay)
+            if table.version != version:  # another process played it meanwhile (a shared store)
+                table.bot_task = None
+                self._schedule_bot(table)
+                return
         observation = table.state.observation(seat)
         bot = table.bots[seat]
         loop = asyncio.get_running_loop()
@@ -452,11 +619,16 @@ class TableHub:
             self._schedule_bot(table)
             return
         try:
-            self.act(table, seat, [format_action(table.state.ruleset, action)])
-        except Rejected as error:  # a bot bug: the game goes on with its first legal action
+            await self.submit(table, seat, [format_action(table.state.ruleset, action)], version)
+        except Rejected as error:
+            if error.code == "stale_version":  # another process played first (a shared store): nothing to do
+                return
+            # A bot bug: the game goes on with its first legal action.
             log.error("table %s: bot %s was refused: %s", table.id, table.seats[seat], error.message)
             if error.code in ("invalid_action", "illegal_action"):
-                self.act(table, seat, [format_action(table.state.ruleset, observation.legal_actions[0])])
+                with contextlib.suppress(Rejected):
+                    await self.submit(table, seat, [format_action(table.state.ruleset, observation.legal_actions[0])],
+                                      version)  # fmt: skip
 
     async def stop(self) -> None:
         """Cancel the bots' pending moves and close the listeners."""

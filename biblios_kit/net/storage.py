@@ -1,0 +1,127 @@
+"""What the server needs of a store of tables (:class:`Storage`, :class:`SharedStorage`), and the store ``host --db`` picks.
+
+Two stores implement it: :class:`~biblios_kit.net.store.Store` (SQLite in the data folder,
+one server process, the default) and :class:`~biblios_kit.net.pg_store.PgStore`
+(PostgreSQL, shared by several server processes on one machine or several). A shared
+store commits an action only when the table's stored version is the one the process
+expected (:class:`VersionConflict` otherwise: two processes can never both accept version
+N) and tells every process of every commit (:meth:`SharedStorage.changes`).
+"""
+
+from __future__ import annotations
+
+from collections.abc import AsyncGenerator, Iterator, Sequence
+from pathlib import Path
+from typing import Protocol, runtime_checkable
+from urllib.parse import urlsplit
+
+from biblios_kit.engine.state import GameState
+from biblios_kit.net.store import Store, StoredTable
+
+DATABASE_SCHEMES = ("postgresql", "postgres")
+"""URL schemes ``host --db`` accepts."""
+
+
+class VersionConflict(Exception):
+    """Another process committed an action of this table first: its stored version is not ``expected``."""
+
+    def __init__(self, table_id: str, expected: int) -> None:
+        super().__init__(f"table {table_id!r} is no longer at version {expected}")
+        self.table_id = table_id
+        self.expected = expected
+
+
+class StorageError(Exception):
+    """The database cannot be reached or refused a write (nothing was committed)."""
+
+
+class Storage(Protocol):
+    """A store of tables used by one server process (the SQLite store is one)."""
+
+    records_dir: Path
+    """Where finished games' records are written (one JSON file per table)."""
+
+    def create(self, table: StoredTable) -> None:
+        """Store a new table (with no action yet)."""
+
+    def append(self, table_id: str, first: int, actions: Sequence[str], finished: bool = False) -> None:
+        """Commit ``actions`` as numbers ``first, first + 1 ...`` of ``table_id`` (all or none)."""
+
+    def load_all(self) -> Iterator[StoredTable]:
+        """Every stored table with its actions, oldest first."""
+
+    def record_path(self, table_id: str) -> Path:
+        """Where the game record of a finished table is written."""
+
+    def save_record(self, table_id: str, state: GameState, seats: Sequence[str]) -> Path:
+        """Write the game record of ``state`` for ``table_id``; returns its path."""
+
+    def checkpoint(self) -> None:
+        """Housekeeping run now and then from a thread (the SQLite store copies its log into the database)."""
+
+    def close(self) -> None:
+        """Close the store."""
+
+
+@runtime_checkable
+class SharedStorage(Storage, Protocol):
+    """A store that several server processes use at once: commits are checked and announced."""
+
+    def load(self, table_id: str) -> StoredTable | None:
+        """One stored table with its actions (``None`` when there is none): a table another process created."""
+
+    async def commit(self, table_id: str, first: int, actions: Sequence[str], finished: bool = False) -> None:
+        """Commit ``actions`` as numbers ``first ...`` if the stored version is ``first``, else :class:`VersionConflict`.
+
+        Every process (this one too) then hears of it through :meth:`changes`.
+        """
+
+    async def actions_since(self, table_id: str, first: int) -> list[str]:
+        """The stored actions of ``table_id`` from number ``first`` on, in order."""
+
+    async def versions(self) -> dict[str, int]:
+        """The stored version of every unfinished table."""
+
+    def changes(self) -> AsyncGenerator[tuple[str, int] | None, None]:
+        """``(table, version)`` for each commit of any process; ``None`` when some may have been missed.
+
+        ``None`` comes once listening starts and after each reconnection: the caller compares
+        its tables with :meth:`versions` then.
+        """
+
+    async def aclose(self) -> None:
+        """Close the connections opened in the event loop."""
+
+
+def is_database_url(text: str) -> bool:
+    """Whether ``text`` is a PostgreSQL URL (``postgresql://…``)."""
+    return urlsplit(text).scheme in DATABASE_SCHEMES
+
+
+def redacted(url: str) -> str:
+    """``url`` without its password (in the user part or as a ``password=`` parameter), to print or log."""
+    parts = urlsplit(url)
+    netloc = parts.netloc
+    if parts.password is not None:
+        user, _at, host = netloc.rpartition("@")
+        netloc = f"{user.partition(':')[0]}:***@{host}"
+    query = "&".join(
+        "password=***" if item.lower().startswith("password=") else item for item in parts.query.split("&")
+    )
+    if netloc == parts.netloc and query == parts.query:
+        return url
+    return f"{parts.scheme}://{netloc}{parts.path}" + (f"?{query}" if query else "")
+
+
+def open_store(data_dir: Path, *, db: str | None = None, durable: bool = False) -> Storage:
+    """The store of a server: PostgreSQL at ``db`` when given (records still in ``data_dir``), else SQLite in ``data_dir``.
+
+    Raises :class:`StorageError` when the database cannot be reached or the driver is missing.
+    """
+    if db is None:
+        return Store(data_dir, durable=durable)
+    try:
+        from biblios_kit.net.pg_store import PgStore
+    except ImportError as error:
+        raise StorageError(f"{error} (pip install 'biblios-kit[postgres]')") from None
+    return PgStore(db, data_dir)
