@@ -33,9 +33,10 @@ from pytest_postgresql import factories
 from biblios_kit.engine.records import from_json, replay
 from biblios_kit.engine.state import new_game
 from biblios_kit.net.client import ApiClient
+from biblios_kit.net.open_store import open_store
 from biblios_kit.net.pg_store import PgStore
 from biblios_kit.net.server import HUB
-from biblios_kit.net.storage import SharedStorage, VersionConflict, open_store, redacted
+from biblios_kit.net.storage import SharedStorage, VersionConflict, redacted
 from biblios_kit.net.store import Store, StoredTable
 from biblios_kit.net.tables import TAKEOVER_SECONDS, Rejected, TableHub
 from biblios_kit.rules import load_ruleset

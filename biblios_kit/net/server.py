@@ -23,6 +23,7 @@ from aiohttp import WSMsgType, web
 
 from biblios_kit.bounded import count_of
 from biblios_kit.i18n import _, ngettext
+from biblios_kit.net.open_store import open_store
 from biblios_kit.net.protocol import (
     MAX_BODY_BYTES,
     MAX_MESSAGE_BYTES,
@@ -46,7 +47,6 @@ from biblios_kit.net.security import (
     new_token,
     same_secret,
 )
-from biblios_kit.net.storage import open_store
 from biblios_kit.net.tables import Listener, Rejected, Table, TableHub
 from biblios_kit.net.views import SPECTATOR
 

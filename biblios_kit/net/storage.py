@@ -16,7 +16,7 @@ from typing import Protocol, runtime_checkable
 from urllib.parse import urlsplit
 
 from biblios_kit.engine.state import GameState
-from biblios_kit.net.store import Store, StoredTable
+from biblios_kit.net.store import StoredTable
 
 DATABASE_SCHEMES = ("postgresql", "postgres")
 """URL schemes ``host --db`` accepts."""
@@ -111,17 +111,3 @@ def redacted(url: str) -> str:
     if netloc == parts.netloc and query == parts.query:
         return url
     return f"{parts.scheme}://{netloc}{parts.path}" + (f"?{query}" if query else "")
-
-
-def open_store(data_dir: Path, *, db: str | None = None, durable: bool = False) -> Storage:
-    """The store of a server: PostgreSQL at ``db`` when given (records still in ``data_dir``), else SQLite in ``data_dir``.
-
-    Raises :class:`StorageError` when the database cannot be reached or the driver is missing.
-    """
-    if db is None:
-        return Store(data_dir, durable=durable)
-    try:
-        from biblios_kit.net.pg_store import PgStore
-    except ImportError as error:
-        raise StorageError(f"{error} (pip install 'biblios-kit[postgres]')") from None
-    return PgStore(db, data_dir)
