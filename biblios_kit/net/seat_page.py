@@ -23,7 +23,7 @@ from aiohttp import web
 from biblios_kit.engine.actions import BID, CHURCH, parse_action
 from biblios_kit.i18n import N_, SUPPORTED, _, in_language, ngettext
 from biblios_kit.net.security import Handler, json_error
-from biblios_kit.net.views import legal_texts
+from biblios_kit.net.views import SPECTATOR, legal_texts, public_events, public_observation
 from biblios_kit.rulebook.describe import (
     EventDescriber,
     action_label,
@@ -79,6 +79,19 @@ UI_TEXTS: dict[str, str] = {
     "previous": N_("Previous move"),
     "next": N_("Next move"),
     "empty": N_("No cards"),
+    "watching": N_("You are watching this table: you see what every player sees, and no hand."),
+    "connected": N_("connected"),
+    "away": N_("away"),
+    "spectators": N_("Spectators: {count}"),
+    "hints_on": N_("Hints: allowed"),
+    "hints_off": N_("Hints: not allowed"),
+    "spectators_on": N_("Spectators: allowed"),
+    "spectators_off": N_("Spectators: not allowed"),
+    "notify": N_("Tell me when it is my turn"),
+    "notify_body": N_("It is your turn at table {table}."),
+    "closed": N_("This table was closed by the server."),
+    "revoked": N_("This link no longer works: a new one was issued for this seat."),
+    "no_spectators": N_("This table does not accept spectators."),
 }
 """The page's own words (its headings, its connection notices), translated into the page's language."""
 
@@ -98,8 +111,12 @@ def page_language(request: web.Request) -> str:
     return browser_language(request) or "en"
 
 
-def page_html(table: str, lang: str) -> str:
-    """The seat page's HTML shell, in ``lang``; the script fills it from the views."""
+def page_html(table: str, lang: str, base: str | None = None) -> str:
+    """The seat page's HTML shell, in ``lang``; the script fills it from the views.
+
+    ``base``: the path of the page's WebSocket, texts and replay (``/play/<table>`` by default;
+    the spectator page's is ``/watch/<table>``).
+    """
     with in_language(lang) as code:
         loading = _("Loading the table…")
         title = "biblios-kit"
@@ -113,7 +130,7 @@ def page_html(table: str, lang: str) -> str:
 <link rel="stylesheet" href="/seat-page/seat.css">
 <script type="module" src="/seat-page/seat.js"></script>
 </head>
-<body data-table="{html.escape(table)}" data-lang="{code}">
+<body data-table="{html.escape(table)}" data-lang="{code}" data-base="{html.escape(base or f"/play/{table}")}">
 <main id="app"><p id="status" role="status" aria-live="polite">{html.escape(loading)}</p></main>
 </body>
 </html>
@@ -144,13 +161,18 @@ class LogSentences:
         while len(self._logs) > self.limit:
             self._logs.popitem(last=False)
         describer, lines, seen = entry
-        events = table.state.events_for(seat)
+        events = seat_events(table, seat)
         for number in range(seen[0], len(events)):
             line = describer.describe(events[number])
             if line is not None:
                 lines.append({"n": number, "text": line, "heading": events[number].kind in LOG_HEADINGS})
         seen[0] = len(events)
         return lines
+
+
+def seat_events(table: Table, seat: int) -> list[Any]:
+    """``seat``'s redacted log, or the public log for ``SPECTATOR``."""
+    return public_events(table.state) if seat == SPECTATOR else table.state.events_for(seat)
 
 
 def seat_texts(
@@ -169,7 +191,7 @@ def seat_texts(
         from biblios_kit.tui.localize import seat_kind_label
         from biblios_kit.tui.render import bid_capacity, bluff_text, focus_text, phase_name
 
-        obs = state.observation(seat)
+        obs = public_observation(state) if seat == SPECTATOR else state.observation(seat)
         texts: dict[str, Any] = {"lang": code, "version": table.version}
         if full:
             texts["ui"] = {key: _(text) for key, text in UI_TEXTS.items()}
@@ -183,13 +205,13 @@ def seat_texts(
             }
         lines = (logs or LogSentences()).lines(table, seat, code)
         texts["log"] = [line for line in lines if line["n"] >= since]
-        texts["events"] = len(state.events_for(seat))
+        texts["events"] = len(state.log) if seat == SPECTATOR else len(state.events_for(seat))
         texts["phase"] = phase_name(ruleset, obs.phase)
         texts["hand_sizes"] = [
             ngettext("{count} card in hand", "{count} cards in hand", size).format(count=size)
             for size in obs.hand_sizes
         ]
-        texts["focus"] = focus_text(ruleset, obs, names, seat).plain
+        texts["focus"] = focus_text(ruleset, obs, names, None if seat == SPECTATOR else seat).plain
         currency = obs.auction.currency if obs.auction is not None else "gold"
         labels: dict[str, str] = {}
         bluffs: dict[str, str] = {}

@@ -27,8 +27,10 @@ from biblios_kit.engine.state import GameState, Phase, new_game
 from biblios_kit.errors import BibliosError, IllegalActionError, InvalidActionError
 from biblios_kit.i18n import _, ngettext
 from biblios_kit.names import clean_name, name_problem
+from biblios_kit.net.presence import announce
 from biblios_kit.net.protocol import PROTOCOL_VERSION, dumps
 from biblios_kit.net.security import new_token, same_secret, token_digest
+from biblios_kit.net.settings import TableSettings
 from biblios_kit.net.store import MAX_SEED, Store, StoredTable
 from biblios_kit.net.views import SPECTATOR, ViewCache, keep_observation_scans
 
@@ -65,6 +67,8 @@ class Listener:
     """Serialized messages waiting to be written (``None`` asks the writer to close)."""
     events_sent: int = 0
     version_sent: int = -1
+    info: bool = False
+    """Whether it asked for ``table_info`` messages (who is connected: :mod:`biblios_kit.net.presence`)."""
 
 
 @dataclass(eq=False)
@@ -83,6 +87,8 @@ class Table:
     bots: dict[int, Bot] = field(default_factory=dict)
     listeners: set[Listener] = field(default_factory=set)
     bot_task: asyncio.Task[None] | None = None
+    settings: TableSettings = field(default_factory=TableSettings)
+    """Hints and spectators (:mod:`biblios_kit.net.settings`)."""
     _cache: ViewCache | None = None
     _headers: dict[int, str] = field(default_factory=dict)
     """Seat -> the JSON of the view fields that never change (see :meth:`view_text`)."""
@@ -192,7 +198,8 @@ class TableHub:
     # ------------------------------------------------------------------ creating and loading
 
     def create(self, ruleset_id: str, options: Sequence[str], players: int, seats: Sequence[str],
-               names: Sequence[str] = (), seed: int | None = None, bot_delay: float = 0.5) -> Invitation:  # fmt: skip
+               names: Sequence[str] = (), seed: int | None = None, bot_delay: float = 0.5,
+               settings: TableSettings | None = None) -> Invitation:  # fmt: skip
         """Create a table (``Rejected`` for a bad ruleset, option, player count, seat spec or name list)."""
         from biblios_kit.bots.registry import BotSpecError, parse_spec
         from biblios_kit.rules import load_ruleset
@@ -246,7 +253,7 @@ class TableHub:
         digests = tuple(token_digest(tokens[s]) if s in tokens else "" for s in range(players))
         active = tuple(sorted(ruleset.active_options))
         stored = StoredTable(table_id, ruleset.id, active, players, seed, tuple(specs), tuple(all_names), digests,
-                             bot_delay, False, ())  # fmt: skip
+                             bot_delay, False, (), (settings or TableSettings()).to_json())  # fmt: skip
         try:
             self.store.create(stored)
         except (sqlite3.Error, OSError) as error:  # the disk is full or gone: refuse, nothing changed
@@ -281,7 +288,7 @@ class TableHub:
         from biblios_kit.bots.registry import make_bot
 
         table = Table(stored.id, state, stored.seats, stored.names, stored.token_digests, stored.bot_delay,
-                      stored.options)  # fmt: skip
+                      stored.options, settings=TableSettings.from_json(stored.settings))  # fmt: skip
         for seat, spec in enumerate(stored.seats):
             if spec != HUMAN:
                 table.bots[seat] = make_bot(spec, secrets.randbits(62), state.ruleset)
@@ -390,16 +397,22 @@ class TableHub:
 
     # ------------------------------------------------------------------ listeners
 
-    def listen(self, table: Table, seat: int, since: int = 0) -> Listener:
-        """Register a listener for ``seat`` of ``table`` and queue its current view (events from ``since``)."""
-        listener = Listener(seat)
+    def listen(self, table: Table, seat: int, since: int = 0, *, info: bool = False) -> Listener:
+        """Register a listener for ``seat`` of ``table`` and queue its current view (events from ``since``).
+
+        ``info``: it also gets the ``table_info`` messages (who is connected, the settings).
+        """
+        listener = Listener(seat, info=info)
         table.listeners.add(listener)
         self._send_view(table, listener, since)
+        announce(table)  # who is connected, to every connection (the new one after its view)
         return listener
 
     def forget(self, table: Table, listener: Listener) -> None:
         """Stop notifying ``listener``."""
-        table.listeners.discard(listener)
+        if listener in table.listeners:
+            table.listeners.discard(listener)
+            announce(table)
 
     def _send_view(self, table: Table, listener: Listener, since: int | None = None) -> None:
         start = listener.events_sent if since is None else since

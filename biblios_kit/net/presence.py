@@ -1,0 +1,59 @@
+"""Who is at a table: the ``table_info`` message sent to every connection of a table.
+
+A seat is *connected* while at least one WebSocket follows the table with its token (a
+terminal's ``join``, a browser's seat page, a bot of the API); the server's own bots are
+always connected. Each connection that asks for it (``"table_info": true`` in its hello: the
+messages of protocol 1 stay what they were for the clients that do not) gets the message
+after its first view, and again
+whenever someone connects or leaves or the table's settings change: every seat sees who is
+there, how many watch, and the table's settings (so everyone knows whether hints are allowed).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+from typing import TYPE_CHECKING, Any
+
+from biblios_kit.net.protocol import dumps
+from biblios_kit.net.views import SPECTATOR
+
+if TYPE_CHECKING:
+    from biblios_kit.net.tables import Table
+
+HUMAN = "human"
+
+
+def connected_seats(table: Table) -> list[bool]:
+    """Per seat, whether it is connected now (a bot seat always is)."""
+    present = {listener.seat for listener in table.listeners}
+    return [spec != HUMAN or seat in present for seat, spec in enumerate(table.seats)]
+
+
+def table_info(table: Table) -> dict[str, Any]:
+    """The ``table_info`` message of ``table`` as it is now."""
+    settings = table.settings
+    return {
+        "type": "table_info",
+        "table": table.id,
+        "connected": connected_seats(table),
+        "spectators": sum(listener.seat == SPECTATOR for listener in table.listeners),
+        "settings": settings.to_json(),
+        "hints_allowed": settings.hints_allowed(table.seats),
+    }
+
+
+def announce(table: Table) -> None:
+    """Queue the table's ``table_info`` for every connection of the table.
+
+    Only connections that asked for it in their hello (``"table_info": true``) get it. A
+    connection whose queue is full is about to be dropped as too slow (it gets the
+    message again when it reconnects): it is skipped here.
+    """
+    wanting = [listener for listener in table.listeners if listener.info]
+    if not wanting:
+        return
+    text = dumps(table_info(table))
+    for listener in wanting:
+        with contextlib.suppress(asyncio.QueueFull):
+            listener.queue.put_nowait(text)
