@@ -18,11 +18,11 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import sqlite3
-from typing import TYPE_CHECKING, Any
+from collections.abc import Awaitable, Callable
+from typing import Any
 
 from aiohttp import web
 
-from biblios_kit.bounded import count_of
 from biblios_kit.i18n import _
 from biblios_kit.net.presence import announce, connected_seats
 from biblios_kit.net.protocol import dumps, error_message
@@ -30,18 +30,15 @@ from biblios_kit.net.security import bearer_token, new_token, same_secret, token
 from biblios_kit.net.tables import HUMAN, Listener, Rejected, Table, TableHub
 from biblios_kit.net.views import SPECTATOR
 
-if TYPE_CHECKING:
-    from biblios_kit.net.server import ServerConfig
 
-
-def spectator_link(config: ServerConfig, table: Table) -> str | None:
+def spectator_link(public_url: str, table: Table) -> str | None:
     """The read-only link of ``table`` (``<public-url>/watch/<table>``), ``None`` when it has no spectators."""
     if not table.settings.spectators:
         return None
-    return f"{config.public_url.rstrip('/')}/watch/{table.id}"
+    return f"{public_url.rstrip('/')}/watch/{table.id}"
 
 
-def table_summary(table: Table, config: ServerConfig) -> dict[str, Any]:
+def table_summary(table: Table, public_url: str) -> dict[str, Any]:
     """One table of the listing: its state, seats and who is connected, whose turn it is, its settings."""
     connected = connected_seats(table)
     return {
@@ -58,7 +55,7 @@ def table_summary(table: Table, config: ServerConfig) -> dict[str, Any]:
         ],
         "spectators": sum(listener.seat == SPECTATOR for listener in table.listeners),
         "settings": table.settings.to_json(),
-        "spectator_link": spectator_link(config, table),
+        "spectator_link": spectator_link(public_url, table),
     }
 
 
@@ -122,83 +119,62 @@ def _drop(table: Table, listeners: list[Listener], message: dict[str, Any]) -> N
 # ---------------------------------------------------------------------- routes
 
 
-def _admin(request: web.Request) -> None:
-    """Refuse (403) a request without the server's admin token; spend its budget."""
-    from biblios_kit.net.server import ADMIN, _limit
+def add_lobby_routes(app: web.Application, hub: TableHub, admin_token: str, public_url: str,
+                     limit: Callable[[web.Request, str | None], None],
+                     read_body: Callable[[web.Request], Awaitable[dict[str, Any]]],
+                     link: Callable[[str, str], str]) -> None:  # fmt: skip
+    """Add the admin's routes (see the module's docstring).
 
-    token = bearer_token(request)
-    admin = token is not None and same_secret(token, request.app[ADMIN])
-    _limit(request, token if admin else None)
-    if not admin:
-        raise Rejected(403, "bad_token", _("this request needs the server's admin token"))
+    ``limit(request, verified_token)`` spends a request of the client's budget, ``read_body``
+    reads a JSON object (both the server's, with its limits and errors), ``link(table, token)``
+    is a seat's invitation link.
+    """
 
+    def admin(request: web.Request) -> Table | None:
+        """Refuse (403) a request without the admin token, spend its budget; the table it names, if any."""
+        token = bearer_token(request)
+        allowed = token is not None and same_secret(token, admin_token)
+        limit(request, token if allowed else None)
+        if not allowed:
+            raise Rejected(403, "bad_token", _("this request needs the server's admin token"))
+        return hub.table(request.match_info["id"]) if "id" in request.match_info else None
 
-async def _list(request: web.Request) -> web.Response:
-    """``GET /api/tables`` (admin): every table, oldest first, and the stored tables that could not be resumed."""
-    from biblios_kit.net.server import CONFIG, HUB, _json
+    async def listing(request: web.Request) -> web.Response:
+        admin(request)
+        tables = [table_summary(table, public_url) for table in hub.tables.values()]
+        return _json({"type": "tables", "tables": tables, "broken": dict(hub.broken)})
 
-    _admin(request)
-    hub = request.app[HUB]
-    config = request.app[CONFIG]
-    return _json(
-        {
-            "type": "tables",
-            "tables": [table_summary(table, config) for table in hub.tables.values()],
-            "broken": dict(hub.broken),
-        }
-    )
+    async def invite(request: web.Request) -> web.Response:
+        table = admin(request)
+        assert table is not None
+        seat = (await read_body(request)).get("seat")
+        if not isinstance(seat, int) or isinstance(seat, bool):
+            raise Rejected(400, "bad_request", _('"seat" must be an integer'))
+        token = reissue(hub, table, seat)
+        return _json({"type": "invitation", "table": table.id, "seat": seat, "token": token,
+                      "link": link(table.id, token)})  # fmt: skip
 
+    async def settings(request: web.Request) -> web.Response:
+        table = admin(request)
+        assert table is not None
+        change_settings(hub, table, await read_body(request))
+        return _json(table_summary(table, public_url))
 
-async def _invite(request: web.Request) -> web.Response:
-    """``POST /api/tables/{id}/invite`` (admin) with ``{"seat": N}`` (from 0): the seat's new token and link."""
-    from biblios_kit.net.server import CONFIG, HUB, _body, _json, invitation_link
+    async def closing(request: web.Request) -> web.Response:
+        table = admin(request)
+        assert table is not None
+        close(hub, table)
+        return _json({"type": "closed", "table": table.id})
 
-    _admin(request)
-    hub = request.app[HUB]
-    table = hub.table(request.match_info["id"])
-    seat = (await _body(request)).get("seat")
-    if not isinstance(seat, int) or isinstance(seat, bool):
-        raise Rejected(400, "bad_request", _('"seat" must be an integer'))
-    token = reissue(hub, table, seat)
-    link = invitation_link(request.app[CONFIG], table.id, token)
-    return _json({"type": "invitation", "table": table.id, "seat": seat, "token": token, "link": link})
-
-
-async def _settings(request: web.Request) -> web.Response:
-    """``POST /api/tables/{id}/settings`` (admin): change ``hints`` and ``spectators``; returns the table."""
-    from biblios_kit.net.server import CONFIG, HUB, _body, _json
-
-    _admin(request)
-    hub = request.app[HUB]
-    table = hub.table(request.match_info["id"])
-    change_settings(hub, table, await _body(request))
-    return _json(table_summary(table, request.app[CONFIG]))
-
-
-async def _close(request: web.Request) -> web.Response:
-    """``DELETE /api/tables/{id}`` (admin): close the table."""
-    from biblios_kit.net.server import HUB, _json
-
-    _admin(request)
-    hub = request.app[HUB]
-    table = hub.table(request.match_info["id"])
-    close(hub, table)
-    return _json({"type": "closed", "table": table.id})
-
-
-def seat_number(text: str) -> int | None:
-    """A seat number as people write it (from 1) to the API's (from 0); ``None`` when not a number from 1."""
-    number = count_of(text.strip())
-    return None if number is None or number < 1 else number - 1
-
-
-def add_lobby_routes(app: web.Application) -> None:
-    """Add the admin's routes (see the module's docstring)."""
     app.add_routes(
         [
-            web.get("/api/tables", _list),
-            web.post("/api/tables/{id}/invite", _invite),
-            web.post("/api/tables/{id}/settings", _settings),
-            web.delete("/api/tables/{id}", _close),
+            web.get("/api/tables", listing),
+            web.post("/api/tables/{id}/invite", invite),
+            web.post("/api/tables/{id}/settings", settings),
+            web.delete("/api/tables/{id}", closing),
         ]
     )
+
+
+def _json(data: object) -> web.Response:
+    return web.Response(text=dumps(data), content_type="application/json")

@@ -135,7 +135,8 @@ def make_app(config: ServerConfig) -> web.Application:
     from biblios_kit.net.spectate import add_spectator_page
 
     add_seat_page(app, hub, _websocket)
-    add_lobby_routes(app)
+    add_lobby_routes(app, hub, app[ADMIN], config.public_url, _limit, _body,
+                     lambda table, token: invitation_link(config, table, token))  # fmt: skip
     add_spectator_page(app, hub, _websocket)
 
     async def checkpoints() -> None:
@@ -290,7 +291,7 @@ async def _create(request: web.Request) -> web.Response:
         {
             "table": table.id,
             "settings": settings.to_json(),
-            "spectator_link": spectator_link(config, table),
+            "spectator_link": spectator_link(config.public_url, table),
             "seats": [
                 {
                     "seat": seat,
