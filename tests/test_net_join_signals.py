@@ -10,6 +10,7 @@ import aiohttp
 from conftest import run_until, visible_text
 from net_helpers import HostProcess, bearer, free_port
 
+from biblios_kit.i18n import set_language
 from biblios_kit.net.client import ApiClient, parse_link
 from biblios_kit.net.remote import RemoteApp, presence_changes
 from biblios_kit.tui.dialogs.hint import HintDialog
@@ -85,6 +86,8 @@ def test_presence_the_bell_and_the_hint_rule_at_a_table_of_people(host: HostProc
 
 
 def test_join_says_when_the_server_cannot_be_reached_and_q_leaves() -> None:
+    set_language("fr")  # as join --lang fr does
+
     async def scenario() -> None:
         app = RemoteApp(f"http://127.0.0.1:{free_port()}", "table", "token", "fr")
         async with app.run_test(size=(100, 30)) as pilot:
@@ -95,11 +98,15 @@ def test_join_says_when_the_server_cannot_be_reached_and_q_leaves() -> None:
             await pilot.press("q")
             await run_until(pilot, lambda: not app.is_running, limit=5)
 
-    asyncio.run(scenario())
+    try:
+        asyncio.run(scenario())
+    finally:
+        set_language("en")
 
 
 def test_a_link_issued_again_and_a_closed_table_end_join_with_a_message(host: HostProcess) -> None:
     async def scenario() -> None:
+        set_language("es")
         async with ApiClient(host.url) as admin:
             reply = await admin.create_table(host.admin(), players=2, seats=["human", "human"], seed=5, bot_delay=0)
         table = reply["table"]
@@ -114,15 +121,19 @@ def test_a_link_issued_again_and_a_closed_table_end_join_with_a_message(host: Ho
                 else:
                     await _admin(host, "DELETE", f"/api/tables/{table}")
                 await run_until(pilot, lambda: not seat.is_running, limit=10)  # noqa: B023 (awaited here)
-            expected = "se emitió uno nuevo" if step == "invite" else "cerrada"
+            expected = "se emitió uno nuevo" if step == "invite" else "ha cerrado esta mesa"
             assert seat.problem is not None and expected in seat.problem, seat.problem
         # A closed table's link: join stops at once, with a message, instead of retrying.
+        set_language("en")
         app = RemoteApp(link.server, link.table, link.token, "en")
         async with app.run_test(size=(100, 30)) as pilot:
             await run_until(pilot, lambda: not app.is_running, limit=10)
         assert app.problem is not None and "no table" in app.problem
 
-    asyncio.run(scenario())
+    try:
+        asyncio.run(scenario())
+    finally:
+        set_language("en")
 
 
 def test_presence_changes_name_the_others_only() -> None:

@@ -111,7 +111,8 @@ def table_lines(summary: dict[str, Any]) -> list[str]:
         else:
             lines.append(f"  {seat['seat'] + 1}. {name} {bot_note(seat['kind'])}")
     settings = summary["settings"]
-    hints = _(HINT_LABELS[settings["hints"]]) if settings["hints"] in HINT_LABELS else settings["hints"]
+    label = HINT_LABELS.get(settings["hints"])
+    hints = _(label) if label is not None else settings["hints"]
     watching = (
         _("spectators: {link} ({count} watching)").format(link=summary["spectator_link"], count=summary["spectators"])
         if summary["spectator_link"]

@@ -35,18 +35,22 @@ class ConnectingScreen(Screen[None]):
 
     def on_mount(self) -> None:
         set_bindings(self, [Binding("q", "leave", _("Quit"))])
+        self._show()
 
     def relocalize(self) -> None:
         """The language changed (F2): the key's label and the text again."""
         set_bindings(self, [Binding("q", "leave", _("Quit"))])
-        if self.is_mounted:
-            self.query_one("#connecting", Static).update(self._text())
+        self._show()
 
     def failed(self, reason: str, delay: float) -> None:
         """An attempt failed for ``reason``; the next one comes in ``delay`` seconds."""
         self.problem = (reason, delay)
-        if self.is_mounted:
-            self.query_one("#connecting", Static).update(self._text())
+        self._show()
+
+    def _show(self) -> None:
+        """Draw the text again (when the screen has its widget: a failure may come before it is mounted)."""
+        for widget in self.query("#connecting").results(Static):
+            widget.update(self._text())
 
     def _text(self) -> Text:
         text = Text(_("Connecting to {server}…").format(server=self.server), style="bold")
