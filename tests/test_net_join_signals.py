@@ -32,9 +32,10 @@ def _notes(app: RemoteApp) -> list[str]:
 
 
 async def _admin(host: HostProcess, method: str, path: str, body: object = None) -> dict[str, Any]:
-    async with aiohttp.ClientSession() as http, http.request(
-        method, host.url + path, json=body, headers=bearer(host.admin())
-    ) as response:
+    async with (
+        aiohttp.ClientSession() as http,
+        http.request(method, host.url + path, json=body, headers=bearer(host.admin())) as response,
+    ):
         reply: dict[str, Any] = await response.json()
         assert response.status == 200, reply
         return reply
@@ -143,4 +144,3 @@ def test_presence_changes_name_the_others_only() -> None:
         "Chloé is at the table.",
     ]
     assert presence_changes(names, [True, False, True], [True, True, True], me=1) == []
-

@@ -31,7 +31,9 @@ def _act(host: HostProcess, table: str, token: str) -> None:
 
 
 def _admin(host: HostProcess, method: str, path: str) -> None:
-    request = urllib.request.Request(host.url + path, method=method, headers={"Authorization": f"Bearer {host.admin()}"})
+    request = urllib.request.Request(
+        host.url + path, method=method, headers={"Authorization": f"Bearer {host.admin()}"}
+    )
     with urllib.request.urlopen(request) as reply:
         assert reply.status == 200
 
@@ -69,6 +71,6 @@ def test_a_closed_table_stops_the_page_with_a_message(browser: Any, host: HostPr
     page = _open(browser, reply["seats"][0]["link"], PHONE, locale="es-ES")
     _admin(host, "DELETE", f"/api/tables/{reply['table']}")
     page.wait_for_selector("#status[data-state=error]")
-    assert "cerrada" in page.inner_text("#status")
+    assert "ha cerrado esta mesa" in page.inner_text("#status")
     page.wait_for_timeout(1500)  # it does not try again: the message stays
     assert page.get_attribute("#status", "data-state") == "error"

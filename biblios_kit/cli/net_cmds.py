@@ -217,4 +217,3 @@ def _numbered(item: str, flag: str, players: int) -> tuple[int, str]:
         fail(f"{error_prefix()} {flag} {item}: " + _("seat {seat} is not between 1 and {players}").format(
             seat=seat, players=players))  # fmt: skip
     return seat, value.strip()
-

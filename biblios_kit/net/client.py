@@ -260,7 +260,9 @@ def unreachable_reason(error: BaseException) -> str:
         return _("nothing answers at this address (is the server running?)")
     if isinstance(error, TimeoutError | aiohttp.ServerTimeoutError):
         return _("the server does not answer")
-    return _("the connection failed ({reason})").format(reason=clean_text(str(error), limit=200) or type(error).__name__)
+    return _("the connection failed ({reason})").format(
+        reason=clean_text(str(error), limit=200) or type(error).__name__
+    )
 
 
 class SeatConnection:

@@ -432,7 +432,9 @@ async def _websocket(request: web.Request) -> web.StreamResponse:
     return ws
 
 
-async def _hello(ws: web.WebSocketResponse, request: web.Request, table: Table) -> tuple[int, int, dict[str, Any]] | None:
+async def _hello(
+    ws: web.WebSocketResponse, request: web.Request, table: Table
+) -> tuple[int, int, dict[str, Any]] | None:
     """Read the hello message; returns (seat, first event wanted, the hello), or ``None`` after closing a bad client."""
     try:
         message = await ws.receive(timeout=HELLO_TIMEOUT)

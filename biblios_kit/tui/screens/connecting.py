@@ -15,7 +15,7 @@ from biblios_kit.tui.render import MUTED
 
 
 class ConnectingScreen(Screen[None]):
-    """"Connecting to SERVER…", then, after a failed attempt, why and when the next one comes; ``q`` leaves."""
+    """Shows "Connecting to SERVER…", then, after a failed attempt, why and when the next one comes; ``q`` leaves."""
 
     DEFAULT_CSS = """
     ConnectingScreen #connecting { width: 72; max-width: 100%; padding: 1 2; border: round $primary; }
