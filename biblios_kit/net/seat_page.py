@@ -23,7 +23,7 @@ from aiohttp import web
 from biblios_kit.engine.actions import BID, CHURCH, parse_action
 from biblios_kit.i18n import N_, SUPPORTED, _, in_language, ngettext
 from biblios_kit.net.security import Handler, json_error
-from biblios_kit.net.views import SPECTATOR, legal_texts, public_events, public_observation
+from biblios_kit.net.views import SPECTATOR, legal_texts, public_event, public_observation
 from biblios_kit.rulebook.describe import (
     EventDescriber,
     action_label,
@@ -161,18 +161,25 @@ class LogSentences:
         while len(self._logs) > self.limit:
             self._logs.popitem(last=False)
         describer, lines, seen = entry
-        events = seat_events(table, seat)
-        for number in range(seen[0], len(events)):
-            line = describer.describe(events[number])
+        first = seen[0]
+        events = seat_events(table, seat, first)
+        for number, event in enumerate(events, start=first):
+            line = describer.describe(event)
             if line is not None:
-                lines.append({"n": number, "text": line, "heading": events[number].kind in LOG_HEADINGS})
-        seen[0] = len(events)
+                lines.append({"n": number, "text": line, "heading": event.kind in LOG_HEADINGS})
+        seen[0] = first + len(events)
         return lines
 
 
-def seat_events(table: Table, seat: int) -> list[Any]:
-    """``seat``'s redacted log, or the public log for ``SPECTATOR``."""
-    return public_events(table.state) if seat == SPECTATOR else table.state.events_for(seat)
+def seat_events(table: Table, seat: int, start: int = 0) -> list[Any]:
+    """``seat``'s redacted log from event ``start`` on, or the public log for ``SPECTATOR``.
+
+    The public log is redacted from ``start`` only (a spectator page asks after every move).
+    """
+    state = table.state
+    if seat == SPECTATOR:
+        return [public_event(raw, state.players) for raw in state.log[start:]]
+    return state.events_for(seat)[start:]
 
 
 def seat_texts(
