@@ -37,7 +37,7 @@ async def test_the_listing_shows_seats_presence_and_whose_turn(tmp_path: Path) -
                              bot_delay=5)  # fmt: skip
         table = reply["table"]
         assert reply["spectator_link"].endswith(f"/watch/{table}")
-        assert reply["settings"] == {"hints": "bots-only", "spectators": True}
+        assert reply["settings"] == {"hints": "bots-only", "spectators": True, "open": False}
         (entry,) = (await _listing(client))["tables"]
         assert entry["table"] == table and entry["state"] == "playing" and entry["to_move"] == 0
         assert [s["connected"] for s in entry["seats"]] == [False, True, False]  # the bot is always there
@@ -104,7 +104,11 @@ async def test_invite_issues_a_new_link_and_the_old_token_is_refused(tmp_path: P
 async def test_spectators_can_be_turned_off(tmp_path: Path) -> None:
     async with running_server(tmp_path) as client:
         closed = await create(client, seats=["human", "human"], players=2, spectators=False, hints="on", seed=1)
-        assert closed["spectator_link"] is None and closed["settings"] == {"hints": "on", "spectators": False}
+        assert closed["spectator_link"] is None and closed["settings"] == {
+            "hints": "on",
+            "spectators": False,
+            "open": False,
+        }
         table = closed["table"]
         for path in (f"/api/tables/{table}", f"/watch/{table}", f"/watch/{table}/texts"):
             refused = await client.get(path)
@@ -132,7 +136,7 @@ async def test_spectators_can_be_turned_off(tmp_path: Path) -> None:
     async with running_server(tmp_path) as client:  # the settings are stored
         assert (await client.get(f"/api/tables/{table}")).status == 403
         (entry,) = (await _listing(client))["tables"]
-        assert entry["settings"] == {"hints": "on", "spectators": False}
+        assert entry["settings"] == {"hints": "on", "spectators": False, "open": False}
 
 
 async def test_hints_follow_the_setting_and_the_number_of_people(tmp_path: Path) -> None:
@@ -211,3 +215,45 @@ def test_an_old_database_is_migrated_and_keeps_its_tables(tmp_path: Path) -> Non
     finally:
         store.close()
     Store(tmp_path).close()  # opened again: nothing to migrate, nothing fails
+
+
+async def test_the_public_lobby_lists_open_tables_and_a_visitor_takes_a_free_seat(tmp_path: Path) -> None:
+    async with running_server(tmp_path, lobby=True) as client:
+        hidden = await create(client, seats=["human", "human", "easy"], free_seats=[1], bot_delay=5)  # not open
+        reply = await create(client, seats=["human", "human", "easy"], names=["Ana <b>", "", "B"], free_seats=[1],
+                             open=True, bot_delay=5)  # fmt: skip
+        table = reply["table"]
+        assert reply["seats"][1]["token"] is None and reply["seats"][1]["link"] is None
+        assert reply["settings"]["open"] is True
+        page = await client.get("/lobby", headers={"Accept-Language": "fr"})
+        assert page.status == 200 and "form-action 'self'" in page.headers["Content-Security-Policy"]
+        text = await page.text()
+        assert '<html lang="fr">' in text and "Prendre la place 2" in text and f'action="/lobby/{table}/2"' in text
+        assert "Ana &lt;b&gt;" in text and "<b>" not in text  # a name is text, never markup
+        assert hidden["table"] not in text
+        (entry,) = [t for t in (await _listing(client))["tables"] if t["table"] == table]
+        assert [s["free"] for s in entry["seats"]] == [False, True, False]
+        # A visitor takes seat 2: sent to the seat's invitation link, which opens the seat page.
+        taken = await client.post(f"/lobby/{table}/2", allow_redirects=False)
+        assert taken.status == 303
+        location = taken.headers["Location"]
+        assert location.startswith(f"/play/{table}?token=")
+        token = location.split("token=", 1)[1]
+        view = await client.get(f"/api/tables/{table}", headers=bearer(token))
+        assert view.status == 200 and (await view.json())["seat"] == 1
+        again = await client.post(f"/lobby/{table}/2", allow_redirects=False, headers={"Accept-Language": "es"})
+        assert again.status == 409 and (await again.json())["error"]["code"] == "seat_taken"
+        assert table not in await (await client.get("/lobby")).text()  # no free seat left
+        for path in (f"/lobby/{table}/1", f"/lobby/{table}/3", f"/lobby/{table}/9", f"/lobby/{hidden['table']}/2"):
+            refused = await client.post(path, allow_redirects=False)
+            assert refused.status in (404, 409), path
+        foreign = await client.post(f"/lobby/{table}/2", headers={"Origin": "http://attacker.example"})
+        assert foreign.status == 403  # a form on another site cannot take a seat
+        # The admin fills the other table's free seat.
+        invited = await client.post(f"/api/tables/{hidden['table']}/invite", json={"seat": 1}, headers=bearer(ADMIN))
+        assert invited.status == 200
+        bad = await client.post("/api/tables", json={"seats": ["human", "easy"], "players": 2, "free_seats": [1]},
+                                headers=bearer(ADMIN))  # fmt: skip
+        assert bad.status == 400 and (await bad.json())["error"]["code"] == "bad_seats"
+    async with running_server(tmp_path) as client:  # a server without --lobby has none
+        assert (await client.get("/lobby")).status == 404

@@ -56,6 +56,13 @@ def test_the_admin_lists_invites_changes_and_closes_tables(host: HostProcess) ->
     assert _cli("host", "tables", *common).stdout.strip() == "No tables on this server."
     quiet = _cli("host", "new", *common, "--players", "2", "--no-spectators", "--hints", "on", "--json")
     reply = json.loads(quiet.stdout)
-    assert reply["spectator_link"] is None and reply["settings"] == {"hints": "on", "spectators": False}
+    assert reply["spectator_link"] is None and reply["settings"] == {"hints": "on", "spectators": False, "open": False}
+    opened = _cli("host", "new", *common, "--players", "2", "--free-seat", "2", "--open")
+    assert opened.returncode == 0 and "  2. Player 2: free seat" in opened.stdout, opened
+    listed = _cli("host", "tables", *common).stdout
+    assert "  2. Player 2: free seat" in listed and "· open in the lobby" in listed
+    for args in (["--seat", "2=easy", "--free-seat", "2"], ["--free-seat", "3"], ["--free-seat", "x"]):
+        failed = _cli("host", "new", *common, "--players", "2", *args)
+        assert failed.returncode == 2 and "person's seat" in failed.stderr, (args, failed.stderr)
     nobody = _cli("host", "tables", "--port", str(host.port), "--data-dir", str(host.data_dir / "elsewhere"))
     assert nobody.returncode == 2 and "admin token" in nobody.stderr

@@ -74,3 +74,32 @@ def test_a_closed_table_stops_the_page_with_a_message(browser: Any, host: HostPr
     assert "ha cerrado esta mesa" in page.inner_text("#status")
     page.wait_for_timeout(1500)  # it does not try again: the message stays
     assert page.get_attribute("#status", "data-state") == "error"
+
+
+def test_a_visitor_takes_a_free_seat_from_the_lobby(browser: Any, tmp_path: Any) -> None:
+    host = HostProcess(tmp_path / "server", None, "--lobby")
+    host.wait_ready()
+    try:
+        body = {"players": 3, "seats": ["human", "human", "easy"], "names": ["Ana", "", "Bot"], "free_seats": [1],
+                "open": True, "bot_delay": 5, "seed": 3}  # fmt: skip
+        request = urllib.request.Request(
+            f"{host.url}/api/tables", data=json.dumps(body).encode(), method="POST",
+            headers={"Authorization": f"Bearer {host.admin()}", "Content-Type": "application/json"},
+        )  # fmt: skip
+        with urllib.request.urlopen(request) as reply:
+            table = json.loads(reply.read())["table"]
+        context = browser.new_context(viewport=PHONE, locale="es-ES", has_touch=True)
+        page = context.new_page()
+        page.set_default_timeout(15_000)
+        page.goto(f"{host.url}/lobby")
+        assert page.get_attribute("html", "lang") == "es" and "Mesas abiertas" in page.inner_text("h1")
+        assert _axe(page) == [] and _fits(page)
+        page.get_by_role("button", name="Tomar el asiento 2").tap()
+        page.wait_for_selector("#status[data-state=ok]")
+        assert page.url.endswith(f"/play/{table}")  # the seat page, the token out of the address bar
+        page.wait_for_function("document.querySelector('#players').textContent.includes('(usted)')")
+        assert "Jugador 2" in page.inner_text("#players")
+        page.goto(f"{host.url}/lobby")
+        assert "ninguna mesa" in page.inner_text("main")  # no free seat left
+    finally:
+        host.stop()

@@ -105,7 +105,9 @@ def table_lines(summary: dict[str, Any]) -> list[str]:
         state = _("playing")
     lines = [f"{summary['table']} · {summary['ruleset']} · {state}"]
     for seat, name in zip(summary["seats"], names):
-        if seat["kind"] == "human":
+        if seat["kind"] == "human" and seat["free"]:
+            lines.append(f"  {seat['seat'] + 1}. {name}: " + _("free seat"))
+        elif seat["kind"] == "human":
             presence = _("connected") if seat["connected"] else _("away")
             lines.append(f"  {seat['seat'] + 1}. {name}: {presence}")
         else:
@@ -118,7 +120,7 @@ def table_lines(summary: dict[str, Any]) -> list[str]:
         if summary["spectator_link"]
         else _("no spectators")
     )
-    lines.append(f"  {hints} · {watching}")
+    lines.append(f"  {hints} · {watching}" + (" · " + _("open in the lobby") if settings["open"] else ""))
     return lines
 
 
@@ -169,6 +171,10 @@ def register_lobby(host_app: typer.Typer) -> None:
             bool | None,
             typer.Option("--spectators/--no-spectators", help=_("Whether the table may be watched.")),
         ] = None,
+        open_table: Annotated[
+            bool | None,
+            typer.Option("--open/--no-open", help=_("Whether the server's public lobby lists the table.")),
+        ] = None,
         server: ServerOption = None,
         data_dir: DataDirOption = None,
         port: PortOption = DEFAULT_PORT,
@@ -180,6 +186,8 @@ def register_lobby(host_app: typer.Typer) -> None:
             fields["hints"] = hints
         if spectators is not None:
             fields["spectators"] = spectators
+        if open_table is not None:
+            fields["open"] = open_table
         admin = admin_token(data_dir)
         reply = call(server_url(server, port), lambda client: client.change_settings(admin, table, **fields))
         print("\n".join(table_lines(reply)))

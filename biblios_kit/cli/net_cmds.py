@@ -55,6 +55,9 @@ def register_host(app: typer.Typer) -> None:
         durable: Annotated[
             bool, typer.Option("--durable", help=_("Flush every action to disk (survives a power cut; slower)."))
         ] = False,
+        lobby: Annotated[
+            bool, typer.Option("--lobby", help=_("Serve the public lobby (/lobby): open tables, free seats."))
+        ] = False,
         lang: LangOption = None,
     ) -> None:
         """Serve the tables of ``--data-dir`` (unless a subcommand such as ``new`` follows)."""
@@ -78,6 +81,7 @@ def register_host(app: typer.Typer) -> None:
             public_url=url,
             allowed_hosts=tuple(allow_host or ()),
             durable=durable,
+            lobby=lobby,
         )
 
         def ready() -> None:
@@ -128,6 +132,13 @@ def register_host(app: typer.Typer) -> None:
         spectators: Annotated[
             bool, typer.Option("--spectators/--no-spectators", help=_("Whether the table may be watched."))
         ] = True,
+        open_table: Annotated[
+            bool, typer.Option("--open", help=_("List the table in the server's public lobby (host --lobby)."))
+        ] = False,
+        free_seat: Annotated[
+            list[str] | None,
+            typer.Option("--free-seat", help=_("A seat left for a visitor of the lobby (repeatable; from 1).")),
+        ] = None,
     ) -> None:
         """Create a table through the API with the data folder's admin token; print the invitations."""
         if not 1 <= players <= 12:
@@ -156,6 +167,17 @@ def register_host(app: typer.Typer) -> None:
                                 "names": names, "bot_delay": bot_delay, "spectators": spectators}  # fmt: skip
         if hints is not None:
             body["hints"] = hints
+        if open_table:
+            body["open"] = True
+        free: list[int] = []
+        for item in free_seat or []:
+            left = count_of(item.strip())
+            if left is None or not 1 <= left <= players or seats[left - 1] != "human":
+                fail(f"{error_prefix()} --free-seat {item}: " + _("expected a person's seat, from 1 to {players}")
+                     .format(players=players))  # fmt: skip
+            free.append(left - 1)
+        if free:
+            body["free_seats"] = free
         if seed is not None:
             body["seed"] = seed
         reply = call(url, lambda client: client.create_table(admin, **body))
@@ -168,6 +190,8 @@ def register_host(app: typer.Typer) -> None:
         for entry in reply["seats"]:
             if entry["link"]:
                 print(f"  {entry['seat'] + 1}. {player_name(entry['name'], entry['seat'])}: {entry['link']}")
+            elif entry["kind"] == "human":  # left free: a visitor of the lobby takes it, or host invite fills it
+                print(f"  {entry['seat'] + 1}. {player_name(entry['name'], entry['seat'])}: " + _("free seat"))
             else:
                 print(f"  {entry['seat'] + 1}. {player_name(entry['name'], entry['seat'])} {bot_note(entry['kind'])}")
         print(_("Play in a terminal with: biblios-kit join LINK (or open the link in a browser)."))

@@ -240,12 +240,12 @@ def _clean_summary(table: dict[str, Any]) -> None:
         raise TypeError(table["to_move"])
     settings = table["settings"]
     settings["hints"] = clean_text(settings["hints"], limit=20)
-    if not isinstance(settings["spectators"], bool):
+    if not isinstance(settings["spectators"], bool) or not isinstance(settings["open"], bool):
         raise TypeError(settings)
     for seat in table["seats"]:
         seat["name"] = clean_name(seat["name"])
         seat["kind"] = clean_text(seat["kind"], limit=100)
-        if not isinstance(seat["seat"], int) or not isinstance(seat["connected"], bool):
+        if not isinstance(seat["seat"], int) or not all(isinstance(seat[k], bool) for k in ("connected", "free")):
             raise TypeError(seat)
 
 

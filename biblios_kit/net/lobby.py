@@ -50,13 +50,18 @@ def table_summary(table: Table, public_url: str) -> dict[str, Any]:
         "version": table.version,
         "to_move": None if table.finished else table.state.current_player,
         "seats": [
-            {"seat": seat, "name": name, "kind": kind, "connected": connected[seat]}
+            {"seat": seat, "name": name, "kind": kind, "connected": connected[seat], "free": is_free(table, seat)}
             for seat, (name, kind) in enumerate(zip(table.names, table.seats))
         ],
         "spectators": sum(listener.seat == SPECTATOR for listener in table.listeners),
         "settings": table.settings.to_json(),
         "spectator_link": spectator_link(public_url, table),
     }
+
+
+def is_free(table: Table, seat: int) -> bool:
+    """Whether ``seat`` is a person's seat that has no token yet (left free when the table was created)."""
+    return table.seats[seat] == HUMAN and not table.token_digests[seat]
 
 
 def reissue(hub: TableHub, table: Table, seat: int) -> str:
@@ -66,7 +71,7 @@ def reissue(hub: TableHub, table: Table, seat: int) -> str:
     token = new_token()
     digests = list(table.token_digests)
     digests[seat] = token_digest(token)
-    _stored(lambda: hub.store.set_token_digests(table.id, digests))
+    store_or_refuse(lambda: hub.store.set_token_digests(table.id, digests))
     table.token_digests = tuple(digests)
     message = error_message("token_revoked", _("this seat's link was issued again: the old one no longer works"))
     _drop(table, [listener for listener in table.listeners if listener.seat == seat], message)
@@ -80,7 +85,7 @@ def change_settings(hub: TableHub, table: Table, body: dict[str, Any]) -> None:
         settings = table.settings.changed(body)
     except ValueError as error:
         raise Rejected(400, "bad_settings", str(error)) from None
-    _stored(lambda: hub.store.set_settings(table.id, settings.to_json()))
+    store_or_refuse(lambda: hub.store.set_settings(table.id, settings.to_json()))
     table.settings = settings
     if not settings.spectators:
         watchers = [listener for listener in table.listeners if listener.seat == SPECTATOR]
@@ -90,7 +95,7 @@ def change_settings(hub: TableHub, table: Table, body: dict[str, Any]) -> None:
 
 def close(hub: TableHub, table: Table) -> None:
     """Close ``table``: marked closed in the database, its bot stopped, its connections told and closed."""
-    _stored(lambda: hub.store.close_table(table.id))
+    store_or_refuse(lambda: hub.store.close_table(table.id))
     hub.tables.pop(table.id, None)
     hub.playing -= not table.finished
     if table.bot_task is not None:
@@ -98,7 +103,8 @@ def close(hub: TableHub, table: Table) -> None:
     _drop(table, list(table.listeners), error_message("table_closed", _("this table was closed by the server")))
 
 
-def _stored(write: Any) -> None:
+def store_or_refuse(write: Any) -> None:
+    """Run ``write`` (a change of the store); a failing disk is ``Rejected`` 503 ``storage_error``."""
     try:
         write()
     except (sqlite3.Error, OSError) as error:

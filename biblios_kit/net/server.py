@@ -81,6 +81,8 @@ class ServerConfig:
     ws_burst: float = 200.0
     bot_threads: int = 2
     durable: bool = False
+    lobby: bool = False
+    """Serve the public lobby (``/lobby``: the open tables, where visitors take free seats)."""
     extra: dict[str, Any] = field(default_factory=dict)
 
 
@@ -138,6 +140,10 @@ def make_app(config: ServerConfig) -> web.Application:
     add_lobby_routes(app, hub, app[ADMIN], config.public_url, _limit, _body,
                      lambda table, token: invitation_link(config, table, token))  # fmt: skip
     add_spectator_page(app, hub, _websocket)
+    if config.lobby:
+        from biblios_kit.net.lobby_page import add_lobby_page
+
+        add_lobby_page(app, hub)
 
     async def checkpoints() -> None:
         loop = asyncio.get_running_loop()
@@ -283,8 +289,11 @@ async def _create(request: web.Request) -> web.Response:
         settings = TableSettings().changed(body)
     except ValueError as error:
         raise Rejected(400, "bad_settings", str(error)) from None
+    free = body.get("free_seats", [])
+    if not isinstance(free, list) or not all(_int(seat) for seat in free):
+        raise Rejected(400, "bad_request", _('"free_seats" must be a list of seat numbers'))
     hub = request.app[HUB]
-    invitation = hub.create(ruleset, options, players, seats, names, seed, float(bot_delay), settings)
+    invitation = hub.create(ruleset, options, players, seats, names, seed, float(bot_delay), settings, free)
     table = hub.table(invitation.table)
     config = request.app[CONFIG]
     return _json(

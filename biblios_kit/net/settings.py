@@ -1,4 +1,4 @@
-"""A table's settings on the game server: who may ask for hints, whether spectators may watch.
+"""A table's settings on the game server: who may ask for hints, whether spectators may watch, whether it is open.
 
 Chosen when the table is created (``POST /api/tables``, ``host new --hints --no-spectators``),
 changed by the server's admin (``POST /api/tables/{id}/settings``), stored with the table
@@ -28,25 +28,29 @@ class TableSettings:
     """One of :data:`HINT_MODES`."""
     spectators: bool = True
     """Whether the table's public view (the spectator page, the API without a token) is served."""
+    open: bool = False
+    """Whether the server's public lobby (``host --lobby``) lists the table, so that visitors take its free seats."""
 
     def to_json(self) -> dict[str, object]:
-        """The settings as stored and sent: ``{"hints": ..., "spectators": ...}``."""
-        return {"hints": self.hints, "spectators": self.spectators}
+        """The settings as stored and sent: ``{"hints": ..., "spectators": ..., "open": ...}``."""
+        return {"hints": self.hints, "spectators": self.spectators, "open": self.open}
 
     @classmethod
     def from_json(cls, data: Mapping[str, object]) -> TableSettings:
         """Stored settings (a value this version does not know falls back to its default)."""
         hints = data.get("hints")
         spectators = data.get("spectators")
+        is_open = data.get("open")
         return cls(
             hints=hints if isinstance(hints, str) and hints in HINT_MODES else DEFAULT_HINTS,
             spectators=spectators if isinstance(spectators, bool) else True,
+            open=is_open if isinstance(is_open, bool) else False,
         )
 
     def changed(self, data: Mapping[str, object]) -> TableSettings:
         """These settings with the fields of a request body changed (``ValueError`` with the reason for a bad one).
 
-        Only ``hints`` and ``spectators`` are read; other fields are left to the caller.
+        Only ``hints``, ``spectators`` and ``open`` are read; other fields are left to the caller.
         """
         settings = self
         if "hints" in data:
@@ -59,6 +63,11 @@ class TableSettings:
             if not isinstance(spectators, bool):
                 raise ValueError(_('"spectators" must be true or false'))
             settings = replace(settings, spectators=spectators)
+        if "open" in data:
+            is_open = data["open"]
+            if not isinstance(is_open, bool):
+                raise ValueError(_('"open" must be true or false'))
+            settings = replace(settings, open=is_open)
         return settings
 
     def hints_allowed(self, seats: Sequence[str], human: str = "human") -> bool:

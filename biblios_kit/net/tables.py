@@ -199,8 +199,11 @@ class TableHub:
 
     def create(self, ruleset_id: str, options: Sequence[str], players: int, seats: Sequence[str],
                names: Sequence[str] = (), seed: int | None = None, bot_delay: float = 0.5,
-               settings: TableSettings | None = None) -> Invitation:  # fmt: skip
-        """Create a table (``Rejected`` for a bad ruleset, option, player count, seat spec or name list)."""
+               settings: TableSettings | None = None, free_seats: Sequence[int] = ()) -> Invitation:  # fmt: skip
+        """Create a table (``Rejected`` for a bad ruleset, option, player count, seat spec or name list).
+
+        ``free_seats``: human seats left without a token (a visitor of the lobby, or ``host invite``, fills them).
+        """
         from biblios_kit.bots.registry import BotSpecError, parse_spec
         from biblios_kit.rules import load_ruleset
 
@@ -249,7 +252,9 @@ class TableHub:
         table_id = secrets.token_urlsafe(6)
         while table_id in self.tables:  # pragma: no cover - 2^-48
             table_id = secrets.token_urlsafe(6)
-        tokens = {seat: new_token() for seat, spec in enumerate(specs) if spec == HUMAN}
+        if not all(isinstance(seat, int) and 0 <= seat < players and specs[seat] == HUMAN for seat in free_seats):
+            raise Rejected(400, "bad_seats", _("a free seat must be a person's seat, counted from 0"))
+        tokens = {seat: new_token() for seat, spec in enumerate(specs) if spec == HUMAN and seat not in free_seats}
         digests = tuple(token_digest(tokens[s]) if s in tokens else "" for s in range(players))
         active = tuple(sorted(ruleset.active_options))
         stored = StoredTable(table_id, ruleset.id, active, players, seed, tuple(specs), tuple(all_names), digests,
