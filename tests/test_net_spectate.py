@@ -48,6 +48,11 @@ async def test_the_spectator_page_needs_no_token_and_is_read_only(tmp_path: Path
         assert json.loads((await ws.receive()).data)["code"] == "spectator"
         await ws.close()
         assert (await client.get(f"/watch/{table}/replay?step=0")).status == 409  # not over yet
+        assert (await client.get(f"/watch/{table}/record")).status == 409
+        seat_cookie = {f"biblios_kit_seat_{table}": reply["seats"][0]["token"]}
+        assert (await client.get(f"/play/{table}/record", cookies=seat_cookie)).status == 409
+        wrong = {f"biblios_kit_seat_{table}": "guess"}
+        assert (await client.get(f"/play/{table}/record", cookies=wrong)).status == 403  # a seat's, with its cookie
         assert (await client.get(f"/watch/{table}/texts?since=-1")).status == 400
         assert (await client.get("/watch/nothing")).status == 404
 

@@ -323,6 +323,20 @@ def _category_name(ruleset: Any, category: str, lang: str) -> str:
     return f"{found.glyph} {found.name.get(lang)}"
 
 
+def record_reply(table: Table) -> web.Response:
+    """The game record of a finished table (``409 not_finished`` before: it names hidden cards)."""
+    if not table.finished:
+        return json_error(409, "not_finished", _("the game is not over; its record names hidden cards"))
+    import json
+
+    from biblios_kit.engine.records import record_of
+
+    return web.Response(
+        text=json.dumps(record_of(table.state, bots=list(table.seats)).to_json(), ensure_ascii=False),
+        content_type="application/json",
+    )
+
+
 def within_budget(request: web.Request, token: str) -> bool:
     """Spend one request of the seat's HTTP budget (the API's: ``docs/network.md``, "Limits")."""
     from biblios_kit.net.security import HTTP_LIMIT, client_key
@@ -432,6 +446,15 @@ def add_seat_page(app: web.Application, hub: TableHub, api_websocket: Handler) -
             text=json.dumps(data, ensure_ascii=False, separators=(",", ":")), content_type="application/json"
         )
 
+    async def record(request: web.Request) -> web.Response:
+        found = seat_of_cookie(request)
+        if found is None:
+            return no_seat()
+        table, _seat, token = found
+        if not within_budget(request, token):
+            return json_error(429, "rate_limited", _("too many requests; slow down"))
+        return record_reply(table)
+
     async def static(request: web.Request) -> web.StreamResponse:
         name = request.match_info["name"]
         if name not in PAGE_FILES:
@@ -446,6 +469,7 @@ def add_seat_page(app: web.Application, hub: TableHub, api_websocket: Handler) -
             web.get("/play/{id}/ws", socket),
             web.get("/play/{id}/texts", texts),
             web.get("/play/{id}/replay", replay),
+            web.get("/play/{id}/record", record),
             web.get("/seat-page/{name}", static),
         ]
     )

@@ -28,7 +28,7 @@ if TYPE_CHECKING:
 
 
 def add_spectator_page(app: web.Application, hub: TableHub, api_websocket: Handler) -> None:
-    """Add ``/watch/{table}``, its WebSocket (``/watch/{table}/ws``), its texts and its replay."""
+    """Add ``/watch/{table}``, its WebSocket (``/watch/{table}/ws``), its texts, its replay and its game record."""
     from biblios_kit.net.seat_page import CONTENT_POLICY, LogSentences, page_html, page_language
 
     logs = LogSentences(limit=500)
@@ -95,8 +95,15 @@ def add_spectator_page(app: web.Application, hub: TableHub, api_websocket: Handl
             replays.popitem(last=False)
         return _json(replay_texts(game, step, list(table.names), page_language(request)))
 
+    async def record(request: web.Request) -> web.Response:
+        from biblios_kit.net.seat_page import record_reply
+
+        table = watched(request)
+        return table if isinstance(table, web.Response) else record_reply(table)
+
     app.add_routes(
         [
+            web.get("/watch/{id}/record", record),
             web.get("/watch/{id}", page),
             web.get("/watch/{id}/ws", socket),
             web.get("/watch/{id}/texts", texts),

@@ -88,7 +88,7 @@ class Table:
     listeners: set[Listener] = field(default_factory=set)
     bot_task: asyncio.Task[None] | None = None
     settings: TableSettings = field(default_factory=TableSettings)
-    """Hints and spectators (:mod:`biblios_kit.net.settings`)."""
+    """Hints, spectators, open to the lobby (:mod:`biblios_kit.net.settings`)."""
     _cache: ViewCache | None = None
     _headers: dict[int, str] = field(default_factory=dict)
     """Seat -> the JSON of the view fields that never change (see :meth:`view_text`)."""

@@ -127,7 +127,7 @@ function build() {
   parts.awards = el("ul", { class: "awards" });
   parts.totals = el("table", { class: "totals", tabindex: "0" }); // it may scroll sideways on a phone
   parts.hands = el("div", { class: "hands" });
-  parts.record = el("a", { href: `/api/tables/${encodeURIComponent(table)}/record`, download: `${table}.json` });
+  parts.record = el("a", { href: `${base}/record`, download: `${table}.json` });
   parts.record.dataset.ui = "record";
   const rankingHead = el("h3");
   rankingHead.dataset.ui = "ranking";
