@@ -128,6 +128,12 @@ async def test_spectators_can_be_turned_off(tmp_path: Path) -> None:
         assert (await _next(watcher, "table_info"))["settings"]["spectators"] is True
         await client.post(f"/api/tables/{table}/settings", json={"spectators": False}, headers=bearer(ADMIN))
         assert (await _next(watcher, "error"))["code"] == "no_spectators"
+        for token in (None, closed["seats"][0]["token"]):  # only the admin changes a table's settings
+            refused = await client.post(f"/api/tables/{table}/settings", json={"hints": "off"}, headers=bearer(token))
+            assert refused.status == 403 and (await refused.json())["error"]["code"] == "bad_token"
+        foreign = await client.post(f"/api/tables/{table}/settings", json={"hints": "off"},
+                                    headers={**bearer(ADMIN), "Origin": "http://attacker.example"})  # fmt: skip
+        assert foreign.status == 403 and (await foreign.json())["error"]["code"] == "bad_origin"
         for body in ({"hints": "always"}, {"spectators": "no"}):
             refused = await client.post(f"/api/tables/{table}/settings", json=body, headers=bearer(ADMIN))
             assert refused.status == 400 and (await refused.json())["error"]["code"] == "bad_settings"
