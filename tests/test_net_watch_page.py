@@ -103,3 +103,43 @@ def test_a_visitor_takes_a_free_seat_from_the_lobby(browser: Any, tmp_path: Any)
         assert "ninguna mesa" in page.inner_text("main")  # no free seat left
     finally:
         host.stop()
+
+
+FAKE_NOTIFICATIONS = """
+// A stand-in for the browser's notifications (a headless browser shows none) and a hidden tab.
+window.__notes = [];
+class FakeNotification {
+  constructor(title, options) { window.__notes.push([title, options && options.body]); }
+  static requestPermission() { FakeNotification.permission = "granted"; return Promise.resolve("granted"); }
+}
+FakeNotification.permission = "default";
+window.Notification = FakeNotification;
+Object.defineProperty(document, "hidden", { get: () => true });
+"""
+
+
+def test_the_seats_turn_comes_with_a_notification_once_allowed(browser: Any, host: HostProcess) -> None:
+    reply = _table(host, ["human", "human"], ["Ana", "Beto"])
+    table, ana = reply["table"], reply["seats"][0]["token"]
+    context = browser.new_context(viewport=DESKTOP, locale="fr-FR", bypass_csp=True)
+    context.add_init_script(FAKE_NOTIFICATIONS)
+    page = context.new_page()
+    page.set_default_timeout(15_000)
+    page.goto(reply["seats"][1]["link"])
+    page.wait_for_selector("#status[data-state=ok]")
+    button = page.locator("header button")
+    button.wait_for(state="visible")
+    assert button.inner_text() == "Me prévenir quand c’est à moi"
+    button.click()
+    button.wait_for(state="hidden")
+    for _move in range(40):  # Ana plays until it is Beto's turn
+        if page.evaluate("window.__notes.length"):
+            break
+        try:
+            _act(host, table, ana)
+        except IndexError:  # no legal action: not Ana's turn any more
+            page.wait_for_timeout(100)
+    page.wait_for_function("window.__notes.length === 1")
+    title, body = page.evaluate("window.__notes[0]")
+    assert title == "À vous de jouer" and table in body
+    assert page.title().startswith("▶ À vous de jouer")
