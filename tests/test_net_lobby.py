@@ -263,3 +263,25 @@ async def test_the_public_lobby_lists_open_tables_and_a_visitor_takes_a_free_sea
         assert bad.status == 400 and (await bad.json())["error"]["code"] == "bad_seats"
     async with running_server(tmp_path) as client:  # a server without --lobby has none
         assert (await client.get("/lobby")).status == 404
+
+
+async def test_a_connection_let_go_plays_nothing_more(tmp_path: Path) -> None:
+    """An action sent on the old token's socket after its link was issued again is not played."""
+    async with running_server(tmp_path) as client:
+        reply = await create(client, seats=["human", "human", "easy"], seed=3, bot_delay=5)
+        table = reply["table"]
+        ws = await client.ws_connect(f"/api/tables/{table}/ws")
+        await ws.send_json({"type": "hello", "token": reply["seats"][0]["token"]})
+        legal = (await _next(ws, "view"))["observation"]["legal_actions"]
+        response = await client.post(f"/api/tables/{table}/invite", json={"seat": 0}, headers=bearer(ADMIN))
+        assert response.status == 200
+        await ws.send_json({"type": "action", "action": legal[0], "version": 0})
+        kinds = []
+        while True:
+            message = await asyncio.wait_for(ws.receive(), 5)
+            if message.type.name != "TEXT":
+                break
+            kinds.append(json.loads(message.data).get("code") or json.loads(message.data)["type"])
+        assert kinds == ["token_revoked"], kinds
+        spectator = await (await client.get(f"/api/tables/{table}")).json()
+        assert spectator["version"] == 0

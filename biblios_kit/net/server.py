@@ -418,6 +418,8 @@ async def _websocket(request: web.Request) -> web.StreamResponse:
                     break
                 await _send(ws, error_message("rate_limited", _("too many messages; slow down")))
                 continue
+            if listener not in table.listeners:
+                continue  # let go (a closed table, a link issued again, too slow): its writer tells why and closes
             reply = _handle(hub, table, listener.seat, message.data, lang)
             if reply is not None:
                 await _send(ws, reply)
