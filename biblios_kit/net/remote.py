@@ -55,6 +55,9 @@ HUMAN = "human"
 STOPPING_ERRORS = frozenset({"bad_token", "unknown_table", "table_closed", "token_revoked"})
 """Error codes after which this seat cannot go on: the app stops with the server's message."""
 
+BELL_DELAY = 0.25
+"""Seconds between a view that gives this seat a decision and the bell: a forced move is played by then."""
+
 OWN_WORDS = {
     "table_closed": N_("This table was closed by the server."),
     "token_revoked": N_("This link no longer works: a new one was issued for this seat."),
@@ -584,13 +587,17 @@ class RemoteApp(BibliosApp):
             self._advance(session)
 
     def _your_turn(self, session: RemoteSession) -> None:
-        """It has become this seat's turn: the terminal bell (unless ``--no-bell``, or the move plays itself)."""
-        from biblios_kit.tui.screens.table import AUTOPLAY_PHASES
+        """It has become this seat's turn: the terminal bell (unless ``--no-bell``), once the table has drawn it.
 
-        legal = session.remote.legal_actions()
-        if len(legal) == 1 and session.remote.phase in AUTOPLAY_PHASES.get(session.autoplay, frozenset()):
-            return  # a forced move the table plays for the person: nothing to decide
-        if self.ring:
+        A forced move the table plays by itself (its *forced moves* setting) is sent at once, so
+        the seat is no longer waiting a moment later: then nothing rings.
+        """
+        version = session.remote.version
+        self.set_timer(BELL_DELAY, lambda: self._ring_if_waiting(session, version))
+
+    def _ring_if_waiting(self, session: RemoteSession, version: int) -> None:
+        remote = session.remote
+        if self.ring and remote.version == version and remote.legal_actions() and not remote.is_terminal():
             self.rings += 1
             self.bell()
 
