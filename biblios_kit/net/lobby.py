@@ -15,8 +15,6 @@ Every route here needs the server's admin token (``Authorization: Bearer ADMIN``
 
 from __future__ import annotations
 
-import asyncio
-import contextlib
 import sqlite3
 from collections.abc import Awaitable, Callable
 from typing import Any
@@ -24,7 +22,7 @@ from typing import Any
 from aiohttp import web
 
 from biblios_kit.i18n import _
-from biblios_kit.net.presence import announce, connected_seats
+from biblios_kit.net.presence import announce, connected_seats, send_to
 from biblios_kit.net.protocol import dumps, error_message
 from biblios_kit.net.security import bearer_token, new_token, same_secret, token_digest
 from biblios_kit.net.tables import HUMAN, Listener, Rejected, Table, TableHub
@@ -116,10 +114,8 @@ def _drop(table: Table, listeners: list[Listener], message: dict[str, Any]) -> N
     text = dumps(message)
     for listener in listeners:
         table.listeners.discard(listener)
-        with contextlib.suppress(asyncio.QueueFull):
-            listener.queue.put_nowait(text)
-        with contextlib.suppress(asyncio.QueueFull):
-            listener.queue.put_nowait(None)
+        send_to(listener, text)
+        send_to(listener, None)
 
 
 # ---------------------------------------------------------------------- routes

@@ -19,7 +19,7 @@ from biblios_kit.net.protocol import dumps
 from biblios_kit.net.views import SPECTATOR
 
 if TYPE_CHECKING:
-    from biblios_kit.net.tables import Table
+    from biblios_kit.net.tables import Listener, Table
 
 HUMAN = "human"
 
@@ -55,5 +55,14 @@ def announce(table: Table) -> None:
         return
     text = dumps(table_info(table))
     for listener in wanting:
-        with contextlib.suppress(asyncio.QueueFull):
-            listener.queue.put_nowait(text)
+        send_to(listener, text)
+
+
+def send_to(listener: Listener, text: str | None) -> None:
+    """Queue ``text`` for ``listener``'s writer (``None``: close the connection); a full queue drops it.
+
+    The one way this module and :mod:`biblios_kit.net.lobby` reach a connection outside the
+    hub's views: a server that writes its views another way changes this function only.
+    """
+    with contextlib.suppress(asyncio.QueueFull):
+        listener.queue.put_nowait(text)
