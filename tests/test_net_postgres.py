@@ -102,6 +102,49 @@ def test_store_contract(any_store: Store | PgStore) -> None:
     assert isinstance(store, SharedStorage) == (type(store) is PgStore)
 
 
+def test_store_contract_of_links_settings_and_closing(any_store: Store | PgStore) -> None:
+    store = any_store
+    store.create(_stored("t1"))
+    store.create(_stored("t2"))
+    store.set_token_digests("t1", ["c" * 64, "b" * 64, ""])
+    store.set_settings("t1", {"hints": "on", "spectators": False})
+    store.close_table("t2")
+    (loaded,) = store.load_all()  # a closed table is kept but no longer loaded
+    assert loaded.id == "t1" and loaded.token_digests == ("c" * 64, "b" * 64, "")
+    assert loaded.settings == {"hints": "on", "spectators": False}
+
+
+def test_links_settings_and_closing_reach_the_other_processes(db_url: str, tmp_path: Path) -> None:
+    """A link issued again, new settings or a closed table on one process: the other follows at once."""
+    from biblios_kit.net.lobby import change_settings, close, reissue
+
+    async def scenario() -> None:
+        hubs = [TableHub(PgStore(db_url, tmp_path / name)) for name in ("a", "b")]
+        follower = asyncio.create_task(hubs[1].follow())
+        invitation = hubs[0].create("biblios", [], 3, ["human"] * 3, seed=5)
+        mine, theirs = hubs[0].table(invitation.table), hubs[1].table(invitation.table)
+        old = invitation.tokens[0]
+        assert theirs.seat_of(old) == 0
+        new = reissue(hubs[0], mine, 0)
+        await _until(lambda: theirs.seat_of(old) is None)
+        assert theirs.seat_of(new) == 0
+        change_settings(hubs[0], mine, {"spectators": False})
+        await _until(lambda: not theirs.settings.spectators)
+        close(hubs[0], mine)
+        await _until(lambda: invitation.table not in hubs[1].tables)
+        with pytest.raises(Rejected):
+            hubs[1].table(invitation.table)  # not read again from the database either
+        follower.cancel()
+        with contextlib.suppress(asyncio.CancelledError):
+            await follower
+        for hub in hubs:
+            assert hub.shared is not None
+            await hub.shared.aclose()
+            hub.store.close()
+
+    asyncio.run(scenario())
+
+
 def test_postgres_store_checks_versions_and_announces_commits(db_url: str, tmp_path: Path) -> None:
     async def scenario() -> None:
         one, two = PgStore(db_url, tmp_path), PgStore(db_url, tmp_path)

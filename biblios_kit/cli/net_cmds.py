@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import asyncio
 import json
 import os
 import sys
@@ -13,21 +12,17 @@ import typer
 
 from biblios_kit.bounded import count_of
 from biblios_kit.cli.common import LangOption, error_prefix, fail, start
+from biblios_kit.cli.lobby_cmds import (
+    DEFAULT_PORT,
+    admin_token,
+    call,
+    default_data_dir,
+    register_lobby,
+    server_url,
+)
+from biblios_kit.cli.lobby_cmds import check_port as _check_port
 from biblios_kit.i18n import _
 from biblios_kit.names import clean_text
-
-DEFAULT_PORT = 8765
-"""The port ``biblios-kit host`` listens on by default."""
-
-ADMIN_TOKEN_VARIABLE = "BIBLIOS_KIT_ADMIN_TOKEN"
-"""The environment variable ``host new`` takes the admin token from (else the data folder's ``admin-token``)."""
-
-
-def default_data_dir() -> Path:
-    """Where the server keeps its tables and records unless ``--data-dir`` says otherwise."""
-    from biblios_kit.resources import user_data_dir
-
-    return user_data_dir() / "server"
 
 
 def register_host(app: typer.Typer) -> None:
@@ -38,6 +33,7 @@ def register_host(app: typer.Typer) -> None:
         rich_markup_mode=None,
     )
     app.add_typer(host_app, name="host")
+    register_lobby(host_app)
 
     @host_app.callback()
     def host(
@@ -69,6 +65,9 @@ def register_host(app: typer.Typer) -> None:
                 ),
             ),
         ] = None,
+        lobby: Annotated[
+            bool, typer.Option("--lobby", help=_("Serve the public lobby (/lobby): open tables, free seats."))
+        ] = False,
         lang: LangOption = None,
     ) -> None:
         """Serve the tables of ``--data-dir`` or ``--db`` (unless a subcommand such as ``new`` follows)."""
@@ -95,6 +94,7 @@ def register_host(app: typer.Typer) -> None:
             allowed_hosts=tuple(allow_host or ()),
             durable=durable,
             db=db,
+            lobby=lobby,
         )
 
         def ready() -> None:
@@ -149,6 +149,20 @@ def register_host(app: typer.Typer) -> None:
         as_json: Annotated[
             bool, typer.Option("--json", help=_("Print the table and its invitations as JSON."))
         ] = False,
+        hints: Annotated[
+            str | None,
+            typer.Option("--hints", help=_("Who may ask for hints: off, on or bots-only (default: bots-only).")),
+        ] = None,
+        spectators: Annotated[
+            bool, typer.Option("--spectators/--no-spectators", help=_("Whether the table may be watched."))
+        ] = True,
+        open_table: Annotated[
+            bool, typer.Option("--open", help=_("List the table in the server's public lobby (host --lobby)."))
+        ] = False,
+        free_seat: Annotated[
+            list[str] | None,
+            typer.Option("--free-seat", help=_("A seat left for a visitor of the lobby (repeatable; from 1).")),
+        ] = None,
     ) -> None:
         """Create a table through the API with the data folder's admin token; print the invitations."""
         if not 1 <= players <= 12:
@@ -171,32 +185,26 @@ def register_host(app: typer.Typer) -> None:
             given[number] = value
         if given:
             names = [given.get(n, "") for n in range(1, players + 1)]  # "": the default name, in each viewer's language
-        folder = data_dir or default_data_dir()
-        token_file = folder / "admin-token"
-        admin = os.environ.get(ADMIN_TOKEN_VARIABLE, "").strip()  # a server elsewhere: its token, off the command line
-        if not admin:
-            if not token_file.is_file():
-                fail(
-                    f"{error_prefix()} {token_file}: "
-                    + _("no admin token (start the server with biblios-kit host first)")
-                )
-            admin = token_file.read_text(encoding="utf-8").strip()
-        _check_port(port)
-        url = server or f"http://127.0.0.1:{port}"
+        admin = admin_token(data_dir)
+        url = server_url(server, port)
         body: dict[str, Any] = {"ruleset": ruleset, "options": option or [], "players": players, "seats": seats,
-                                "names": names, "bot_delay": bot_delay}  # fmt: skip
+                                "names": names, "bot_delay": bot_delay, "spectators": spectators}  # fmt: skip
+        if hints is not None:
+            body["hints"] = hints
+        if open_table:
+            body["open"] = True
+        free: list[int] = []
+        for item in free_seat or []:
+            left = count_of(item.strip())
+            if left is None or not 1 <= left <= players or seats[left - 1] != "human":
+                fail(f"{error_prefix()} --free-seat {item}: " + _("expected a person's seat, from 1 to {players}")
+                     .format(players=players))  # fmt: skip
+            free.append(left - 1)
+        if free:
+            body["free_seats"] = free
         if seed is not None:
             body["seed"] = seed
-        from biblios_kit.net.client import ApiClient, ApiError
-
-        async def create() -> dict[str, Any]:
-            async with ApiClient(url) as client:
-                return await client.create_table(admin, **body)
-
-        try:
-            reply = asyncio.run(create())
-        except ApiError as error:
-            fail(f"{error_prefix()} {error.message if error.code == 'network' else f'{url}: {error.message}'}")
+        reply = call(url, lambda client: client.create_table(admin, **body))
         if as_json:
             print(json.dumps(reply, ensure_ascii=False, indent=1))
             return
@@ -206,9 +214,13 @@ def register_host(app: typer.Typer) -> None:
         for entry in reply["seats"]:
             if entry["link"]:
                 print(f"  {entry['seat'] + 1}. {player_name(entry['name'], entry['seat'])}: {entry['link']}")
+            elif entry["kind"] == "human":  # left free: a visitor of the lobby takes it, or host invite fills it
+                print(f"  {entry['seat'] + 1}. {player_name(entry['name'], entry['seat'])}: " + _("free seat"))
             else:
                 print(f"  {entry['seat'] + 1}. {player_name(entry['name'], entry['seat'])} {bot_note(entry['kind'])}")
         print(_("Play in a terminal with: biblios-kit join LINK (or open the link in a browser)."))
+        if reply.get("spectator_link"):
+            print(_("Anyone may watch at: {link}").format(link=reply["spectator_link"]))
 
 
 def register_join(app: typer.Typer) -> None:
@@ -217,6 +229,9 @@ def register_join(app: typer.Typer) -> None:
     @app.command("join", help=_("Play a seat of a table on a game server, from its invitation link."))
     def join(
         link: Annotated[str, typer.Argument(help=_("The invitation link (…/play/TABLE?token=…)."))],
+        bell: Annotated[
+            bool, typer.Option("--bell/--no-bell", help=_("Ring the terminal bell when it is your turn."))
+        ] = True,
         lang: LangOption = None,
     ) -> None:
         """Parse the link, then run the table in the terminal."""
@@ -234,7 +249,7 @@ def register_join(app: typer.Typer) -> None:
             fail(f"{error_prefix()} " + _("join needs an interactive terminal"))
         from biblios_kit.net.remote import RemoteApp
 
-        app = RemoteApp(invitation.server, invitation.table, token, language)
+        app = RemoteApp(invitation.server, invitation.table, token, language, bell=bell)
         app.run()
         if app.problem:
             fail(f"{error_prefix()} {app.problem}")
@@ -266,8 +281,3 @@ def _check_database(db: str) -> None:
             f"{error_prefix()} --db: "
             + _("the PostgreSQL driver is not installed (pip install 'biblios-kit[postgres]')")
         )
-
-
-def _check_port(port: int) -> None:
-    if not 0 < port < 65536:
-        fail(f"{error_prefix()} " + _("--port must be between 1 and 65535"))

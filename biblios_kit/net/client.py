@@ -161,9 +161,45 @@ class ApiClient:
                 seat["link"] = clean_text(seat.get("link"), limit=500) or None
                 if not isinstance(seat["seat"], int):
                     raise TypeError(seat["seat"])
+            result["spectator_link"] = clean_text(result.get("spectator_link"), limit=500) or None
         except (KeyError, TypeError):
             raise unreadable_reply(self.server) from None
         return dict(result)
+
+    async def tables(self, admin_token: str) -> dict[str, Any]:
+        """``GET /api/tables`` (admin): every table, with names, kinds and links cleaned for a terminal."""
+        result = await self._call("GET", "/api/tables", token=admin_token)
+        try:
+            for table in result["tables"]:
+                _clean_summary(table)
+            if not isinstance(result["broken"], dict):
+                raise TypeError(result["broken"])
+            result["broken"] = {clean_text(k, limit=100): clean_text(v) for k, v in result["broken"].items()}
+        except (KeyError, TypeError, AttributeError):
+            raise unreadable_reply(self.server) from None
+        return dict(result)
+
+    async def invite(self, admin_token: str, table: str, seat: int) -> dict[str, Any]:
+        """``POST /api/tables/{table}/invite`` (admin): a new token and link for ``seat`` (from 0)."""
+        result = await self._call("POST", f"/api/tables/{table}/invite", {"seat": seat}, admin_token)
+        try:
+            result["link"] = clean_text(result["link"], limit=500)
+        except (KeyError, TypeError):
+            raise unreadable_reply(self.server) from None
+        return dict(result)
+
+    async def change_settings(self, admin_token: str, table: str, **settings: Any) -> dict[str, Any]:
+        """``POST /api/tables/{table}/settings`` (admin): ``hints``, ``spectators``; returns the table's summary."""
+        result = await self._call("POST", f"/api/tables/{table}/settings", settings, admin_token)
+        try:
+            _clean_summary(result)
+        except (KeyError, TypeError, AttributeError):
+            raise unreadable_reply(self.server) from None
+        return dict(result)
+
+    async def close_table(self, admin_token: str, table: str) -> None:
+        """``DELETE /api/tables/{table}`` (admin): close the table."""
+        await self._call("DELETE", f"/api/tables/{table}", token=admin_token)
 
     async def view(self, table: str, since: int = 0) -> dict[str, Any]:
         """``GET /api/tables/{table}``: this seat's view (the public view without a token)."""
@@ -194,7 +230,39 @@ class ApiClient:
         return result
 
 
+def _clean_summary(table: dict[str, Any]) -> None:
+    """Clean a table summary of ``GET /api/tables`` in place, for a terminal (``KeyError``/``TypeError`` if malformed)."""
+    table["table"] = clean_text(table["table"], limit=100)
+    table["ruleset"] = clean_text(table["ruleset"], limit=100)
+    table["state"] = clean_text(table["state"], limit=20)
+    table["spectator_link"] = clean_text(table.get("spectator_link"), limit=500) or None
+    if not (table["to_move"] is None or isinstance(table["to_move"], int)) or not isinstance(table["version"], int):
+        raise TypeError(table["to_move"])
+    settings = table["settings"]
+    settings["hints"] = clean_text(settings["hints"], limit=20)
+    if not isinstance(settings["spectators"], bool) or not isinstance(settings["open"], bool):
+        raise TypeError(settings)
+    for seat in table["seats"]:
+        seat["name"] = clean_name(seat["name"])
+        seat["kind"] = clean_text(seat["kind"], limit=100)
+        if not isinstance(seat["seat"], int) or not all(isinstance(seat[k], bool) for k in ("connected", "free")):
+            raise TypeError(seat)
+
+
 ViewCallback = Callable[[dict[str, Any]], Awaitable[None] | None]
+
+
+def unreachable_reason(error: BaseException) -> str:
+    """Why a server could not be reached, in a sentence of the active language."""
+    if isinstance(error, aiohttp.WSServerHandshakeError):
+        return _("the server refused the connection (HTTP {status})").format(status=error.status)
+    if isinstance(error, aiohttp.ClientConnectorError):
+        return _("nothing answers at this address (is the server running?)")
+    if isinstance(error, TimeoutError | aiohttp.ServerTimeoutError):
+        return _("the server does not answer")
+    return _("the connection failed ({reason})").format(
+        reason=clean_text(str(error), limit=200) or type(error).__name__
+    )
 
 
 class SeatConnection:
@@ -202,15 +270,25 @@ class SeatConnection:
 
     Every view (with only the events not received yet) goes to ``on_view``; error
     replies go to ``on_error``; ``on_status(connected)`` tells when the link is lost or
-    back. :meth:`send_actions` plays; :meth:`run` runs until :meth:`close`, or until the
+    back; ``on_info`` gets each ``table_info`` message (who is connected, the table's
+    settings: asked for in the hello only when given); ``on_unreachable(reason, delay)``
+    tells each failed attempt to connect (``reason`` a sentence of the active language) and
+    the seconds until the next. ``lang`` asks for the server's error messages in that
+    language. :meth:`send_actions` plays; :meth:`run` runs until :meth:`close`, or until the
     server sends a message larger than :data:`MAX_REPLY_BYTES` or one that is not JSON:
     then it raises :class:`ApiError` (``bad_reply``) instead of reconnecting to more of the same.
     """
 
     def __init__(self, server: str, table: str, token: str | None, on_view: ViewCallback,
                  on_error: Callable[[str, str], None] | None = None,
-                 on_status: Callable[[bool], None] | None = None) -> None:  # fmt: skip
+                 on_status: Callable[[bool], None] | None = None, *, lang: str | None = None,
+                 on_info: Callable[[dict[str, Any]], None] | None = None,
+                 on_unreachable: Callable[[str, float], None] | None = None) -> None:  # fmt: skip
         self.server = server.rstrip("/")
+        self.lang = lang
+        """The language of the server's error messages (sent in the hello and with each action)."""
+        self.on_info = on_info
+        self.on_unreachable = on_unreachable
         self.table = table
         self.token = token
         self.on_view = on_view
@@ -232,7 +310,8 @@ class SeatConnection:
     async def run(self, retry: float = 0.5, max_retry: float = 10.0) -> None:
         """Connect, receive views until closed, and reconnect after a drop (waiting up to ``max_retry`` seconds).
 
-        ``ApiError`` (``bad_reply``) when the server sends a message too large or not JSON.
+        ``ApiError`` (``bad_reply``) when the server sends a message too large or not JSON, and
+        (``unknown_table``) when the server has no such table (it was closed, or the link is wrong).
         """
         delay = retry
         async with aiohttp.ClientSession() as session:
@@ -240,7 +319,12 @@ class SeatConnection:
                 try:
                     async with session.ws_connect(self.url, heartbeat=20, max_msg_size=MAX_REPLY_BYTES) as ws:
                         self._ws = ws
-                        await ws.send_json({"type": "hello", "token": self.token, "since": self.events})
+                        hello: dict[str, Any] = {"type": "hello", "token": self.token, "since": self.events}
+                        if self.lang:
+                            hello["lang"] = self.lang
+                        if self.on_info is not None:
+                            hello["table_info"] = True
+                        await ws.send_json(hello)
                         delay = retry
                         async for message in ws:
                             if message.type != aiohttp.WSMsgType.TEXT:
@@ -253,7 +337,16 @@ class SeatConnection:
                                 self.connected.set()
                                 if self.on_status:
                                     self.on_status(True)
-                except (aiohttp.ClientError, TimeoutError, OSError, ProtocolError):
+                except aiohttp.WSServerHandshakeError as error:
+                    if error.status == 404:
+                        gone = _("the server has no table {table} (it was closed, or the link is wrong)")
+                        raise ApiError("unknown_table", gone.format(table=self.table), 404) from None
+                    if self.on_unreachable and not self.connected.is_set():
+                        self.on_unreachable(unreachable_reason(error), delay)
+                except (aiohttp.ClientError, TimeoutError, OSError) as error:
+                    if self.on_unreachable and not self.connected.is_set() and self._ws is None:
+                        self.on_unreachable(unreachable_reason(error), delay)
+                except ProtocolError:
                     pass
                 finally:
                     self._ws = None
@@ -290,6 +383,9 @@ class SeatConnection:
             result = self.on_view(message)
             if result is not None:
                 await result
+        elif kind == "table_info":
+            if self.on_info is not None:
+                self.on_info(message)
         elif kind in ("accepted", "payment_options", "pong", "error"):
             future = self._pending.pop(kind if kind != "error" else next(iter(self._pending), ""), None)
             if kind == "error" and future is None and self.on_error:
@@ -326,6 +422,8 @@ class SeatConnection:
             body["actions"] = actions
         if version is not None:
             body["version"] = version
+        if self.lang:
+            body["lang"] = self.lang
         result: dict[str, Any] = await self._request(body, "accepted")
         return result
 

@@ -27,8 +27,8 @@ import psycopg
 
 from biblios_kit.engine.records import record_of, save_record
 from biblios_kit.engine.state import GameState
-from biblios_kit.net.storage import StorageError, VersionConflict, redacted
-from biblios_kit.net.store import StoredTable
+from biblios_kit.net.storage import TABLE_CHANGED, StorageError, VersionConflict, redacted
+from biblios_kit.net.store import StoredTable, settings_from_json
 
 log = logging.getLogger("biblios_kit.net")
 
@@ -61,8 +61,11 @@ CREATE TABLE IF NOT EXISTS actions (
     action TEXT NOT NULL,
     PRIMARY KEY (table_id, number)
 );
+ALTER TABLE tables ADD COLUMN IF NOT EXISTS settings TEXT NOT NULL DEFAULT '{}';
+ALTER TABLE tables ADD COLUMN IF NOT EXISTS closed BOOLEAN NOT NULL DEFAULT FALSE;
 """
-"""The SQLite store's two tables (``docs/network.md``), plus each table's ``version`` (its number of actions)."""
+"""The SQLite store's two tables (``docs/network.md``), plus each table's ``version`` (its number of actions);
+``settings`` and ``closed`` are added to a database made before they existed."""
 
 COMMIT = """
 WITH bump AS (
@@ -85,7 +88,10 @@ RESYNC_SECONDS = 5.0
 """How often :meth:`PgStore.changes` also asks for a comparison of versions (a commit whose process died
 before its notification went out is seen then)."""
 
-COLUMNS = "id, ruleset, options, players, seed, seats, names, token_digests, bot_delay, finished"
+COLUMNS = "id, ruleset, options, players, seed, seats, names, token_digests, bot_delay, finished, settings"
+
+CHANGED = "changed"
+"""The version word of a notification that a table's tokens or settings changed, or that it was closed."""
 
 POOL_SIZE = 4
 """Connections the event loop commits through (a commit waits for PostgreSQL's flush of its log)."""
@@ -132,10 +138,10 @@ class PgStore:
         """Store a new table (with no action yet)."""
         self._blocking(lambda db: db.execute(
             "INSERT INTO tables (id, ruleset, options, players, seed, seats, names, token_digests, bot_delay,"
-            " created) VALUES (%s, %s, %s, %s, %s, %s, %s, %s, %s, %s)",
+            " created, settings) VALUES (%s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s)",
             (table.id, table.ruleset, json.dumps(list(table.options)), table.players, table.seed,
              json.dumps(list(table.seats)), json.dumps(list(table.names), ensure_ascii=False),
-             json.dumps(list(table.token_digests)), table.bot_delay, time.time()),
+             json.dumps(list(table.token_digests)), table.bot_delay, time.time(), json.dumps(table.settings)),
         ))  # fmt: skip
 
     def append(self, table_id: str, first: int, actions: Sequence[str], finished: bool = False) -> None:
@@ -150,11 +156,30 @@ class PgStore:
         if self._blocking(work) is None:
             raise VersionConflict(table_id, first)
 
+    def set_token_digests(self, table_id: str, digests: Sequence[str]) -> None:
+        """Replace a table's token digests; every process hears of it (:data:`CHANGED`)."""
+        self._change_table(table_id, "token_digests = %s", json.dumps(list(digests)))
+
+    def set_settings(self, table_id: str, settings: dict[str, object]) -> None:
+        """Replace a table's settings (JSON); every process hears of it."""
+        self._change_table(table_id, "settings = %s", json.dumps(settings))
+
+    def close_table(self, table_id: str) -> None:
+        """Mark a table closed (kept, no longer loaded); every process hears of it."""
+        self._change_table(table_id, "closed = %s", True)
+
+    def _change_table(self, table_id: str, assignment: str, value: object) -> None:
+        def work(db: psycopg.Connection[Any]) -> None:
+            db.execute(f"UPDATE tables SET {assignment} WHERE id = %s", (value, table_id))
+            db.execute("SELECT pg_notify(%s, %s)", (CHANNEL, f"{table_id} {CHANGED}"))
+
+        self._blocking(work)
+
     def load_all(self) -> Iterator[StoredTable]:
-        """Every stored table with its actions, oldest first."""
+        """Every stored table that is not closed, with its actions, oldest first."""
 
         def work(db: psycopg.Connection[Any]) -> tuple[list[tuple[Any, ...]], dict[str, list[str]]]:
-            rows = db.execute(f"SELECT {COLUMNS} FROM tables ORDER BY created").fetchall()
+            rows = db.execute(f"SELECT {COLUMNS} FROM tables WHERE NOT closed ORDER BY created").fetchall()
             actions: dict[str, list[str]] = {}
             for table_id, text in db.execute("SELECT table_id, action FROM actions ORDER BY table_id, number"):
                 actions.setdefault(table_id, []).append(text)
@@ -168,7 +193,7 @@ class PgStore:
         """One stored table with its actions (``None`` when there is none)."""
 
         def work(db: psycopg.Connection[Any]) -> StoredTable | None:
-            row = db.execute(f"SELECT {COLUMNS} FROM tables WHERE id = %s", (table_id,)).fetchone()
+            row = db.execute(f"SELECT {COLUMNS} FROM tables WHERE id = %s AND NOT closed", (table_id,)).fetchone()
             if row is None:
                 return None
             texts = [text for (text,) in db.execute(
@@ -260,6 +285,19 @@ class PgStore:
             texts.append(text)
         return texts
 
+    async def access(self) -> dict[str, tuple[tuple[str, ...], dict[str, object]]]:
+        """The token digests and settings of every unfinished table that is not closed."""
+
+        async def work(connection: psycopg.AsyncConnection[Any]) -> list[tuple[Any, ...]]:
+            cursor = await connection.execute(
+                "SELECT id, token_digests, settings FROM tables WHERE NOT finished AND NOT closed"
+            )
+            return await cursor.fetchall()
+
+        rows = await self._run(work)
+        return {table_id: (tuple(json.loads(digests)), settings_from_json(settings))
+                for table_id, digests, settings in rows}  # fmt: skip
+
     async def versions(self) -> dict[str, int]:
         """The stored version of every unfinished table."""
 
@@ -315,6 +353,8 @@ def _commit_parameters(table_id: str, first: int, actions: Sequence[str], finish
 def _change(payload: str) -> tuple[str, int] | None:
     """``(table, version)`` from a notification's ``"<table> <version>"`` (``None`` for anything else)."""
     table_id, _space, version = payload.partition(" ")
+    if table_id and version == CHANGED:
+        return table_id, TABLE_CHANGED
     return (table_id, int(version)) if table_id and version.isdigit() else None
 
 
@@ -331,6 +371,7 @@ def _stored(row: tuple[Any, ...], actions: Sequence[str]) -> StoredTable:
         bot_delay=float(row[8]),
         finished=bool(row[9]),
         actions=tuple(actions),
+        settings=settings_from_json(row[10]),
     )
 
 

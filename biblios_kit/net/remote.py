@@ -24,6 +24,7 @@ from pathlib import Path
 from typing import Any
 
 from textual import events
+from textual.binding import Binding
 
 from biblios_kit.bots.base import Bot
 from biblios_kit.engine.actions import format_action, parse_action
@@ -32,7 +33,7 @@ from biblios_kit.engine.observation import Observation
 from biblios_kit.engine.scoring import GameResult
 from biblios_kit.engine.state import Phase
 from biblios_kit.errors import BibliosError
-from biblios_kit.i18n import _
+from biblios_kit.i18n import N_, _, current_language, format_list
 from biblios_kit.names import clean_name, clean_text
 from biblios_kit.net.client import (
     MAX_REPLY_BYTES,
@@ -50,6 +51,61 @@ from biblios_kit.tui.app import BibliosApp
 from biblios_kit.tui.config import DEFAULT_AUTOPLAY, GameConfig
 
 HUMAN = "human"
+
+STOPPING_ERRORS = frozenset({"bad_token", "unknown_table", "table_closed", "token_revoked"})
+"""Error codes after which this seat cannot go on: the app stops with the server's message."""
+
+BELL_DELAY = 0.25
+"""Seconds between a view that gives this seat a decision and the bell: a forced move is played by then."""
+
+OWN_WORDS = {
+    "table_closed": N_("This table was closed by the server."),
+    "token_revoked": N_("This link no longer works: a new one was issued for this seat."),
+}
+"""Errors this client words itself, in its player's language (the server's message is in the server's)."""
+
+
+def presence_changes(names: Sequence[str], before: Sequence[bool], after: Sequence[bool], me: int) -> list[str]:
+    """A sentence for each other seat that connected or left between two ``table_info`` messages."""
+    lines = []
+    for seat, (was, now) in enumerate(zip(before, after)):
+        if seat != me and seat < len(names) and was != now:
+            message = _("{player} is at the table.") if now else _("{player} left the table.")
+            lines.append(message.format(player=names[seat]))
+    return lines
+
+
+def presence_summary(names: Sequence[str], seats: Sequence[str], info: dict[str, Any]) -> str:
+    """Who is connected, who is away, how many watch, and the table's settings: one paragraph."""
+    connected = info["connected"]
+    people = [seat for seat, kind in enumerate(seats) if kind == HUMAN and seat < len(names)]
+    here = [names[seat] for seat in people if connected[seat]]
+    away = [names[seat] for seat in people if not connected[seat]]
+    lines = [_("Connected: {players}").format(players=format_list(here) or "—")]
+    if away:
+        lines.append(_("Away: {players}").format(players=format_list(away)))
+    lines.append(_("Spectators: {count}").format(count=info["spectators"]))
+    lines.append(_("Hints: allowed") if info["hints_allowed"] else _("Hints: not allowed"))
+    lines.append(_("Spectators: allowed") if info["settings"]["spectators"] else _("Spectators: not allowed"))
+    return "\n".join(lines)
+
+
+def check_info(message: dict[str, Any], seats: int) -> dict[str, Any]:
+    """``message`` if it is a ``table_info`` this client can show for a table of ``seats`` seats, else ``ValueError``."""
+    connected = message.get("connected")
+    settings = message.get("settings")
+    if (
+        not isinstance(connected, list)
+        or len(connected) != seats
+        or not all(isinstance(flag, bool) for flag in connected)
+        or not isinstance(message.get("hints_allowed"), bool)
+        or not isinstance(message.get("spectators"), int)
+        or isinstance(message.get("spectators"), bool)
+        or not isinstance(settings, dict)
+        or not isinstance(settings.get("spectators"), bool)
+    ):
+        raise ValueError("not a table_info message")
+    return message
 
 
 class RemoteState:
@@ -355,17 +411,92 @@ class RemoteApp(BibliosApp):
     CSS_PATH = str(Path(tui_app.__file__).with_name("biblios.tcss"))
     """The local game's stylesheet (a relative path would be looked up next to this module)."""
 
-    def __init__(self, server: str, table: str, token: str | None, lang: str | None = None) -> None:
+    def __init__(self, server: str, table: str, token: str | None, lang: str | None = None, bell: bool = True) -> None:
         super().__init__(GameConfig(lang=lang), autosave=False, bot_delay=0)
-        self.connection = SeatConnection(server, table, token, self._on_view, self._on_error, self._on_status)
+        self.connection = SeatConnection(server, table, token, self._on_view, self._on_error, self._on_status,
+                                         lang=lang or current_language(), on_info=self._on_info,
+                                         on_unreachable=self._on_unreachable)  # fmt: skip
         self.remote_session: RemoteSession | None = None
         self.problem: str | None = None
         """Why the app stopped (a refused token, another version of the rules), shown after it exits."""
+        self.ring = bell
+        """Ring the terminal bell when it becomes this seat's turn (``join --no-bell``: not)."""
+        self.rings = 0
+        """How many times the bell rang (its turn came)."""
+        self.table_info: dict[str, Any] | None = None
+        """The last ``table_info`` message: who is connected, the table's settings."""
 
     def on_mount(self, event: events.Mount) -> None:  # type: ignore[override]
         event.prevent_default()  # not the local game's start-up (setup screen, saved game)
-        self.notify(_("Connecting to {server}…").format(server=self.connection.server), timeout=3)
+        from biblios_kit.tui.screens.connecting import ConnectingScreen
+
+        self.push_screen(ConnectingScreen(clean_text(self.connection.server, limit=200)))
         self.run_worker(self._connect(), exclusive=True, group="connection")
+
+    def _localize_bindings(self) -> None:
+        """The local game's keys, plus ``w`` (who is at the table) and ``t`` answered when hints are off."""
+        super()._localize_bindings()
+        for binding in (
+            Binding("w", "who", _("Who is here")),
+            # priority: it comes before the table's own hint key, and only when the table allows no hints
+            Binding("t", "no_hints", _("Hint"), show=False, priority=True),
+        ):
+            self._bindings.key_to_bindings[binding.key] = [binding]
+        if self.is_attached:
+            self.refresh_bindings()
+
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        """``t`` is the app's only when the table allows no hints (else the table's hint key answers)."""
+        if action == "no_hints":
+            from biblios_kit.tui.screens.table import TableScreen
+
+            return self.table_info is not None and not self.table_info["hints_allowed"] and isinstance(
+                self.screen, TableScreen)  # fmt: skip
+        if action == "who":
+            return self.table_info is not None and self.remote_session is not None
+        return super().check_action(action, parameters)
+
+    def action_no_hints(self) -> None:
+        """Hints are off at this table (its settings, which every seat sees, say so)."""
+        self.notify(_("Hints are not allowed at this table."), severity="warning", timeout=4)
+
+    def action_who(self) -> None:
+        """Show who is connected, who is away, how many watch, and the table's settings."""
+        session = self.remote_session
+        if session is not None and self.table_info is not None:
+            self.notify(presence_summary(session.names, session.seats, self.table_info), timeout=8)
+
+    def _on_info(self, message: dict[str, Any]) -> None:
+        """Take a ``table_info`` message: tell who connected or left (a bad one is ignored)."""
+        session = self.remote_session
+        if session is None:
+            return
+        try:
+            info = check_info(message, len(session.names))
+        except ValueError:
+            return
+        before = self.table_info
+        self.table_info = info
+        if before is None:
+            self.action_who()
+        else:
+            for line in presence_changes(session.names, before["connected"], info["connected"], session.seat):
+                self.notify(line, timeout=4)
+            if before["hints_allowed"] != info["hints_allowed"] or before["settings"] != info["settings"]:
+                self.action_who()
+        self.refresh_bindings()
+
+    def _on_unreachable(self, reason: str, delay: float) -> None:
+        """An attempt to reach the server failed: said on the connecting screen (in a game, the status says it)."""
+        from biblios_kit.tui.screens.connecting import ConnectingScreen
+
+        if isinstance(self.screen, ConnectingScreen):
+            self.screen.failed(reason, delay)
+
+    async def switch_language(self, lang: str) -> None:
+        """Switch the language (the server's error messages follow)."""
+        await super().switch_language(lang)
+        self.connection.lang = current_language()
 
     async def _connect(self) -> None:
         """Run the connection; a message the client refuses (too large, malformed) ends the app with its reason."""
@@ -389,11 +520,14 @@ class RemoteApp(BibliosApp):
                 else:
                     self.start_session(session)
                 return
+            was_mine = bool(session.remote.legal_actions())
             moved = session.update(view)
         except (KeyError, TypeError, ValueError, IndexError, AttributeError):
             raise unreadable_reply(self.connection.server) from None
         if moved:
             remote = session.remote
+            if not was_mine and remote.legal_actions() and not remote.is_terminal():
+                self._your_turn(session)
             if remote.phase is Phase.PAYMENT and remote.current_player == session.seat and remote.legal_actions():
                 await self.prefetch_payments(session, remote.version, levels=2)  # before the dialog opens
                 self.run_worker(self.prefetch_payments(session, remote.version), group="payments")
@@ -490,8 +624,25 @@ class RemoteApp(BibliosApp):
             self.notify(error.message, severity="error", timeout=6)
             self._advance(session)
 
+    def _your_turn(self, session: RemoteSession) -> None:
+        """It has become this seat's turn: the terminal bell (unless ``--no-bell``), once the table has drawn it.
+
+        A forced move the table plays by itself (its *forced moves* setting) is sent at once, so
+        the seat is no longer waiting a moment later: then nothing rings.
+        """
+        version = session.remote.version
+        self.set_timer(BELL_DELAY, lambda: self._ring_if_waiting(session, version))
+
+    def _ring_if_waiting(self, session: RemoteSession, version: int) -> None:
+        remote = session.remote
+        if self.ring and remote.version == version and remote.legal_actions() and not remote.is_terminal():
+            self.rings += 1
+            self.bell()
+
     def _on_error(self, code: str, message: str) -> None:
-        if code in ("bad_token", "unknown_table"):
+        if code in OWN_WORDS:
+            message = _(OWN_WORDS[code])
+        if code in STOPPING_ERRORS:
             self._stop(message)
         else:
             self.notify(message, severity="error", timeout=6)

@@ -23,7 +23,7 @@ from aiohttp import web
 from biblios_kit.engine.actions import BID, CHURCH, parse_action
 from biblios_kit.i18n import N_, SUPPORTED, _, in_language, ngettext
 from biblios_kit.net.security import Handler, json_error
-from biblios_kit.net.views import legal_texts
+from biblios_kit.net.views import SPECTATOR, legal_texts, public_event, public_observation
 from biblios_kit.rulebook.describe import (
     EventDescriber,
     action_label,
@@ -79,6 +79,19 @@ UI_TEXTS: dict[str, str] = {
     "previous": N_("Previous move"),
     "next": N_("Next move"),
     "empty": N_("No cards"),
+    "watching": N_("You are watching this table: you see what every player sees, and no hand."),
+    "connected": N_("connected"),
+    "away": N_("away"),
+    "spectators": N_("Spectators: {count}"),
+    "hints_on": N_("Hints: allowed"),
+    "hints_off": N_("Hints: not allowed"),
+    "spectators_on": N_("Spectators: allowed"),
+    "spectators_off": N_("Spectators: not allowed"),
+    "notify": N_("Tell me when it is my turn"),
+    "notify_body": N_("It is your turn at table {table}."),
+    "closed": N_("This table was closed by the server."),
+    "revoked": N_("This link no longer works: a new one was issued for this seat."),
+    "no_spectators": N_("This table does not accept spectators."),
 }
 """The page's own words (its headings, its connection notices), translated into the page's language."""
 
@@ -98,8 +111,12 @@ def page_language(request: web.Request) -> str:
     return browser_language(request) or "en"
 
 
-def page_html(table: str, lang: str) -> str:
-    """The seat page's HTML shell, in ``lang``; the script fills it from the views."""
+def page_html(table: str, lang: str, base: str | None = None) -> str:
+    """The seat page's HTML shell, in ``lang``; the script fills it from the views.
+
+    ``base``: the path of the page's WebSocket, texts and replay (``/play/<table>`` by default;
+    the spectator page's is ``/watch/<table>``).
+    """
     with in_language(lang) as code:
         loading = _("Loading the table…")
         title = "biblios-kit"
@@ -113,7 +130,7 @@ def page_html(table: str, lang: str) -> str:
 <link rel="stylesheet" href="/seat-page/seat.css">
 <script type="module" src="/seat-page/seat.js"></script>
 </head>
-<body data-table="{html.escape(table)}" data-lang="{code}">
+<body data-table="{html.escape(table)}" data-lang="{code}" data-base="{html.escape(base or f"/play/{table}")}">
 <main id="app"><p id="status" role="status" aria-live="polite">{html.escape(loading)}</p></main>
 </body>
 </html>
@@ -144,13 +161,25 @@ class LogSentences:
         while len(self._logs) > self.limit:
             self._logs.popitem(last=False)
         describer, lines, seen = entry
-        events = table.state.events_for(seat)
-        for number in range(seen[0], len(events)):
-            line = describer.describe(events[number])
+        first = seen[0]
+        events = seat_events(table, seat, first)
+        for number, event in enumerate(events, start=first):
+            line = describer.describe(event)
             if line is not None:
-                lines.append({"n": number, "text": line, "heading": events[number].kind in LOG_HEADINGS})
-        seen[0] = len(events)
+                lines.append({"n": number, "text": line, "heading": event.kind in LOG_HEADINGS})
+        seen[0] = first + len(events)
         return lines
+
+
+def seat_events(table: Table, seat: int, start: int = 0) -> list[Any]:
+    """``seat``'s redacted log from event ``start`` on, or the public log for ``SPECTATOR``.
+
+    The public log is redacted from ``start`` only (a spectator page asks after every move).
+    """
+    state = table.state
+    if seat == SPECTATOR:
+        return [public_event(raw, state.players) for raw in state.log[start:]]
+    return state.events_for(seat)[start:]
 
 
 def seat_texts(
@@ -169,7 +198,7 @@ def seat_texts(
         from biblios_kit.tui.localize import seat_kind_label
         from biblios_kit.tui.render import bid_capacity, bluff_text, focus_text, phase_name
 
-        obs = state.observation(seat)
+        obs = public_observation(state) if seat == SPECTATOR else state.observation(seat)
         texts: dict[str, Any] = {"lang": code, "version": table.version}
         if full:
             texts["ui"] = {key: _(text) for key, text in UI_TEXTS.items()}
@@ -183,13 +212,13 @@ def seat_texts(
             }
         lines = (logs or LogSentences()).lines(table, seat, code)
         texts["log"] = [line for line in lines if line["n"] >= since]
-        texts["events"] = len(state.events_for(seat))
+        texts["events"] = len(state.log) if seat == SPECTATOR else len(state.events_for(seat))
         texts["phase"] = phase_name(ruleset, obs.phase)
         texts["hand_sizes"] = [
             ngettext("{count} card in hand", "{count} cards in hand", size).format(count=size)
             for size in obs.hand_sizes
         ]
-        texts["focus"] = focus_text(ruleset, obs, names, seat).plain
+        texts["focus"] = focus_text(ruleset, obs, names, None if seat == SPECTATOR else seat).plain
         currency = obs.auction.currency if obs.auction is not None else "gold"
         labels: dict[str, str] = {}
         bluffs: dict[str, str] = {}
@@ -292,6 +321,20 @@ def _category_name(ruleset: Any, category: str, lang: str) -> str:
     """A category's glyph and name (``† Monks``), as the terminal's tables show it."""
     found = ruleset.category(category)
     return f"{found.glyph} {found.name.get(lang)}"
+
+
+def record_reply(table: Table) -> web.Response:
+    """The game record of a finished table (``409 not_finished`` before: it names hidden cards)."""
+    if not table.finished:
+        return json_error(409, "not_finished", _("the game is not over; its record names hidden cards"))
+    import json
+
+    from biblios_kit.engine.records import record_of
+
+    return web.Response(
+        text=json.dumps(record_of(table.state, bots=list(table.seats)).to_json(), ensure_ascii=False),
+        content_type="application/json",
+    )
 
 
 def within_budget(request: web.Request, token: str) -> bool:
@@ -403,6 +446,15 @@ def add_seat_page(app: web.Application, hub: TableHub, api_websocket: Handler) -
             text=json.dumps(data, ensure_ascii=False, separators=(",", ":")), content_type="application/json"
         )
 
+    async def record(request: web.Request) -> web.Response:
+        found = seat_of_cookie(request)
+        if found is None:
+            return no_seat()
+        table, _seat, token = found
+        if not within_budget(request, token):
+            return json_error(429, "rate_limited", _("too many requests; slow down"))
+        return record_reply(table)
+
     async def static(request: web.Request) -> web.StreamResponse:
         name = request.match_info["name"]
         if name not in PAGE_FILES:
@@ -417,6 +469,7 @@ def add_seat_page(app: web.Application, hub: TableHub, api_websocket: Handler) -
             web.get("/play/{id}/ws", socket),
             web.get("/play/{id}/texts", texts),
             web.get("/play/{id}/replay", replay),
+            web.get("/play/{id}/record", record),
             web.get("/seat-page/{name}", static),
         ]
     )

@@ -22,7 +22,7 @@ from typing import Any
 from aiohttp import WSMsgType, web
 
 from biblios_kit.bounded import count_of
-from biblios_kit.i18n import _, ngettext
+from biblios_kit.i18n import SUPPORTED, _, in_language, ngettext
 from biblios_kit.net.open_store import open_store
 from biblios_kit.net.protocol import (
     MAX_BODY_BYTES,
@@ -83,6 +83,8 @@ class ServerConfig:
     durable: bool = False
     db: str | None = None
     """A PostgreSQL URL: tables kept there, shared with the other processes using it (``None``: SQLite in ``data_dir``)."""
+    lobby: bool = False
+    """Serve the public lobby (``/lobby``: the open tables, where visitors take free seats)."""
     extra: dict[str, Any] = field(default_factory=dict)
 
 
@@ -135,9 +137,18 @@ def make_app(config: ServerConfig) -> web.Application:
             web.get("/api/tables/{id}/ws", _websocket),
         ]
     )
+    from biblios_kit.net.lobby import add_lobby_routes
     from biblios_kit.net.seat_page import add_seat_page
+    from biblios_kit.net.spectate import add_spectator_page
 
     add_seat_page(app, hub, _websocket)
+    add_lobby_routes(app, hub, app[ADMIN], config.public_url, _limit, _body,
+                     lambda table, token: invitation_link(config, table, token))  # fmt: skip
+    add_spectator_page(app, hub, _websocket)
+    if config.lobby:
+        from biblios_kit.net.lobby_page import add_lobby_page
+
+        add_lobby_page(app, hub)
 
     async def checkpoints() -> None:
         loop = asyncio.get_running_loop()
@@ -281,13 +292,25 @@ async def _create(request: web.Request) -> web.Response:
         or not isinstance(bot_delay, int | float)
     ):
         raise Rejected(400, "bad_request", _('"players" and "seed" must be integers, "bot_delay" a number'))
+    from biblios_kit.net.lobby import spectator_link
+    from biblios_kit.net.settings import TableSettings
+
+    try:
+        settings = TableSettings().changed(body)
+    except ValueError as error:
+        raise Rejected(400, "bad_settings", str(error)) from None
+    free = body.get("free_seats", [])
+    if not isinstance(free, list) or not all(_int(seat) for seat in free):
+        raise Rejected(400, "bad_request", _('"free_seats" must be a list of seat numbers'))
     hub = request.app[HUB]
-    invitation = hub.create(ruleset, options, players, seats, names, seed, float(bot_delay))
+    invitation = hub.create(ruleset, options, players, seats, names, seed, float(bot_delay), settings, free)
     table = hub.table(invitation.table)
     config = request.app[CONFIG]
     return _json(
         {
             "table": table.id,
+            "settings": settings.to_json(),
+            "spectator_link": spectator_link(config.public_url, table),
             "seats": [
                 {
                     "seat": seat,
@@ -313,6 +336,8 @@ def _table_and_seat(request: web.Request, *, required: bool) -> tuple[Table, int
     _limit(request, verified)
     table = hub.table(request.match_info["id"])
     if token is None and not required:
+        if not table.settings.spectators:
+            raise Rejected(403, "no_spectators", _("this table does not accept spectators"))
         return table, SPECTATOR, None
     return table, hub.seat(table, token), token
 
@@ -387,8 +412,9 @@ async def _websocket(request: web.Request) -> web.StreamResponse:
         seat = await _hello(ws, request, table)
         if seat is None:
             return ws
-        since = seat[1]
-        listener = hub.listen(table, seat[0], since)
+        since, hello = seat[1], seat[2]
+        lang = _language(hello)
+        listener = hub.listen(table, seat[0], since, info=hello.get("table_info") is True)
         writer = asyncio.create_task(_write(ws, listener))
         async for message in ws:
             if message.type == WSMsgType.ERROR:
@@ -402,7 +428,9 @@ async def _websocket(request: web.Request) -> web.StreamResponse:
                     break
                 await _send(ws, error_message("rate_limited", _("too many messages; slow down")))
                 continue
-            reply = await _handle(hub, table, listener.seat, message.data)
+            if listener not in table.listeners:
+                continue  # let go (a closed table, a link issued again, too slow): its writer tells why and closes
+            reply = await _handle(hub, table, listener.seat, message.data, lang)
             if reply is not None:
                 await _send(ws, reply)
     except (asyncio.CancelledError, ConnectionResetError):
@@ -425,8 +453,10 @@ async def _websocket(request: web.Request) -> web.StreamResponse:
     return ws
 
 
-async def _hello(ws: web.WebSocketResponse, request: web.Request, table: Table) -> tuple[int, int] | None:
-    """Read the hello message; returns (seat, first event wanted), or ``None`` after closing a bad client."""
+async def _hello(
+    ws: web.WebSocketResponse, request: web.Request, table: Table
+) -> tuple[int, int, dict[str, Any]] | None:
+    """Read the hello message; returns (seat, first event wanted, the hello), or ``None`` after closing a bad client."""
     try:
         message = await ws.receive(timeout=HELLO_TIMEOUT)
     except TimeoutError:
@@ -450,7 +480,11 @@ async def _hello(ws: web.WebSocketResponse, request: web.Request, table: Table) 
         await ws.close(code=1008, message=b"bad hello")
         return None
     if token is None:
-        return SPECTATOR, since
+        if not table.settings.spectators:
+            await _send(ws, error_message("no_spectators", _("this table does not accept spectators")))
+            await ws.close(code=1008, message=b"no spectators")
+            return None
+        return SPECTATOR, since, hello
     seat = table.seat_of(token)
     if seat is None:
         await _send(
@@ -458,15 +492,28 @@ async def _hello(ws: web.WebSocketResponse, request: web.Request, table: Table) 
         )
         await ws.close(code=1008, message=b"bad token")
         return None
-    return seat, since
+    return seat, since, hello
 
 
-async def _handle(hub: TableHub, table: Table, seat: int, data: str) -> dict[str, Any] | None:
+def _language(message: dict[str, Any]) -> str | None:
+    """The ``lang`` a client message asks its error messages in (``None``: the server's)."""
+    lang = message.get("lang")
+    return lang if isinstance(lang, str) and lang in SUPPORTED else None
+
+
+async def _handle(hub: TableHub, table: Table, seat: int, data: str, lang: str | None = None) -> dict[str, Any] | None:
     """One client message: an action, a payment question or a ping; returns the reply (``None``: the view says it).
 
     Nothing a client sends ends its connection: every failure, even an unexpected one, is an
-    error reply.
+    error reply. Error messages are in ``lang`` (the hello's), or the message's own ``lang``.
     """
+    if lang is None:
+        return await _handle_in(hub, table, seat, data)
+    with in_language(lang):
+        return await _handle_in(hub, table, seat, data)
+
+
+async def _handle_in(hub: TableHub, table: Table, seat: int, data: str) -> dict[str, Any] | None:
     try:
         return await _reply(hub, table, seat, data)
     except Rejected as error:
@@ -485,6 +532,15 @@ async def _reply(hub: TableHub, table: Table, seat: int, data: str) -> dict[str,
         message = parse_json_object(data)
     except ProtocolError as error:
         return error_message("malformed_json", str(error))
+    lang = _language(message)
+    if lang is None:
+        return await _answer(hub, table, seat, message)
+    with in_language(lang):
+        return await _answer(hub, table, seat, message)
+
+
+async def _answer(hub: TableHub, table: Table, seat: int, message: dict[str, Any]) -> dict[str, Any] | None:
+    """The reply to one parsed client message (``Rejected`` for a refused one)."""
     kind = message.get("type")
     if kind == "ping":
         return {"type": "pong"}

@@ -22,6 +22,10 @@ DATABASE_SCHEMES = ("postgresql", "postgres")
 """URL schemes ``host --db`` accepts."""
 
 
+TABLE_CHANGED = -1
+"""The version :meth:`SharedStorage.changes` gives when a table's tokens or settings changed, or it was closed."""
+
+
 class VersionConflict(Exception):
     """Another process committed an action of this table first: its stored version is not ``expected``."""
 
@@ -48,7 +52,16 @@ class Storage(Protocol):
         """Commit ``actions`` as numbers ``first, first + 1 ...`` of ``table_id`` (all or none)."""
 
     def load_all(self) -> Iterator[StoredTable]:
-        """Every stored table with its actions, oldest first."""
+        """Every stored table that is not closed, with its actions, oldest first."""
+
+    def set_token_digests(self, table_id: str, digests: Sequence[str]) -> None:
+        """Replace a table's token digests (a link issued again, a free seat taken)."""
+
+    def set_settings(self, table_id: str, settings: dict[str, object]) -> None:
+        """Replace a table's settings (JSON)."""
+
+    def close_table(self, table_id: str) -> None:
+        """Mark a table closed: it is kept, but no longer loaded."""
 
     def record_path(self, table_id: str) -> Path:
         """Where the game record of a finished table is written."""
@@ -68,7 +81,7 @@ class SharedStorage(Storage, Protocol):
     """A store that several server processes use at once: commits are checked and announced."""
 
     def load(self, table_id: str) -> StoredTable | None:
-        """One stored table with its actions (``None`` when there is none): a table another process created."""
+        """One stored table with its actions (``None`` when there is none or it is closed): a table another process created."""
 
     async def commit(self, table_id: str, first: int, actions: Sequence[str], finished: bool = False) -> None:
         """Commit ``actions`` as numbers ``first ...`` if the stored version is ``first``, else :class:`VersionConflict`.
@@ -79,11 +92,16 @@ class SharedStorage(Storage, Protocol):
     async def actions_since(self, table_id: str, first: int) -> list[str]:
         """The stored actions of ``table_id`` from number ``first`` on, in order."""
 
+    async def access(self) -> dict[str, tuple[tuple[str, ...], dict[str, object]]]:
+        """The token digests and settings of every unfinished table that is not closed."""
+
     async def versions(self) -> dict[str, int]:
         """The stored version of every unfinished table."""
 
     def changes(self) -> AsyncGenerator[tuple[str, int] | None, None]:
         """``(table, version)`` for each commit of any process; ``None`` when some may have been missed.
+
+        ``version`` is :data:`TABLE_CHANGED` when the table's tokens or settings changed or it was closed.
 
         ``None`` comes once listening starts and after each reconnection: the caller compares
         its tables with :meth:`versions` then.

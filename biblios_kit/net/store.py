@@ -15,7 +15,7 @@ import sqlite3
 import threading
 import time
 from collections.abc import Iterator, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 
 from biblios_kit.engine.records import record_of, save_record
@@ -34,6 +34,7 @@ CREATE TABLE IF NOT EXISTS tables (
     bot_delay REAL NOT NULL,
     created REAL NOT NULL,
     finished INTEGER NOT NULL DEFAULT 0
+    -- settings and closed: added by MIGRATIONS[0] (user_version 1)
 );
 CREATE TABLE IF NOT EXISTS actions (
     table_id TEXT NOT NULL REFERENCES tables(id),
@@ -43,6 +44,13 @@ CREATE TABLE IF NOT EXISTS actions (
 ) WITHOUT ROWID;
 """
 
+
+MIGRATIONS: tuple[str, ...] = (
+    # 1: table settings (hints, spectators: JSON, see net/lobby.py) and closed tables (``host close``)
+    "ALTER TABLE tables ADD COLUMN settings TEXT NOT NULL DEFAULT '{}';"
+    " ALTER TABLE tables ADD COLUMN closed INTEGER NOT NULL DEFAULT 0;",
+)
+"""Schema changes, in order: a database at ``PRAGMA user_version`` N runs ``MIGRATIONS[N:]`` when opened."""
 
 MAX_SEED = 2**63 - 1
 """The largest seed a table can have: SQLite's ``INTEGER`` holds signed 64-bit numbers."""
@@ -63,6 +71,8 @@ class StoredTable:
     bot_delay: float
     finished: bool
     actions: tuple[str, ...]
+    settings: dict[str, object] = field(default_factory=dict)
+    """The table's settings as JSON (:class:`biblios_kit.net.lobby.TableSettings`); ``{}``: the defaults."""
 
 
 class Store:
@@ -80,10 +90,21 @@ class Store:
         # a commit now and then, in the event loop; :meth:`checkpoint` runs them in a thread.
         self.db.execute("PRAGMA wal_autocheckpoint=0")
         self.db.executescript(SCHEMA)
+        self._migrate()
         self._checkpointer: sqlite3.Connection | None = None
         self._lock = threading.Lock()
         """Checkpoints (in a thread) and closing never run at the same time."""
         self._closed = False
+
+    def _migrate(self) -> None:
+        """Bring a database made by an older version up to :data:`MIGRATIONS` (each step one transaction)."""
+        (version,) = self.db.execute("PRAGMA user_version").fetchone()
+        for number in range(version, len(MIGRATIONS)):
+            with self._transaction():
+                for statement in MIGRATIONS[number].split(";"):
+                    if statement.strip():
+                        self.db.execute(statement)
+                self.db.execute(f"PRAGMA user_version = {number + 1}")
 
     def close(self) -> None:
         """Close the database (after a last checkpoint; waits for one running in another thread)."""
@@ -112,10 +133,10 @@ class Store:
         with self._transaction():
             self.db.execute(
                 "INSERT INTO tables (id, ruleset, options, players, seed, seats, names, token_digests, bot_delay,"
-                " created) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                " created, settings) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
                 (table.id, table.ruleset, json.dumps(list(table.options)), table.players, table.seed,
                  json.dumps(list(table.seats)), json.dumps(list(table.names), ensure_ascii=False),
-                 json.dumps(list(table.token_digests)), table.bot_delay, time.time()),
+                 json.dumps(list(table.token_digests)), table.bot_delay, time.time(), json.dumps(table.settings)),
             )  # fmt: skip
 
     def append(self, table_id: str, first: int, actions: Sequence[str], finished: bool = False) -> None:
@@ -134,11 +155,23 @@ class Store:
             if finished:
                 self.db.execute("UPDATE tables SET finished = 1 WHERE id = ?", (table_id,))
 
+    def set_token_digests(self, table_id: str, digests: Sequence[str]) -> None:
+        """Replace the token digests of a table's seats (a seat's link issued again: its old token stops working)."""
+        self.db.execute("UPDATE tables SET token_digests = ? WHERE id = ?", (json.dumps(list(digests)), table_id))
+
+    def set_settings(self, table_id: str, settings: dict[str, object]) -> None:
+        """Replace a table's settings (JSON)."""
+        self.db.execute("UPDATE tables SET settings = ? WHERE id = ?", (json.dumps(settings), table_id))
+
+    def close_table(self, table_id: str) -> None:
+        """Mark a table closed: it is kept in the database, but no longer loaded."""
+        self.db.execute("UPDATE tables SET closed = 1 WHERE id = ?", (table_id,))
+
     def load_all(self) -> Iterator[StoredTable]:
-        """Every stored table with its actions, oldest first."""
+        """Every stored table that is not closed, with its actions, oldest first."""
         rows = self.db.execute(
-            "SELECT id, ruleset, options, players, seed, seats, names, token_digests, bot_delay, finished"
-            " FROM tables ORDER BY created"
+            "SELECT id, ruleset, options, players, seed, seats, names, token_digests, bot_delay, finished, settings"
+            " FROM tables WHERE closed = 0 ORDER BY created"
         ).fetchall()
         for row in rows:
             actions = tuple(
@@ -159,6 +192,7 @@ class Store:
                 bot_delay=float(row[8]),
                 finished=bool(row[9]),
                 actions=actions,
+                settings=settings_from_json(row[10]),
             )
 
     def record_path(self, table_id: str) -> Path:
@@ -171,6 +205,15 @@ class Store:
 
     def _transaction(self) -> _Transaction:
         return _Transaction(self.db)
+
+
+def settings_from_json(text: str) -> dict[str, object]:
+    """A stored settings column (a JSON object; anything else reads as the defaults)."""
+    try:
+        value = json.loads(text)
+    except ValueError:
+        return {}
+    return value if isinstance(value, dict) else {}
 
 
 class _Transaction:

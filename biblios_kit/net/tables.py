@@ -32,9 +32,12 @@ from biblios_kit.engine.state import GameState, Phase, new_game
 from biblios_kit.errors import BibliosError, IllegalActionError, InvalidActionError
 from biblios_kit.i18n import _, ngettext
 from biblios_kit.names import clean_name, name_problem
+from biblios_kit.net import presence
+from biblios_kit.net.presence import announce
 from biblios_kit.net.protocol import PROTOCOL_VERSION, dumps
 from biblios_kit.net.security import new_token, same_secret, token_digest
-from biblios_kit.net.storage import SharedStorage, Storage, StorageError, VersionConflict
+from biblios_kit.net.settings import TableSettings
+from biblios_kit.net.storage import TABLE_CHANGED, SharedStorage, Storage, StorageError, VersionConflict
 from biblios_kit.net.store import MAX_SEED, StoredTable
 from biblios_kit.net.views import SPECTATOR, ViewCache, keep_observation_scans
 
@@ -75,6 +78,8 @@ class Listener:
     """Serialized messages waiting to be written (``None`` asks the writer to close)."""
     events_sent: int = 0
     version_sent: int = -1
+    info: bool = False
+    """Whether it asked for ``table_info`` messages (who is connected: :mod:`biblios_kit.net.presence`)."""
 
 
 @dataclass(eq=False)
@@ -95,6 +100,8 @@ class Table:
     bot_task: asyncio.Task[None] | None = None
     bot_wait: float = 0.0
     """Seconds added to the bot delay before the next bot move (:data:`TAKEOVER_SECONDS` after another process's change)."""
+    settings: TableSettings = field(default_factory=TableSettings)
+    """Hints, spectators, open to the lobby (:mod:`biblios_kit.net.settings`)."""
     _cache: ViewCache | None = None
     _headers: dict[int, str] = field(default_factory=dict)
     """Seat -> the JSON of the view fields that never change (see :meth:`view_text`)."""
@@ -208,8 +215,12 @@ class TableHub:
     # ------------------------------------------------------------------ creating and loading
 
     def create(self, ruleset_id: str, options: Sequence[str], players: int, seats: Sequence[str],
-               names: Sequence[str] = (), seed: int | None = None, bot_delay: float = 0.5) -> Invitation:  # fmt: skip
-        """Create a table (``Rejected`` for a bad ruleset, option, player count, seat spec or name list)."""
+               names: Sequence[str] = (), seed: int | None = None, bot_delay: float = 0.5,
+               settings: TableSettings | None = None, free_seats: Sequence[int] = ()) -> Invitation:  # fmt: skip
+        """Create a table (``Rejected`` for a bad ruleset, option, player count, seat spec or name list).
+
+        ``free_seats``: human seats left without a token (a visitor of the lobby, or ``host invite``, fills them).
+        """
         from biblios_kit.bots.registry import BotSpecError, parse_spec
         from biblios_kit.rules import load_ruleset
 
@@ -258,11 +269,13 @@ class TableHub:
         table_id = secrets.token_urlsafe(6)
         while table_id in self.tables:  # pragma: no cover - 2^-48
             table_id = secrets.token_urlsafe(6)
-        tokens = {seat: new_token() for seat, spec in enumerate(specs) if spec == HUMAN}
+        if not all(isinstance(seat, int) and 0 <= seat < players and specs[seat] == HUMAN for seat in free_seats):
+            raise Rejected(400, "bad_seats", _("a free seat must be a person's seat, counted from 0"))
+        tokens = {seat: new_token() for seat, spec in enumerate(specs) if spec == HUMAN and seat not in free_seats}
         digests = tuple(token_digest(tokens[s]) if s in tokens else "" for s in range(players))
         active = tuple(sorted(ruleset.active_options))
         stored = StoredTable(table_id, ruleset.id, active, players, seed, tuple(specs), tuple(all_names), digests,
-                             bot_delay, False, ())  # fmt: skip
+                             bot_delay, False, (), (settings or TableSettings()).to_json())  # fmt: skip
         try:
             self.store.create(stored)
         except (sqlite3.Error, OSError, StorageError) as error:  # the disk is full or gone: refuse, nothing changed
@@ -301,7 +314,7 @@ class TableHub:
         from biblios_kit.bots.registry import make_bot
 
         table = Table(stored.id, state, stored.seats, stored.names, stored.token_digests, stored.bot_delay,
-                      stored.options)  # fmt: skip
+                      stored.options, settings=TableSettings.from_json(stored.settings))  # fmt: skip
         for seat, spec in enumerate(stored.seats):
             if spec != HUMAN:
                 table.bots[seat] = make_bot(spec, secrets.randbits(62), state.ruleset)
@@ -325,6 +338,12 @@ class TableHub:
         if table is None:
             raise Rejected(404, "unknown_table", _("no table {table}").format(table=repr(table_id[:40])))
         return table
+
+    def forget_table(self, table: Table) -> None:
+        """``table`` was closed (here or by another process): no longer served; its bot and connections stop."""
+        if self.tables.pop(table.id, None) is not None:
+            self.playing -= not table.finished
+        presence.closed(table)
 
     def seat(self, table: Table, token: str | None) -> int:
         """The seat ``token`` acts for at ``table`` (``Rejected`` 401 for a missing or wrong token)."""
@@ -480,6 +499,7 @@ class TableHub:
                     if change is None:
                         for table_id, version in (await self.shared.versions()).items():
                             await self._heard(table_id, version)
+                        await self._compare_access()
                     else:
                         await self._heard(*change)
                 except StorageError as error:
@@ -491,10 +511,42 @@ class TableHub:
 
     async def _heard(self, table_id: str, version: int) -> None:
         table = self.tables.get(table_id)
+        if table is not None and version == TABLE_CHANGED:
+            self._refresh(table)
+            return
         if table is not None and version > table.version:
             async with self._lock(table):
                 if version > table.version:  # not this process's own commit, applied meanwhile
                     await self._catch_up(table)
+
+    def _refresh(self, table: Table) -> None:
+        """Another process changed ``table``'s tokens or settings, or closed it: do the same here."""
+        assert self.shared is not None
+        stored = self.shared.load(table.id)
+        if stored is None:
+            self.forget_table(table)
+        else:
+            self._same_access(table, stored.token_digests, stored.settings)
+
+    async def _compare_access(self) -> None:
+        """After announcements may have been missed: each open table's tokens, settings and closing, as stored."""
+        assert self.shared is not None
+        stored = await self.shared.access()
+        for table in list(self.tables.values()):
+            if table.finished:
+                continue
+            if table.id not in stored:
+                self.forget_table(table)
+            else:
+                self._same_access(table, *stored[table.id])
+
+    @staticmethod
+    def _same_access(table: Table, digests: tuple[str, ...], settings_json: dict[str, object]) -> None:
+        if digests != table.token_digests:
+            presence.new_tokens(table, digests)
+        settings = TableSettings.from_json(settings_json)
+        if settings != table.settings:
+            presence.new_settings(table, settings)
 
     async def _catch_up(self, table: Table) -> None:
         """Apply the actions other processes committed to ``table`` (its lock held), then tell its listeners and bots."""
@@ -552,16 +604,22 @@ class TableHub:
 
     # ------------------------------------------------------------------ listeners
 
-    def listen(self, table: Table, seat: int, since: int = 0) -> Listener:
-        """Register a listener for ``seat`` of ``table`` and queue its current view (events from ``since``)."""
-        listener = Listener(seat)
+    def listen(self, table: Table, seat: int, since: int = 0, *, info: bool = False) -> Listener:
+        """Register a listener for ``seat`` of ``table`` and queue its current view (events from ``since``).
+
+        ``info``: it also gets the ``table_info`` messages (who is connected, the settings).
+        """
+        listener = Listener(seat, info=info)
         table.listeners.add(listener)
         self._send_view(table, listener, since)
+        announce(table)  # who is connected, to every connection (the new one after its view)
         return listener
 
     def forget(self, table: Table, listener: Listener) -> None:
         """Stop notifying ``listener``."""
-        table.listeners.discard(listener)
+        if listener in table.listeners:
+            table.listeners.discard(listener)
+            announce(table)
 
     def _send_view(self, table: Table, listener: Listener, since: int | None = None) -> None:
         start = listener.events_sent if since is None else since

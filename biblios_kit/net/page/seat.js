@@ -4,10 +4,11 @@
 // carries the version it answers), and reconnects with backoff. Every word comes from the
 // server in the seat's language (/play/{table}/texts, the same gettext catalogs as the
 // terminal). Names and sentences are set as text, never as markup; nothing is stored.
+// The same page shows a spectator (/watch/{table}: the public view, no hand, no choices).
 
 const body = document.body;
 const table = body.dataset.table;
-const base = `/play/${encodeURIComponent(table)}`;
+const base = body.dataset.base || `/play/${encodeURIComponent(table)}`;
 const LANGUAGES = [["en", "English"], ["fr", "Français"], ["es", "Español"]];
 
 const state = {
@@ -26,7 +27,12 @@ const state = {
   replayStep: 0, // the move the replay shows
   replayMoves: 0,
   replayLang: null,
+  info: null, // the latest table_info: who is connected, the table's settings
+  stopped: null, // why the page stopped reconnecting (a ui key: closed, revoked, no_spectators)
+  mine: false, // whether the seat had a decision to make at the last drawing (for the turn signals)
 };
+
+const STOPPING = { table_closed: "closed", token_revoked: "revoked", no_spectators: "no_spectators" };
 
 // ---------------------------------------------------------------- small DOM helpers
 
@@ -78,13 +84,16 @@ function build() {
   select.value = state.lang;
   const label = el("label", { for: "lang" });
   label.dataset.ui = "language";
-  header.append(title, el("div", { class: "lang" }, label, select));
+  parts.notify = el("button", { type: "button", class: "step", hidden: "", on: { click: askNotifications } });
+  parts.notify.dataset.ui = "notify";
+  header.append(title, el("div", { class: "lang" }, parts.notify, label, select));
 
   const now = section("now", "now");
   parts.turn = el("p", { id: "turn", class: "turn", "aria-live": "polite" });
   parts.phase = el("p", { id: "phase", class: "phase" });
   parts.focus = el("p", { id: "focus", class: "focus" });
-  now.append(parts.turn, parts.phase, parts.focus);
+  parts.settings = el("p", { id: "settings", class: "phase" });
+  now.append(parts.turn, parts.phase, parts.focus, parts.settings);
 
   const actions = section("actions", "actions");
   parts.buttons = el("div", { id: "choices", role: "group", "aria-labelledby": "actions-h" });
@@ -97,6 +106,7 @@ function build() {
   const hand = section("hand", "term:hand");
   parts.hand = el("ul", { class: "cards" });
   hand.append(parts.hand);
+  parts.handSection = hand;
 
   const board = section("board", "term:board");
   parts.dice = el("ul", { class: "dice" });
@@ -117,7 +127,7 @@ function build() {
   parts.awards = el("ul", { class: "awards" });
   parts.totals = el("table", { class: "totals", tabindex: "0" }); // it may scroll sideways on a phone
   parts.hands = el("div", { class: "hands" });
-  parts.record = el("a", { href: `/api/tables/${encodeURIComponent(table)}/record`, download: `${table}.json` });
+  parts.record = el("a", { href: `${base}/record`, download: `${table}.json` });
   parts.record.dataset.ui = "record";
   const rankingHead = el("h3");
   rankingHead.dataset.ui = "ranking";
@@ -169,6 +179,9 @@ function render() {
     : mine ? ui("your_turn")
     : obs.current_player !== null ? ui("waiting", { player: names[obs.current_player] }) : "";
   parts.turn.classList.toggle("mine", mine);
+  turnSignals(mine);
+  parts.handSection.hidden = seat === null; // a spectator has no hand
+  parts.settings.textContent = settingsText();
   parts.phase.textContent = live.phase;
   parts.focus.textContent = live.focus;
 
@@ -194,6 +207,10 @@ function render() {
     const head = el("p", { class: "player-name" });
     head.append(el("strong", { text: name }));
     if (player === seat) head.append(" ", ui("you"));
+    else if (state.info && view.seats[player].kind === "human") {
+      const here = state.info.connected[player];
+      head.append(" ", el("span", { class: here ? "presence here" : "presence away", text: `${here ? "●" : "○"} ${ui(here ? "connected" : "away")}` }));
+    }
     else if (view.seats[player].kind !== "human" && state.texts.kinds && state.texts.kinds[player]) {
       head.append(el("span", { class: "kind", text: ` (${state.texts.kinds[player]})` }));
     }
@@ -233,6 +250,33 @@ function render() {
     heading.setAttribute("tabindex", "-1");
     heading.focus();
   }
+}
+
+// ---------------------------------------------------------------- who is there, and the turn signals
+
+function settingsText() {
+  const info = state.info;
+  if (!info) return "";
+  const parts = [ui(info.hints_allowed ? "hints_on" : "hints_off"),
+    ui(info.settings.spectators ? "spectators_on" : "spectators_off")];
+  if (info.spectators) parts.push(ui("spectators", { count: info.spectators }));
+  return parts.join(" · ");
+}
+
+function turnSignals(mine) {
+  // The tab's title says whose turn it is; when the seat's turn comes while the tab is hidden, a notification.
+  document.title = mine ? `▶ ${ui("your_turn")} · biblios-kit` : "biblios-kit";
+  if (mine && !state.mine && document.hidden && "Notification" in window && Notification.permission === "granted") {
+    try { new Notification(ui("your_turn"), { body: ui("notify_body", { table }), tag: `biblios-kit-${table}` }); }
+    catch { /* a browser that allows notifications only from a service worker: the title says it */ }
+  }
+  state.mine = mine;
+  parts.notify.hidden = !(state.view && state.view.seat !== null && "Notification" in window
+    && Notification.permission === "default");
+}
+
+function askNotifications() {
+  Notification.requestPermission().then(() => render(), () => render());
 }
 
 function drawChoices(legal, live) {
@@ -381,16 +425,22 @@ function connect() {
   const socket = new WebSocket(`${scheme}://${location.host}${base}/ws`);
   state.socket = socket;
   socket.addEventListener("open", () => {
-    socket.send(JSON.stringify({ type: "hello", since: state.events }));
+    socket.send(JSON.stringify({ type: "hello", since: state.events, lang: state.lang, table_info: true }));
   });
   socket.addEventListener("message", (message) => {
     let data;
     try { data = JSON.parse(message.data); } catch { return; }
     if (data.type === "view") receive(data);
+    else if (data.type === "table_info") {
+      if (Array.isArray(data.connected) && data.settings) { state.info = data; render(); }
+    }
     else if (data.type === "accepted") { state.waiting = false; render(); }
     else if (data.type === "error") {
       state.waiting = false;
-      if (data.view) receive(data.view);
+      if (STOPPING[data.code]) {
+        state.stopped = STOPPING[data.code]; // the seat cannot go on: say why (in the page's words), stop trying
+        setStatus(state.stopped, "error");
+      } else if (data.view) receive(data.view);
       else if (data.code !== "stale_version") {
         status.textContent = ui("refused", { message: String(data.message).slice(0, 200) });
         status.dataset.state = "error";
@@ -402,6 +452,7 @@ function connect() {
     if (state.socket !== socket) return;
     state.socket = null;
     state.waiting = false;
+    if (state.stopped) { render(); return; }
     state.lost = true;
     setStatus("reconnecting", "lost");
     render();
@@ -420,7 +471,7 @@ function receive(view) {
   state.attempt = 0;
   if (state.lost || status.dataset.state !== "ok") {
     state.lost = false;
-    setStatus("caught_up", "ok");
+    setStatus(view.seat === null ? "watching" : "caught_up", "ok");
   }
   render();
   fetchTexts(false);
@@ -431,7 +482,7 @@ function act(action) {
   if (!state.view.observation.legal_actions.includes(action)) return;
   state.waiting = true;
   for (const button of parts.buttons.querySelectorAll("button")) button.disabled = true;
-  state.socket.send(JSON.stringify({ type: "action", action, version: state.view.version }));
+  state.socket.send(JSON.stringify({ type: "action", action, version: state.view.version, lang: state.lang }));
 }
 
 document.addEventListener("keydown", (event) => {
