@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import random
 from pathlib import Path
 
 import pytest
@@ -63,6 +64,28 @@ def test_game_seeds_are_stable_and_distinct() -> None:
     assert game_seed(1, 0) == game_seed(1, 0)
     assert len({game_seed(1, i) for i in range(1000)}) == 1000
     assert 0 <= game_seed(2**70, 5) < 2**63
+
+
+def test_one_bot_seed_function_keeps_every_callers_seeds() -> None:
+    """play, the server, simulate and the lab seed their bots with bots.seeds.bot_seed; the seeds are those of before."""
+    from biblios_kit.bots.seeds import BATCH, TABLE, bot_seed
+    from biblios_kit.sim.runner import make_bots
+    from biblios_kit.tui import session
+
+    # simulate and the lab (and every game seed of a run): the 63-bit BLAKE2b hash of "seed:index", pinned
+    assert bot_seed(5, 2, BATCH) == game_seed(5, 2) == 210380050966385637
+    assert bot_seed(2**70, 3, BATCH) == 2045744059748249978
+    # play (the TUI): the linear derivation its saved games and golden screens were made with, pinned
+    assert bot_seed(123456789, 3) == bot_seed(123456789, 3, TABLE) == 123457159402043
+    assert session.bot_seed is bot_seed  # the TUI calls the one function
+    # the server: fresh entropy, 62 bits
+    fresh = {bot_seed(None, 0) for _ in range(20)}
+    assert len(fresh) == 20 and all(0 <= s < 2**62 for s in fresh)
+    with pytest.raises(ValueError, match="derivation"):
+        bot_seed(1, 0, "other")  # type: ignore[arg-type]
+    ruleset = load_ruleset("biblios")
+    bots = make_bots(ruleset, 9, ("random", "random"))
+    assert [bot.rng.random() for bot in bots] == [random.Random(bot_seed(9, k, BATCH)).random() for k in range(2)]  # type: ignore[attr-defined]
 
 
 def test_wilson_interval() -> None:

@@ -1,9 +1,9 @@
 """Play one game of an experiment and measure it: the per-game figures every lab statistic is built from.
 
-A game is played with bots made by :func:`~biblios_kit.bots.registry.make_bot`, seeded the way
-:mod:`biblios_kit.sim.runner` seeds them (bot ``k`` from ``game_seed(seed, k)``), so a lab game and
-a ``simulate`` game with the same seed and seats are the same game. It is measured as it is
-played, not replayed: the projected victory points at every turn boundary (for comeback and
+A game is played by ``simulate``'s own game loop (:func:`~biblios_kit.sim.runner.play_game`, with
+its bots: seat ``k`` seeded ``bot_seed(seed, k, BATCH)``), so a lab game and a ``simulate`` game
+with the same seed and seats are the same game. It is measured as it is played, not replayed:
+the projected victory points at every turn boundary the loop reports (for comeback and
 tension), then the kernel's event log and the result give the rest. Everything measured is plain JSON data (:data:`GameMetrics`), one results-file line.
 """
 
@@ -12,12 +12,13 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
+from biblios_kit.bots.base import Bot
 from biblios_kit.engine import GameState, Phase, compile_rules, new_game
 from biblios_kit.engine.compiled import KIND_CATEGORY
-from biblios_kit.engine.core import EV_CANNOT_PAY, EV_DISCARDED, EV_REFUSED, EV_REVEALED, PH_BIDDING, PH_PAYMENT
+from biblios_kit.engine.core import EV_CANNOT_PAY, EV_DISCARDED, EV_REFUSED, EV_REVEALED
 from biblios_kit.engine.scoring import category_places, score_hands
 from biblios_kit.rules.model import Ruleset
-from biblios_kit.sim.runner import game_seed, play_game
+from biblios_kit.sim.runner import make_bots, play_game
 
 GameMetrics = dict[str, Any]
 """The figures of one game (JSON-ready); the keys are described in ``docs/lab.md``:
@@ -39,13 +40,12 @@ GameMetrics = dict[str, Any]
 """
 
 
-def _bots(seed: int, seats: Sequence[str], focus: int, restriction_name: str, ruleset: Ruleset) -> list[Any]:
-    """The bots of one game, seeded as ``simulate`` seeds them; seat ``focus`` restricted when asked."""
-    from biblios_kit.bots.registry import make_bot
-    from biblios_kit.lab.restrict import RestrictedBot, restriction
-
-    bots: list[Any] = [make_bot(spec, game_seed(seed, seat), ruleset) for seat, spec in enumerate(seats)]
+def _bots(seed: int, seats: Sequence[str], focus: int, restriction_name: str, ruleset: Ruleset) -> list[Bot]:
+    """The bots of one game, made as ``simulate`` makes them; seat ``focus`` restricted when asked."""
+    bots = make_bots(ruleset, seed, seats)
     if restriction_name:
+        from biblios_kit.lab.restrict import RestrictedBot, restriction
+
         bots[focus] = RestrictedBot(bots[focus], restriction(restriction_name), ruleset)
     return bots
 
@@ -54,13 +54,7 @@ def play_restricted(
     ruleset: Ruleset, players: int, seed: int, seats: Sequence[str], focus: int, restriction_name: str
 ) -> GameState:
     """Play one game like :func:`~biblios_kit.sim.runner.play_game`, the bot of seat ``focus`` restricted."""
-    bots = _bots(seed, seats, focus, restriction_name, ruleset)
-    state = new_game(ruleset, players, seed)
-    while not state.is_terminal():
-        player = state.current_player
-        assert player is not None
-        state.apply(bots[player].choose(state.observation(player)))
-    return state
+    return play_game(ruleset, players, seed, seats, _bots(seed, seats, focus, restriction_name, ruleset))
 
 
 def play(
@@ -79,7 +73,7 @@ def _leaders(vp: Sequence[int]) -> frozenset[int]:
     return frozenset(p for p, v in enumerate(vp) if v == best)
 
 
-def _changes(old: tuple[int, ...], new: tuple[int, ...]) -> tuple[list[int], list[int]]:
+def _changes(old: Sequence[int], new: Sequence[int]) -> tuple[list[int], list[int]]:
     """The cards hand ``new`` gained and lost since hand ``old`` (every card of the deck is one id: no repeats)."""
     before = set(old)
     after = set(new)
@@ -101,13 +95,14 @@ class _Projector:
         self.rules = rules
         n_cats = rules.n_cats
         none = 1 << 20
-        self.hands: list[tuple[int, ...]] = [()] * players
+        self.hands: list[list[int]] = [[] for _ in range(players)]
+        """Each hand as last seen (a copy of the state's list, in the state's order)."""
         self.totals = [[0] * players for _ in range(n_cats)]
         self.best = [[none] * players for _ in range(n_cats)]
         self.dice = [[(d, rules.die_place[d]) for d in rules.cat_dice[k]] for k in range(n_cats)]
         self.awards: list[list[tuple[int, int]]] = [[] for _ in range(n_cats)]
         """Per category, (player, die) of each die it awards now."""
-        self.faces: tuple[int, ...] = ()
+        self.faces: list[int] = []
         self.last: tuple[int, ...] = (0,) * players
 
     def _count_in(self, p: int, cards: Sequence[int], dirty: set[int]) -> None:
@@ -146,17 +141,27 @@ class _Projector:
         self.awards[k] = awards
 
     def points(self, state: GameState) -> tuple[int, ...]:
-        """The projected victory points of every player in ``state``."""
+        """The projected victory points of every player in ``state``.
+
+        Reads the state's plain fields (``hands``, ``dice``) rather than building sorted copies: a
+        hand only grows by appending, so a hand that starts with the cards it had last time gained
+        exactly the cards after them (the gift phase's case at every boundary: no set is built).
+        """
         hands = self.hands
-        kind = self.rules.kind
+        now = state.hands
         dirty: set[int] = set()
         for p in range(len(hands)):
-            hand = state.hand(p)
+            hand = now[p]
             old = hands[p]
             if hand == old:
                 continue
-            hands[p] = hand
+            hands[p] = hand[:]
+            known = len(old)
+            if len(hand) > known and hand[:known] == old:  # cards added, none left
+                self._count_in(p, hand[known:], dirty)
+                continue
             gained, lost = _changes(old, hand)
+            kind = self.rules.kind
             if not any(kind[c] == KIND_CATEGORY for c in lost):  # only Gold or church cards left: add the new ones
                 self._count_in(p, gained, dirty)
             else:  # a category card left the hand: count it again
@@ -167,7 +172,7 @@ class _Projector:
                     self.totals[k][p] = 0
                     self.best[k][p] = none
                 self._count_in(p, hand, dirty)
-        faces = state.dice_values()
+        faces = state.dice
         if not dirty and faces == self.faces:
             return self.last
         for k in dirty:
@@ -176,7 +181,7 @@ class _Projector:
         for awards in self.awards:
             for p, d in awards:
                 vp[p] += faces[d]
-        self.faces = faces
+        self.faces = faces[:]
         self.last = tuple(vp)
         return self.last
 
@@ -284,41 +289,28 @@ def play_and_measure(
 ) -> GameMetrics:
     """Play one game (the game :func:`play` plays) and return its :data:`GameMetrics`, measured as it is played.
 
-    The projected points are taken at each turn boundary of the game being played and the counts
-    come from the kernel's event log: nothing is replayed. With ``restriction_name``, ``overrides``
-    counts the restricted bot's choices its restriction replaced and ``choices`` its decisions.
+    The game is played by ``simulate``'s own loop (:func:`~biblios_kit.sim.runner.play_game`), which
+    hands over each turn boundary: the projected points are taken there, and the counts come from
+    the kernel's event log. Nothing is replayed. With ``restriction_name``, ``overrides`` counts the
+    restricted bot's choices its restriction replaced and ``choices`` its decisions.
     """
-    from biblios_kit.bots.random_bot import RandomBot
-
     bots = _bots(seed, seats, focus, restriction_name, ruleset)
-    fast = [type(bot) is RandomBot for bot in bots]
-    state = new_game(ruleset, players, seed)
     projector = _Projector(compile_rules(ruleset), players)
-    apply, random_action, observation = state.apply, state.random_action, state.observation
-    checkpoints: list[tuple[int, tuple[int, ...]]] = [(0, projector.points(state))]
-    gift_vp: tuple[int, ...] | None = None
-    active = state.active
-    done = 0
-    while state.cur >= 0:
-        p = state.cur
-        bot = bots[p]
-        if fast[p]:  # the draw RandomBot.choose makes, without building the observation (as simulate does)
-            apply(random_action(bot.rng))
-        else:
-            apply(bot.choose(observation(p)))
-        done += 1
-        if state.cur < 0:
-            break
-        if gift_vp is None and (state.ph == PH_BIDDING or state.ph == PH_PAYMENT):
-            gift_vp = projector.points(state)
-            checkpoints.append((done, gift_vp))
-            active = state.active
-        elif state.active != active:
-            active = state.active
-            checkpoints.append((done, projector.points(state)))
-    metrics = _summary(ruleset, state, checkpoints, gift_vp, focus)
+    checkpoints: list[tuple[int, tuple[int, ...]]] = []
+    gift: list[tuple[int, ...]] = []
+    points = projector.points
+    add = checkpoints.append
+
+    def boundary(state: GameState, done: int, auction: bool) -> None:
+        vp = points(state)
+        add((done, vp))
+        if auction:
+            gift.append(vp)
+
+    state = play_game(ruleset, players, seed, seats, bots, boundary)
+    metrics = _summary(ruleset, state, checkpoints, gift[0] if gift else None, focus)
     if restriction_name:
         restricted = bots[focus]
-        metrics["overrides"] = restricted.overridden
-        metrics["choices"] = restricted.choices
+        metrics["overrides"] = restricted.overridden  # type: ignore[attr-defined]
+        metrics["choices"] = restricted.choices  # type: ignore[attr-defined]
     return metrics
