@@ -108,7 +108,10 @@ class _Projector:
         """Per simple category, the player its die goes to now (-1 for nobody)."""
         self.awards: list[list[tuple[int, int]]] = [[] for _ in range(n_cats)]
         """Per category, (player, die) of each die it awards now."""
-        self.faces: list[int] = []
+        self.faces: list[int] = list(rules.die_start)
+        """The dice faces the points were last added up with."""
+        self.vp = [0] * players
+        """The points of the dice as :attr:`awards` give them, with the faces :attr:`faces`."""
         self.last: tuple[int, ...] = (0,) * players
         self.kind, self.value, self.cat, self.letter = rules.kind, rules.value, rules.cat, rules.letter
 
@@ -117,7 +120,7 @@ class _Projector:
 
         In a category with one first-place die, a player who stays below the highest total, or
         who held the die alone and only widens the lead, changes nothing: the category is not
-        placed again (about half of the gains of a four-player game). :meth:`points` inlines this
+        placed again (about half of the gains of a four-player game). :meth:`project` inlines this
         loop for the usual case.
         """
         kind, value, cat, letter = self.kind, self.value, self.cat, self.letter
@@ -166,9 +169,15 @@ class _Projector:
                     winner = places[place - 1][0]
                     if winner is not None:
                         awards.append((winner, d))
-        if awards == self.awards[k]:
+        old = self.awards[k]
+        if awards == old:
             return False
         self.awards[k] = awards
+        vp, faces = self.vp, self.faces  # the points of the faces last added up: moved by this category's dice
+        for p, d in old:
+            vp[p] -= faces[d]
+        for p, d in awards:
+            vp[p] += faces[d]
         return True
 
     def points(self, state: GameState) -> tuple[int, ...]:
@@ -232,14 +241,17 @@ class _Projector:
         changed = False
         for k in dirty:
             changed = self._place(k) or changed
-        if not changed and faces == self.faces:
+        if faces != self.faces:  # a die moved: add the points up again with its new faces
+            vp = self.vp
+            for p in range(len(vp)):
+                vp[p] = 0
+            for awards in self.awards:
+                for p, d in awards:
+                    vp[p] += faces[d]
+            self.faces = faces
+        elif not changed:
             return self.last
-        vp = [0] * len(hands)
-        for awards in self.awards:
-            for p, d in awards:
-                vp[p] += faces[d]
-        self.faces = faces
-        self.last = tuple(vp)
+        self.last = tuple(self.vp)
         return self.last
 
 
