@@ -4,14 +4,16 @@ Usage (from the repository root)::
 
     .venv/bin/python benchmarks/lab.py                        # 400 four-player games of medium bots
     .venv/bin/python benchmarks/lab.py --games 200 --bots easy --players 3
+    valgrind --tool=cachegrind --cache-sim=no .venv/bin/python benchmarks/lab.py --side lab --games 30
 
 First, the lab's own cost: CPU time per game of the lab's work unit (``run_job``: each game
-played and measured as it is played) against ``simulate``'s (``run_games`` in this process:
-each game played and summarised), on the same games with the same bots, in alternating rounds
-(the least CPU time per game of each side is kept: the machine may be shared). Then every
-backend plays the same experiment (biblios, one cell, ``--games`` games in tasks of
-``--batch``), once untimed to warm up, then timed. The in-process figure is the lab's own loop (``InProcessBackend``: each game
-played, replayed and measured); the Dask figures include the cluster's scheduling and
+played by ``simulate``'s game loop and measured as it is played) against ``simulate``'s
+(``_play_range`` in this process: each game played and summarised), on the same games with the
+same bots and the same Ruleset object, interleaved job by job (the least CPU time per game of
+each side over three rounds is kept: the machine may be shared). Then every backend plays the
+same experiment (biblios, one cell, ``--games`` games in tasks of ``--batch``), once untimed to
+warm up, then timed. The in-process figure is the lab's own loop (``InProcessBackend``: each
+game played and measured); the Dask figures include the cluster's scheduling and
 pickling but not its start-up (timed separately). It prints games/s per backend, the
 speed-up of 2 workers over 1, and the overhead of 1 worker against the in-process loop,
 by wall time and by CPU time summed over every process (this process, the scheduler in it,
@@ -59,14 +61,17 @@ def lab_overhead(experiment: Experiment, ruleset: str, rounds: int = 3) -> tuple
     so that a machine shared with other work slows both alike; each side keeps its least total
     over ``rounds``.
     """
-    from biblios_kit.rules import load_ruleset as load
     from biblios_kit.sim.model import SimConfig
     from biblios_kit.sim.runner import _play_range  # simulate's loop: play and summarise games start..stop-1
 
     (players,) = experiment.players
     cell = experiment.cells()[0]
     config = SimConfig(ruleset, players, experiment.games, seed=experiment.seed, bots=experiment.bots * players)
-    rules = load(ruleset)
+    # The Ruleset object the lab's jobs play (RulesetRef.build), for simulate too: the engine caches its
+    # compiled tables per content hash and checks an equal but distinct Ruleset object by deep
+    # comparison (66 us a call, twice a game), which a run of either command, with one object per
+    # ruleset, never pays. Two objects here made whichever side came second look 2-4% slower.
+    rules = experiment.rulesets[0].build()
     lab = simulate = float("inf")
     for _round in range(rounds):
         lab_total = simulate_total = 0.0
@@ -82,6 +87,31 @@ def lab_overhead(experiment: Experiment, ruleset: str, rounds: int = 3) -> tuple
     return lab, simulate
 
 
+def one_side(experiment: Experiment, ruleset: str, side: str) -> None:
+    """Play the experiment's games on one side only (``sim`` or ``lab``), after one untimed game of each.
+
+    For counting instructions, which a shared machine does not disturb: run it under
+    ``valgrind --tool=cachegrind --cache-sim=no`` with two numbers of games (10 and 30, say), for
+    each side; the difference of the totals over the difference of games is one game's count.
+    """
+    from biblios_kit.sim.model import SimConfig
+    from biblios_kit.sim.runner import _play_range
+
+    (players,) = experiment.players
+    cell = experiment.cells()[0]
+    config = SimConfig(ruleset, players, experiment.games, seed=experiment.seed, bots=experiment.bots * players)
+    rules = experiment.rulesets[0].build()
+    warm = experiment.games + 1000  # a game of neither run: imports and caches
+    _play_range(config, rules, warm, warm + 1)
+    for job in experiment.jobs(cell, warm, warm + 1):
+        run_job(job)
+    for job in experiment.jobs(cell, 0, experiment.games):
+        if side == "sim":
+            _play_range(config, rules, job.start, job.stop)
+        else:
+            run_job(job)
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--games", type=int, default=400)
@@ -90,10 +120,14 @@ def main() -> None:
     parser.add_argument("--batch", type=int, default=10)
     parser.add_argument("--ruleset", default="biblios")
     parser.add_argument("--overhead-only", action="store_true", help="only the lab's cost against simulate")
+    parser.add_argument("--side", choices=("sim", "lab"), help="only play the games of one side (for cachegrind)")
     args = parser.parse_args()
 
     ref = RulesetRef.of(load_ruleset(args.ruleset))
     experiment = Experiment((ref,), (args.players,), (args.bots,), games=args.games, batch=args.batch, seed=1)
+    if args.side:
+        one_side(experiment, args.ruleset, args.side)
+        return
     print(f"{args.games} games, {args.players} players, {args.bots} bots, {args.batch} games per task")
     lab, simulate = lab_overhead(experiment, args.ruleset)
     print(

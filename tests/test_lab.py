@@ -29,9 +29,9 @@ from biblios_kit.lab.plan import MAIN, Arm, Experiment, GameRow, Job, RulesetRef
 from biblios_kit.lab.restrict import RESTRICTIONS, RestrictedBot
 from biblios_kit.lab.results import ResultsFileError, read_results
 from biblios_kit.lab.runner import LabReport, run_experiment
-from biblios_kit.lab.stats import compare, estimate, holm, seat_test, t_interval, wilson
 from biblios_kit.rules import load_ruleset
 from biblios_kit.sim.runner import game_seed, play_game
+from biblios_kit.sim.stats import compare, estimate, holm, seat_test, t_interval, wilson_interval
 
 
 @pytest.fixture(autouse=True)
@@ -214,11 +214,15 @@ def test_restricted_play_is_reproducible_and_differs_from_free_play() -> None:
 
 
 def test_wilson_matches_scipy() -> None:
-    from scipy.stats import binomtest
+    from scipy.stats import binomtest, norm
+
+    from biblios_kit.sim.stats import CONFIDENCE, Z95
+
+    assert float(norm.ppf(0.5 + CONFIDENCE / 2)) == Z95  # written out so simulate needs no scipy
 
     for k, n in ((0, 10), (3, 10), (50, 100), (99, 100)):
         expected = binomtest(k, n).proportion_ci(method="wilson")
-        low, high = wilson(k / n, n)
+        low, high = wilson_interval(k / n, n)
         assert low == pytest.approx(expected.low) and high == pytest.approx(expected.high)
 
 
@@ -250,7 +254,7 @@ def test_holm_never_lowers_a_p_value_and_keeps_the_order(p_values: list[float]) 
 @given(st.integers(min_value=1, max_value=10_000), st.data())
 def test_wilson_interval_contains_the_rate(n: int, data: st.DataObject) -> None:
     k = data.draw(st.integers(min_value=0, max_value=n))
-    low, high = wilson(k / n, n)
+    low, high = wilson_interval(k / n, n)
     assert 0 <= low <= k / n <= high <= 1
 
 
@@ -270,7 +274,7 @@ def test_comparisons_and_seat_test() -> None:
 
 
 def test_difference_intervals_and_power_match_known_answers() -> None:
-    from biblios_kit.lab.stats import _newcombe, fair_share_test, games_needed
+    from biblios_kit.sim.stats import _newcombe, fair_share_test, games_needed
 
     # Newcombe (1998), example (a): 56/70 against 48/80, difference 0.2000 in 0.0524 to 0.3339
     low, high = _newcombe([1] * 48 + [0] * 32, [1] * 56 + [0] * 14)

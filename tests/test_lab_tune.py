@@ -1,4 +1,4 @@
-"""``lab tune``: targets, ranges, successive halving finding a known answer in this process and on Dask, the CLI."""
+"""``lab tune``: targets, ranges, successive halving finding known answers (a game length, the one fair value) in this process and on Dask, the CLI."""
 
 from __future__ import annotations
 
@@ -21,6 +21,16 @@ from biblios_kit.lab.tune import Target, TargetError, TuneResult, expand_range, 
 FIELD = "setup.2.remove_random=12..24"
 KNOWN = "18"
 TARGET = "decisions=231.3:2"
+
+# Seat fairness: with two players and only 8 down to 3 cards left after setup (73 to 78 of the 81
+# removed at random), the deck makes two or three gift turns, the last one short, and which seat
+# plays the extra or the short turn decides most games. Easy bots, 1,000 to 2,000 games each: seat 1
+# wins about 70% with 73 or 74 removed (it plays two turns), 28% with 76 or 77 (its opponent's turn
+# is the short one), 62% with 78 (one turn, its own); only 75 (two full turns of three cards, one
+# each) is fair: 49.9%. The neighbours are 20 points away, far outside a 5-point tolerance.
+FAIR_FIELD = "setup.2.remove_random=73..78"
+FAIR_KNOWN = "75"
+FAIR_TARGET = "fair:0.05"
 
 
 @pytest.fixture(autouse=True)
@@ -69,6 +79,31 @@ def test_tune_finds_the_known_answer_in_process() -> None:
     _check_known_answer(_tune(InProcessBackend()))
 
 
+def _tune_fair(backend: Backend) -> TuneResult:
+    points, skipped = sweep_rulesets("biblios", (), [expand_range(FAIR_FIELD)])
+    assert not skipped and len(points) == 6
+    refs = [RulesetRef.of(p.ruleset, p.label) for p in points]
+    target = parse_target(FAIR_TARGET)
+    return tune(refs, [p.values for p in points], (2,), ("easy",), target, backend, first=50, most=800)
+
+
+def _check_fair_answer(result: TuneResult) -> None:
+    chosen = result.chosen
+    assert chosen.values == {"setup.2.remove_random": FAIR_KNOWN} and chosen.meets
+    (cell,) = chosen.cells
+    for key in ("seat_win.1", "seat_win.2"):
+        rate = cell.estimates[key]
+        assert 0.45 <= rate.low < 0.5 < rate.high <= 0.55  # confirmed: the whole interval within 5 points of 1/2
+    assert chosen.confirmed(result.target)
+    assert all(not c.meets for c in result.candidates[1:])  # every other value is unfair
+    assert result.rounds[0] == (6, 50) and result.rounds[-1][0] == 1
+    assert result.games < 6 * 800 / 3  # successive halving: far fewer games than every value to the end
+
+
+def test_tune_finds_the_one_fair_value_in_process() -> None:
+    _check_fair_answer(_tune_fair(InProcessBackend()))
+
+
 @pytest.fixture(scope="module")
 def cluster() -> Iterator[DaskBackend]:
     backend = DaskBackend(workers=2)
@@ -112,3 +147,13 @@ def test_cli_tune_json_and_bad_input() -> None:
             else [*args, *bad],
         )
         assert broken.exit_code == 2 and "Traceback" not in broken.output, (bad, broken.output)
+
+
+@pytest.mark.slow
+def test_tune_finds_the_one_fair_value_on_dask(cluster: DaskBackend) -> None:
+    local = _tune_fair(InProcessBackend())
+    remote = _tune_fair(cluster)
+    _check_fair_answer(remote)
+    assert remote.rounds == local.rounds and remote.games == local.games
+    assert [c.values for c in remote.candidates] == [c.values for c in local.candidates]
+    assert [c.cells[0].estimates for c in remote.candidates] == [c.cells[0].estimates for c in local.candidates]

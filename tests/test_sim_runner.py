@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import random
 from pathlib import Path
 
 import pytest
@@ -63,6 +64,28 @@ def test_game_seeds_are_stable_and_distinct() -> None:
     assert game_seed(1, 0) == game_seed(1, 0)
     assert len({game_seed(1, i) for i in range(1000)}) == 1000
     assert 0 <= game_seed(2**70, 5) < 2**63
+
+
+def test_one_bot_seed_function_keeps_every_callers_seeds() -> None:
+    """play, the server, simulate and the lab seed their bots with bots.seeds.bot_seed; the seeds are those of before."""
+    from biblios_kit.bots.seeds import BATCH, TABLE, bot_seed
+    from biblios_kit.sim.runner import make_bots
+    from biblios_kit.tui import session
+
+    # simulate and the lab (and every game seed of a run): the 63-bit BLAKE2b hash of "seed:index", pinned
+    assert bot_seed(5, 2, BATCH) == game_seed(5, 2) == 210380050966385637
+    assert bot_seed(2**70, 3, BATCH) == 2045744059748249978
+    # play (the TUI): the linear derivation its saved games and golden screens were made with, pinned
+    assert bot_seed(123456789, 3) == bot_seed(123456789, 3, TABLE) == 123457159402043
+    assert session.bot_seed is bot_seed  # the TUI calls the one function
+    # the server: fresh entropy, 62 bits
+    fresh = {bot_seed(None, 0) for _ in range(20)}
+    assert len(fresh) == 20 and all(0 <= s < 2**62 for s in fresh)
+    with pytest.raises(ValueError, match="derivation"):
+        bot_seed(1, 0, "other")  # type: ignore[arg-type]
+    ruleset = load_ruleset("biblios")
+    bots = make_bots(ruleset, 9, ("random", "random"))
+    assert [bot.rng.random() for bot in bots] == [random.Random(bot_seed(9, k, BATCH)).random() for k in range(2)]  # type: ignore[attr-defined]
 
 
 def test_wilson_interval() -> None:
@@ -166,3 +189,46 @@ def test_cli_simulate_unsupported_player_count_in_french() -> None:
         use_language("en")
     assert result.exit_code == 2, result.output
     assert "les règles 'biblios' se jouent à 2, 3, 4 joueurs, pas à 9" in result.output, result.output
+
+
+def test_the_game_loop_reports_each_turn_boundary_once() -> None:
+    """play_game's boundary hook (what the lab measures at): before the first decision, at the auction's
+    start, at every change of active player, never after the last decision; the game is the same game."""
+    from biblios_kit.engine import Phase
+    from biblios_kit.sim.runner import play_game
+
+    ruleset = load_ruleset("biblios")
+    for players, bots in ((2, ("medium", "random")), (4, ("random",) * 4)):
+        seen: list[tuple[int, bool, int, Phase]] = []
+        state = play_game(
+            ruleset,
+            players,
+            game_seed(4, players),
+            bots,
+            boundary=lambda s, done, auction, seen=seen: seen.append((done, auction, s.active_player, s.phase)),
+        )
+        plain = play_game(ruleset, players, game_seed(4, players), bots)
+        assert state.actions == plain.actions and state.log  # same game; the watched one keeps its log
+        dones = [done for done, _auction, _active, _phase in seen]
+        assert dones[0] == 0 and dones == sorted(set(dones)) and dones[-1] < state.decision_count
+        assert [auction for _done, auction, _a, _p in seen].count(True) == 1
+        start = next(i for i, (_d, auction, _a, _p) in enumerate(seen) if auction)
+        assert seen[start][3] in (Phase.BIDDING, Phase.PAYMENT)
+        assert all(phase not in (Phase.BIDDING, Phase.PAYMENT) for _d, _x, _a, phase in seen[:start])
+        actives = [active for _d, _x, active, _p in seen]
+        assert all(a != b for a, b in zip(actives[start + 1 :], actives[start + 2 :]))
+        # the boundaries, found again on a replay of the actions: the auction's start, then each change of active player
+        from biblios_kit.engine import new_game
+
+        again = new_game(ruleset, players, game_seed(4, players))
+        expected = [(0, False)]
+        active, auction = again.active_player, False
+        for done, action in enumerate(state.actions[:-1], start=1):
+            again.apply(action)
+            if not auction and again.phase in (Phase.BIDDING, Phase.PAYMENT):
+                auction = True
+                expected.append((done, True))
+            elif again.active_player != active:
+                expected.append((done, False))
+            active = again.active_player
+        assert [(done, flag) for done, flag, _a, _p in seen] == expected

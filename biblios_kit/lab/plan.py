@@ -18,7 +18,7 @@ from typing import Any
 
 from biblios_kit.lab.metrics import GameMetrics, play_and_measure
 from biblios_kit.rules.model import Ruleset
-from biblios_kit.sim.runner import game_seed, seat_assignments
+from biblios_kit.sim.runner import play_batch, seat_assignments
 
 
 def _plain(value: Any) -> Any:
@@ -148,16 +148,20 @@ GameRow = dict[str, Any]
 
 
 def run_job(job: Job) -> list[GameRow]:
-    """Play every game of ``job`` and return one row per game, in game order (a pure function of ``job``)."""
+    """Play every game of ``job`` and return one row per game, in game order (a pure function of ``job``).
+
+    The games go through ``simulate``'s batch loop (:func:`~biblios_kit.sim.runner.play_batch`): game
+    ``i`` has the seed ``game_seed(job.seed, i)``.
+    """
     ruleset = job.ref.build()
-    rows: list[GameRow] = []
-    for index in range(job.start, job.stop):
+    restriction = job.arm.restriction if job.arm.kind == "restrict" else ""
+
+    def play(index: int, seed: int) -> GameRow:
         seats, focus = seats_for(job.arm, job.bots, job.players, index)
-        seed = game_seed(job.seed, index)
-        restriction = job.arm.restriction if job.arm.kind == "restrict" else ""
         metrics: GameMetrics = play_and_measure(ruleset, job.players, seed, seats, focus, restriction)
-        rows.append({"cell": job.cell, "index": index, "seed": seed, "seats": list(seats), "metrics": metrics})
-    return rows
+        return {"cell": job.cell, "index": index, "seed": seed, "seats": list(seats), "metrics": metrics}
+
+    return play_batch(job.seed, job.start, job.stop, play)
 
 
 MAX_GAMES = 1_000_000

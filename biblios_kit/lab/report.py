@@ -20,9 +20,10 @@ from typing import Any
 from biblios_kit.i18n import _, current_language, format_decimal, format_number, format_percent, ngettext, translator
 from biblios_kit.lab.names import arm_label, metric_category, metric_label
 from biblios_kit.lab.runner import LabReport
-from biblios_kit.lab.stats import RATE, CellStats, Difference, Estimate
+from biblios_kit.lab.stats import CellStats
 from biblios_kit.lab.summary import findings, signed
 from biblios_kit.rules.model import Ruleset
+from biblios_kit.sim.stats import RATE, Difference, Estimate
 
 SIGNIFICANT_MARK = "*"
 """Appended to a difference that is significant after Holm's adjustment."""

@@ -14,8 +14,9 @@ from dataclasses import dataclass
 from biblios_kit.i18n import _, format_number, format_percent, ngettext
 from biblios_kit.lab.names import arm_label, category_name, metric_label
 from biblios_kit.lab.runner import LabReport
-from biblios_kit.lab.stats import RATE, CellStats, Difference, games_needed
+from biblios_kit.lab.stats import CellStats
 from biblios_kit.rules.model import Ruleset
+from biblios_kit.sim.stats import RATE, Difference, games_needed
 
 NOBODY_ALERT = 0.2
 """A category left to nobody in at least this share of games is pointed out."""

@@ -34,7 +34,8 @@ from biblios_kit.errors import BibliosError
 from biblios_kit.i18n import _, format_decimal, format_number, ngettext
 from biblios_kit.lab.backends import Backend
 from biblios_kit.lab.plan import MAIN, Cell, Experiment, GameRow, Job, RulesetRef
-from biblios_kit.lab.stats import CellStats, Estimate, cell_stats
+from biblios_kit.lab.stats import CellStats, cell_stats
+from biblios_kit.sim.stats import Estimate
 
 
 class TargetError(BibliosError, ValueError):

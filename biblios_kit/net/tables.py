@@ -312,12 +312,13 @@ class TableHub:
 
     def _open(self, stored: StoredTable, state: GameState) -> Table:
         from biblios_kit.bots.registry import make_bot
+        from biblios_kit.bots.seeds import bot_seed
 
         table = Table(stored.id, state, stored.seats, stored.names, stored.token_digests, stored.bot_delay,
                       stored.options, settings=TableSettings.from_json(stored.settings))  # fmt: skip
         for seat, spec in enumerate(stored.seats):
             if spec != HUMAN:
-                table.bots[seat] = make_bot(spec, secrets.randbits(62), state.ruleset)
+                table.bots[seat] = make_bot(spec, bot_seed(None, seat), state.ruleset)
         self.tables[table.id] = table
         self.playing += not table.finished
         keep_observation_scans(len(self.tables), stored.players)

@@ -1,4 +1,8 @@
-"""Play many games with bots, in this process and worker processes, reproducibly from one seed.
+"""The batch runner of ``simulate`` and the lab: many games with bots, reproducibly from one seed.
+
+:func:`play_game` is the one game loop (the lab measures its games at the turn boundaries it
+reports) and :func:`play_batch` the one loop over a run's games; ``simulate`` spreads them over
+worker processes here, the lab over its backends (:mod:`biblios_kit.lab.backends`).
 
 Game ``i`` of a run with seed ``s`` always uses the game seed :func:`game_seed` ``(s, i)``
 and the same seat assignment, and summaries are combined in game order, so the figures do
@@ -7,27 +11,31 @@ not depend on the number of workers or on how games are split between them.
 
 from __future__ import annotations
 
-import hashlib
 import os
 import random
 import sys
 import time
 from collections import deque
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from concurrent.futures import ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
 from itertools import permutations
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, TypeVar
 
+from biblios_kit.bots.base import Bot
+from biblios_kit.bots.seeds import BATCH, bot_seed, mix
 from biblios_kit.engine.compiled import compile_rules
+from biblios_kit.engine.core import PH_BIDDING, PH_PAYMENT
 from biblios_kit.engine.state import GameState, new_game
 from biblios_kit.errors import BibliosError, EngineError
 from biblios_kit.rules.model import Ruleset
 from biblios_kit.sim.model import GameSummary, SimConfig
 
 if TYPE_CHECKING:
-    from biblios_kit.sim.stats import SimStats
+    from biblios_kit.sim.figures import SimStats
+
+R = TypeVar("R")
 
 INTERRUPTED = "interrupted"
 """:attr:`SimulationStopped.reason` of a run stopped by Ctrl-C (``KeyboardInterrupt``)."""
@@ -40,7 +48,7 @@ class SimulationStopped(BibliosError):
 
     ``reason`` is :data:`INTERRUPTED` or :data:`WORKER_DIED`; ``summaries`` are the games
     finished, in game order (with several workers they need not be the first ones);
-    ``stats`` is their :class:`~biblios_kit.sim.stats.SimStats` (set by
+    ``stats`` is their :class:`~biblios_kit.sim.figures.SimStats` (set by
     :func:`run_simulation`, ``None`` when no game finished). Data, not sentences: the CLI
     words the message.
     """
@@ -55,9 +63,8 @@ class SimulationStopped(BibliosError):
 
 
 def game_seed(seed: int, index: int) -> int:
-    """The seed of game ``index`` of a run seeded ``seed`` (a 63-bit hash of both)."""
-    digest = hashlib.blake2b(f"{seed}:{index}".encode(), digest_size=8).digest()
-    return int.from_bytes(digest, "big") >> 1
+    """The seed of game ``index`` of a run seeded ``seed`` (a 63-bit hash of both, :func:`~biblios_kit.bots.seeds.mix`)."""
+    return mix(seed, index)
 
 
 def seat_assignments(bots: tuple[str, ...], rotate: bool) -> list[tuple[str, ...]]:
@@ -67,27 +74,104 @@ def seat_assignments(bots: tuple[str, ...], rotate: bool) -> list[tuple[str, ...
     return sorted(set(permutations(bots)))
 
 
-def play_game(ruleset: Ruleset, players: int, seed: int, seats: tuple[str, ...]) -> GameState:
-    """Play one game with the bots ``seats`` (specs), bot ``k`` seeded from (``seed``, ``k``)."""
-    from biblios_kit.bots.random_bot import RandomBot
+def make_bots(ruleset: Ruleset, seed: int, seats: Sequence[str]) -> list[Bot]:
+    """The bots of one game seeded ``seed``: seat ``k`` plays ``seats[k]``, seeded ``bot_seed(seed, k, BATCH)``."""
     from biblios_kit.bots.registry import make_bot
 
-    bots = [make_bot(spec, game_seed(seed, seat), ruleset) for seat, spec in enumerate(seats)]
+    return [make_bot(spec, bot_seed(seed, seat, BATCH), ruleset) for seat, spec in enumerate(seats)]
+
+
+Boundary = Callable[[GameState, int, bool], None]
+"""Called at each turn boundary of a game being played, with the state, the decisions made so far,
+and whether this boundary is the auction phase's start (see :func:`play_game`)."""
+
+
+def play_game(
+    ruleset: Ruleset,
+    players: int,
+    seed: int,
+    seats: Sequence[str],
+    bots: Sequence[Bot] | None = None,
+    boundary: Boundary | None = None,
+) -> GameState:
+    """Play one game with the bots ``seats`` (specs), made by :func:`make_bots` unless ``bots`` are given.
+
+    This is the one game loop of ``simulate`` and the lab. With ``boundary``, it is called before
+    the first decision, after the decision that starts the auction phase (``True``: the first
+    decision after which the phase is bidding or payment) and, other than that one, after every
+    decision that changes the active player (``False``), never after the last decision; the game
+    then keeps its event log.
+    Without ``boundary``, a game of random bots only is played by the engine's playout, without an
+    event log (the same actions, far faster).
+    """
+    from biblios_kit.bots.random_bot import RandomBot
+
+    if bots is None:
+        bots = make_bots(ruleset, seed, seats)
     fast = [type(bot) is RandomBot for bot in bots]
-    if all(fast):  # the same actions as each RandomBot.choose(observation), far faster
+    if boundary is None and all(fast):  # the same actions as each RandomBot.choose(observation), far faster
         state = new_game(ruleset, players, seed, events=False)
         state.playout([bot.rng for bot in bots])  # type: ignore[attr-defined]
         return state
     state = new_game(ruleset, players, seed)
     apply, random_action, observation = state.apply, state.random_action, state.observation
-    while state.cur >= 0:
+    if boundary is None:
+        while state.cur >= 0:
+            p = state.cur
+            bot = bots[p]
+            if fast[p]:  # same draw as RandomBot.choose(observation), without building the observation
+                apply(random_action(bot.rng))  # type: ignore[attr-defined]
+            else:
+                apply(bot.choose(observation(p)))
+        return state
+    # The same loop, watching for turn boundaries: the lab measures the game there, as it is played.
+    # Two loops, so that each decision costs one or two field reads more than above (the lab's
+    # overhead against simulate is measured in benchmarks/lab.py).
+    active = state.active
+    boundary(state, 0, False)
+    while state.cur >= 0:  # the gift phase, up to the decision that starts the auction phase
         p = state.cur
         bot = bots[p]
-        if fast[p]:  # same draw as RandomBot.choose(observation), without building the observation
+        if fast[p]:
             apply(random_action(bot.rng))  # type: ignore[attr-defined]
         else:
             apply(bot.choose(observation(p)))
+        ph = state.ph
+        if ph in (PH_BIDDING, PH_PAYMENT):
+            active = state.active
+            if state.cur >= 0:
+                boundary(state, state.decision_count, True)
+            break
+        if state.active != active:
+            active = state.active
+            if state.cur >= 0:
+                boundary(state, state.decision_count, False)
+    while state.cur >= 0:  # the auction phase
+        p = state.cur
+        bot = bots[p]
+        if fast[p]:
+            apply(random_action(bot.rng))  # type: ignore[attr-defined]
+        else:
+            apply(bot.choose(observation(p)))
+        if state.active != active:
+            active = state.active
+            if state.cur >= 0:
+                boundary(state, state.decision_count, False)
     return state
+
+
+def play_batch(seed: int, start: int, stop: int, play: Callable[[int, int], R], rows: list[R] | None = None) -> list[R]:
+    """The one batch loop of ``simulate`` and the lab: ``play(index, game_seed(seed, index))`` for games ``start .. stop-1``.
+
+    ``play`` plays game ``index`` of a run seeded ``seed`` and returns its row (a summary, a
+    game's metrics...). Each row is appended to ``rows`` (a new list by default) as soon as its
+    game ends, so a caller interrupted in the middle still has the games finished.
+    """
+    if rows is None:
+        rows = []
+    for index in range(start, stop):
+        rows.append(play(index, mix(seed, index)))
+    return rows
 
 
 def summarize_game(index: int, state: GameState, seats: tuple[str, ...]) -> GameSummary:
@@ -127,11 +211,7 @@ def _plain_random(spec: str, ruleset: Ruleset) -> bool:
 def _play_range(
     config: SimConfig, ruleset: Ruleset, start: int, stop: int, rows: list[SummaryRow] | None = None
 ) -> list[SummaryRow]:
-    """Play games ``start .. stop-1`` of ``config``; return their summaries as rows.
-
-    Each row is appended to ``rows`` (a new list by default) as soon as its game ends, so a
-    caller interrupted in the middle still has the games finished.
-    """
+    """Play games ``start .. stop-1`` of ``config`` (through :func:`play_batch`); return their summaries as rows."""
     assignments = seat_assignments(config.bots, config.rotate)
     plain = {spec: _plain_random(spec, ruleset) for spec in config.bots}
     # Random bots only: the seat RNGs are made once and re-seeded per game (Random.seed(s)
@@ -139,22 +219,21 @@ def _play_range(
     rngs = [random.Random() for _ in range(config.players)]
     if config.records:
         from biblios_kit.engine.records import record_of, save_record
-    if rows is None:
-        rows = []
-    for index in range(start, stop):
+
+    def play(index: int, seed: int) -> SummaryRow:
         seats = assignments[index % len(assignments)]
-        seed = game_seed(config.seed, index)
         if all(plain[spec] for spec in seats):
             for seat, rng in enumerate(rngs):
-                rng.seed(game_seed(seed, seat))
+                rng.seed(bot_seed(seed, seat, BATCH))
             state = new_game(ruleset, config.players, seed, events=False)
             state.playout(rngs)
         else:
             state = play_game(ruleset, config.players, seed, seats)
         if config.records:
             save_record(record_of(state, seats), Path(config.records) / f"game-{index + 1:06d}.json", durable=False)
-        rows.append(_summary_row(index, state, seats))
-    return rows
+        return _summary_row(index, state, seats)
+
+    return play_batch(config.seed, start, stop, play, rows)
 
 
 _PARENT_CHECK_INTERVAL = 0.5
@@ -337,13 +416,13 @@ def _play_shared(
 
 
 def run_simulation(config: SimConfig, progress: Callable[[int], None] | None = None) -> SimStats:
-    """Run ``config`` and return its :class:`~biblios_kit.sim.stats.SimStats`.
+    """Run ``config`` and return its :class:`~biblios_kit.sim.figures.SimStats`.
 
     A run stopped by Ctrl-C or by a dead worker process raises :class:`SimulationStopped`
     with the figures of the games that finished.
     """
     from biblios_kit.rules import load_ruleset
-    from biblios_kit.sim.stats import summarize
+    from biblios_kit.sim.figures import summarize
 
     ruleset = load_ruleset(config.ruleset, config.options)
     if config.players not in ruleset.setups:

@@ -18,6 +18,7 @@ from collections.abc import Callable, Sequence
 from pathlib import Path
 
 from biblios_kit.bots.base import Bot
+from biblios_kit.bots.seeds import bot_seed
 from biblios_kit.engine.events import Event, to_event
 from biblios_kit.engine.observation import Observation
 from biblios_kit.engine.reseed import reseed
@@ -29,11 +30,6 @@ from biblios_kit.rules.model import Ruleset
 from biblios_kit.tui.config import AUTOPLAY_MODES, DEFAULT_AUTOPLAY, GameConfig
 from biblios_kit.tui.public_cards import public_events
 from biblios_kit.tui.saves import HUMAN, SavedGame, save_game
-
-
-def bot_seed(seed: int, seat: int) -> int:
-    """The seed of the bot in ``seat`` for a game seeded ``seed`` (distinct per seat, reproducible)."""
-    return (seed * 1_000_003 + 7_919 * (seat + 1)) % (1 << 62)
 
 
 def fresh_seed() -> int:
