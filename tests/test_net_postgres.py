@@ -294,7 +294,9 @@ def test_a_bot_move_left_by_a_dead_process_is_played_by_another(db_url: str, tmp
 
     async def scenario() -> None:
         hubs = [TableHub(PgStore(db_url, tmp_path / name), ThreadPoolExecutor(1)) for name in ("a", "b")]
-        invitation = hubs[0].create("biblios", [], 3, ["human", "easy", "human"], seed=8, bot_delay=0)
+        # A bot delay, so that a's move is still waiting when a "dies" (with none, a's bot could already be
+        # committing its move, which no death stops once the database has it).
+        invitation = hubs[0].create("biblios", [], 3, ["human", "easy", "human"], seed=8, bot_delay=0.2)
         tables = [hub.table(invitation.table) for hub in hubs]
         following = asyncio.create_task(hubs[1].follow())
         for _ in range(200):
