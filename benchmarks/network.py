@@ -86,11 +86,12 @@ class Table:
 
 
 async def play_seat(http: aiohttp.ClientSession, base: str, table: Table, seat: int, think: float,
-                    limit: int | None, stop_at: float) -> None:  # fmt: skip
+                    limit: int | None, stop_at: float, updates: bool = True) -> None:  # fmt: skip
     """One browser-client seat: hello, then follow the views and answer each of its turns with an action."""
     async with http.ws_connect(f"{base}/api/tables/{table.id}/ws", max_msg_size=0, compress=15) as ws:
-        await ws.send_json({"type": "hello", "token": table.tokens[seat]})
+        await ws.send_json({"type": "hello", "token": table.tokens[seat], "updates": updates})
         log = table.events[seat]
+        view: dict | None = None
         async for message in ws:
             if message.type != aiohttp.WSMsgType.TEXT:
                 break
@@ -99,8 +100,16 @@ async def play_seat(http: aiohttp.ClientSession, base: str, table: Table, seat: 
             if kind == "error":
                 table.errors.append(f"seat {seat}: {data['code']}: {data['message']}")
                 continue
-            if kind != "view":
+            if kind == "update":  # what a page does: the changed fields over the view it has
+                if view is None or data["base"] != view["version"]:
+                    table.errors.append(
+                        f"seat {seat}: an update from version {data['base']} to a view it does not have"
+                    )
+                    break
+                data = {**view, **data, "observation": {**view["observation"], **data["observation"]}}
+            elif kind != "view":
                 continue
+            view = data
             now = time.perf_counter()
             if data["first_event"] != len(log):  # what a page checks before appending the new events
                 table.errors.append(f"seat {seat}: events from {data['first_event']}, the page has {len(log)}")
@@ -157,7 +166,7 @@ async def run(
         started = time.perf_counter()
         stop_at = started + args.seconds if args.seconds else float("inf")
         seats = [
-            asyncio.create_task(play_seat(http, base, table, seat, args.think, limit, stop_at))
+            asyncio.create_task(play_seat(http, base, table, seat, args.think, limit, stop_at, not args.whole_views))
             for table in tables
             for seat in range(args.seats)
         ]
@@ -184,6 +193,9 @@ def main() -> None:
     parser.add_argument("--to-the-end", action="store_true", help="play every game to the end; check the records")
     parser.add_argument("--ruleset", default="biblios")
     parser.add_argument("--durable", action="store_true", help="run the server with --durable (fsync per action)")
+    parser.add_argument(
+        "--whole-views", action="store_true", help="ask for whole views, not updates (protocol 1's first clients)"
+    )
     parser.add_argument("--profile", metavar="FILE", help="run the server under cProfile, its statistics to FILE")
     args = parser.parse_args()
 
@@ -219,7 +231,8 @@ def report(args: argparse.Namespace, folder: Path) -> None:
             marks.update(cpu=_cpu(server.pid), mine=_own_cpu(), load=os.getloadavg()[0])
 
         tables, elapsed = asyncio.run(run(args, base, admin, on_start))
-        cpu = _cpu(server.pid) - float(marks["cpu"])  # type: ignore[arg-type]
+        user, system = (now - then for now, then in zip(_cpu(server.pid), marks["cpu"]))  # type: ignore[call-overload]
+        cpu = user + system
         client_cpu = _own_cpu() - float(marks["mine"])  # type: ignore[arg-type]
         rss, peak = _memory(server.pid)
         loads = (float(marks["load"]), os.getloadavg()[0])  # type: ignore[arg-type]
@@ -236,13 +249,14 @@ def report(args: argparse.Namespace, folder: Path) -> None:
         if args.seconds
         else f"{args.actions} actions per table"
     )
-    print(f"tables: {args.tables} x {args.seats} browser-client seats, think {args.think} s, {span}")
+    kind = "whole views" if args.whole_views else "updates"
+    print(f"tables: {args.tables} x {args.seats} browser-client seats ({kind}), think {args.think} s, {span}")
     print(f"load average: {loads[0]:.2f} at the start, {loads[1]:.2f} at the end (2-core machine: os.cpu_count() = "
           f"{os.cpu_count()})")  # fmt: skip
     print(f"actions: {actions} in {elapsed:.1f} s = {actions / elapsed:.0f} actions/s")
     per_action = cpu / actions * 1000 if actions else 0.0
-    print(f"server process: CPU {cpu:.1f} s = {per_action:.3f} ms per action ({cpu / elapsed:.0%} of a core); "
-          f"RSS {rss / 1e6:.0f} MB (peak {peak / 1e6:.0f} MB)")  # fmt: skip
+    print(f"server process: CPU {cpu:.1f} s = {per_action:.3f} ms per action ({cpu / elapsed:.0%} of a core; "
+          f"{system / cpu if cpu else 0:.0%} of it in the kernel); RSS {rss / 1e6:.0f} MB (peak {peak / 1e6:.0f} MB)")  # fmt: skip
     print(f"load generator (this process): CPU {client_cpu:.1f} s ({client_cpu / elapsed:.0%} of a core)")
     if latencies:
         p95 = latencies[min(len(latencies) - 1, int(0.95 * len(latencies)))]
@@ -286,13 +300,14 @@ def _memory(pid: int) -> tuple[int, int]:
     return found.get("VmRSS", 0), found.get("VmHWM", 0)
 
 
-def _cpu(pid: int) -> float:
-    """User + system CPU seconds of a process so far (Linux ``/proc``)."""
+def _cpu(pid: int) -> tuple[float, float]:
+    """User and system CPU seconds of a process so far (Linux ``/proc``)."""
     try:
         fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
-        return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+        tick = os.sysconf("SC_CLK_TCK")
+        return int(fields[11]) / tick, int(fields[12]) / tick
     except (OSError, IndexError, ValueError):
-        return 0.0
+        return 0.0, 0.0
 
 
 if __name__ == "__main__":
