@@ -4,8 +4,10 @@ The server runs in its own process (``biblios-kit host`` on 127.0.0.1, a tempora
 folder); this process (the load generator, a second process with its own CPU) plays every
 seat of every table as a browser page does: one WebSocket per seat (offering
 permessage-deflate, as browsers do; the server declines it), a ``hello`` with the
-seat's token, then views pushed by the server (each carrying only the events the seat has
-not seen yet: the seat keeps the log and checks that ``first_event`` continues it), and
+seat's token asking for updates (``--whole-views``: not, as the first clients of protocol 1),
+then a whole view and updates pushed by the server (each applied to the view the seat holds,
+as the page does, and carrying only the events the seat has not seen yet: the seat keeps the
+log and checks that ``first_event`` continues it), and
 on its turn, after a think time drawn uniformly between half and one and a half times
 ``--think``, a random legal action with the ``version`` it answers. For every action the
 benchmark notes when it was sent and when *every* seat of the table had received the view
@@ -15,13 +17,13 @@ Tables are created with the admin token; a ``429 rate_limited`` reply is retried
 short wait (creating 1,000 tables takes longer than the admin's burst of requests).
 
 Printed: actions per second (all tables together), the server process's CPU per action
-(user + system, from ``/proc/PID/stat``) and its resident memory, the load generator's
+(user + system, from ``/proc/PID/stat``, with the kernel's share) and its resident memory, the load generator's
 own CPU, the load average, latency median, p95 and max, the errors (any error reply
 fails the run), and, with ``--to-the-end``, that every finished table's game record
 replays.
 
 Run: ``.venv/bin/python benchmarks/network.py [--tables 1000] [--seats 4] [--think 0.5]
-[--seconds 60 | --actions 150 | --to-the-end] [--profile FILE]``. Target: 1,000 tables
+[--seconds 60 | --actions 150 | --to-the-end] [--whole-views] [--profile FILE]``. Target: 1,000 tables
 of 4 seats at a think time of 0.5 s, p95 < 100 ms, no error. Figures go in
 docs/performance.md (network section).
 """

@@ -200,7 +200,8 @@ ViewCallback = Callable[[dict[str, Any]], Awaitable[None] | None]
 class SeatConnection:
     """A WebSocket to one table for one seat (or a spectator), reconnecting by itself.
 
-    Every view (with only the events not received yet) goes to ``on_view``; error
+    It asks for updates (docs/network.md) and applies each to the last view, so every
+    view (whole, with only the events not received yet) goes to ``on_view``; error
     replies go to ``on_error``; ``on_status(connected)`` tells when the link is lost or
     back. :meth:`send_actions` plays; :meth:`run` runs until :meth:`close`, or until the
     server sends a message larger than :data:`MAX_REPLY_BYTES` or one that is not JSON:
