@@ -4,8 +4,10 @@ The server runs in its own process (``biblios-kit host`` on 127.0.0.1, a tempora
 folder); this process (the load generator, a second process with its own CPU) plays every
 seat of every table as a browser page does: one WebSocket per seat (offering
 permessage-deflate, as browsers do; the server declines it), a ``hello`` with the
-seat's token, then views pushed by the server (each carrying only the events the seat has
-not seen yet: the seat keeps the log and checks that ``first_event`` continues it), and
+seat's token asking for updates (``--whole-views``: not, as the first clients of protocol 1),
+then a whole view and updates pushed by the server (each applied to the view the seat holds,
+as the page does, and carrying only the events the seat has not seen yet: the seat keeps the
+log and checks that ``first_event`` continues it), and
 on its turn, after a think time drawn uniformly between half and one and a half times
 ``--think``, a random legal action with the ``version`` it answers. For every action the
 benchmark notes when it was sent and when *every* seat of the table had received the view
@@ -15,7 +17,7 @@ Tables are created with the admin token; a ``429 rate_limited`` reply is retried
 short wait (creating 1,000 tables takes longer than the admin's burst of requests).
 
 Printed: actions per second (all tables together), the server process's CPU per action
-(user + system, from ``/proc/PID/stat``) and its resident memory, the load generator's
+(user + system, from ``/proc/PID/stat``, with the kernel's share) and its resident memory, the load generator's
 own CPU, the load average, latency median, p95 and max, the errors (any error reply
 fails the run), and, with ``--to-the-end``, that every finished table's game record
 replays.
@@ -28,7 +30,7 @@ The server CPU printed is then that of every ``host`` process, and PostgreSQL's 
 printed apart.
 
 Run: ``.venv/bin/python benchmarks/network.py [--tables 1000] [--seats 4] [--think 0.5]
-[--seconds 60 | --actions 150 | --to-the-end] [--db sqlite|postgresql [--processes 2]]
+[--seconds 60 | --actions 150 | --to-the-end] [--whole-views] [--db sqlite|postgresql [--processes 2]]
 [--profile FILE]``. Target: 1,000 tables of 4 seats at a think time of 0.5 s, p95 < 100 ms,
 no error. Figures go in docs/performance.md (network section).
 """
@@ -94,11 +96,12 @@ class Table:
 
 
 async def play_seat(http: aiohttp.ClientSession, base: str, table: Table, seat: int, think: float,
-                    limit: int | None, stop_at: float) -> None:  # fmt: skip
+                    limit: int | None, stop_at: float, updates: bool = True) -> None:  # fmt: skip
     """One browser-client seat: hello, then follow the views and answer each of its turns with an action."""
     async with http.ws_connect(f"{base}/api/tables/{table.id}/ws", max_msg_size=0, compress=15) as ws:
-        await ws.send_json({"type": "hello", "token": table.tokens[seat]})
+        await ws.send_json({"type": "hello", "token": table.tokens[seat], "updates": updates})
         log = table.events[seat]
+        view: dict | None = None
         async for message in ws:
             if message.type != aiohttp.WSMsgType.TEXT:
                 break
@@ -107,8 +110,16 @@ async def play_seat(http: aiohttp.ClientSession, base: str, table: Table, seat: 
             if kind == "error":
                 table.errors.append(f"seat {seat}: {data['code']}: {data['message']}")
                 continue
-            if kind != "view":
+            if kind == "update":  # what a page does: the changed fields over the view it has
+                if view is None or data["base"] != view["version"]:
+                    table.errors.append(
+                        f"seat {seat}: an update from version {data['base']} to a view it does not have"
+                    )
+                    break
+                data = {**view, **data, "observation": {**view["observation"], **data["observation"]}}
+            elif kind != "view":
                 continue
+            view = data
             now = time.perf_counter()
             if data["first_event"] != len(log):  # what a page checks before appending the new events
                 table.errors.append(f"seat {seat}: events from {data['first_event']}, the page has {len(log)}")
@@ -168,7 +179,14 @@ async def run(
         seats = [
             asyncio.create_task(
                 play_seat(
-                    http, bases[(index * args.seats + seat) % len(bases)], table, seat, args.think, limit, stop_at
+                    http,
+                    bases[(index * args.seats + seat) % len(bases)],
+                    table,
+                    seat,
+                    args.think,
+                    limit,
+                    stop_at,
+                    not args.whole_views,
                 )
             )
             for index, table in enumerate(tables)
@@ -197,6 +215,9 @@ def main() -> None:
     parser.add_argument("--to-the-end", action="store_true", help="play every game to the end; check the records")
     parser.add_argument("--ruleset", default="biblios")
     parser.add_argument("--durable", action="store_true", help="run the server with --durable (fsync per action)")
+    parser.add_argument(
+        "--whole-views", action="store_true", help="ask for whole views, not updates (protocol 1's first clients)"
+    )
     parser.add_argument("--profile", metavar="FILE", help="run the server under cProfile, its statistics to FILE")
     parser.add_argument("--db", choices=["sqlite", "postgresql"], default="sqlite", help="where the tables are kept")
     parser.add_argument("--db-url", help="an existing PostgreSQL database (default: a throwaway server)")
@@ -259,14 +280,16 @@ def measure(args: argparse.Namespace, folder: Path, url: str | None, database_pi
         admin = (folder / "admin-token").read_text().strip()
         marks: dict[str, object] = {}
 
-        def server_cpu() -> float:
-            return sum(_cpu(server.pid) for server in servers)
+        def server_cpu() -> tuple[float, float]:
+            times = [_cpu(server.pid) for server in servers]
+            return sum(user for user, _system in times), sum(system for _user, system in times)
 
         def on_start() -> None:
             marks.update(cpu=server_cpu(), mine=_own_cpu(), load=os.getloadavg()[0], db=_tree_cpu(database_pid))
 
         tables, elapsed = asyncio.run(run(args, bases, admin, on_start))
-        cpu = server_cpu() - float(marks["cpu"])  # type: ignore[arg-type]
+        user, system = (now - then for now, then in zip(server_cpu(), marks["cpu"]))  # type: ignore[call-overload]
+        cpu = user + system
         client_cpu = _own_cpu() - float(marks["mine"])  # type: ignore[arg-type]
         db_cpu = _tree_cpu(database_pid) - float(marks["db"])  # type: ignore[arg-type]
         memory = [_memory(server.pid) for server in servers]
@@ -293,13 +316,14 @@ def measure(args: argparse.Namespace, folder: Path, url: str | None, database_pi
     )
     if args.async_commit:
         store += ", synchronous_commit=off"
-    print(f"tables: {args.tables} x {args.seats} browser-client seats, think {args.think} s, {span}; {store}")
+    kind = "whole views" if args.whole_views else "updates"
+    print(f"tables: {args.tables} x {args.seats} browser-client seats ({kind}), think {args.think} s, {span}; {store}")
     print(f"load average: {loads[0]:.2f} at the start, {loads[1]:.2f} at the end (2-core machine: os.cpu_count() = "
           f"{os.cpu_count()})")  # fmt: skip
     print(f"actions: {actions} in {elapsed:.1f} s = {actions / elapsed:.0f} actions/s")
     per_action = cpu / actions * 1000 if actions else 0.0
     print(f"server process{'es' if len(servers) > 1 else ''}: CPU {cpu:.1f} s = {per_action:.3f} ms per action "
-          f"({cpu / elapsed:.0%} of a core); RSS {rss / 1e6:.0f} MB (peak {peak / 1e6:.0f} MB; the largest process)")  # fmt: skip
+          f"({cpu / elapsed:.0%} of a core; {system / cpu if cpu else 0:.0%} of it in the kernel); RSS {rss / 1e6:.0f} MB (peak {peak / 1e6:.0f} MB; the largest process)")  # fmt: skip
     if database_pid is not None:
         print(f"PostgreSQL server: CPU {db_cpu:.1f} s = {db_cpu / max(actions, 1) * 1000:.3f} ms per action "
               f"({db_cpu / elapsed:.0%} of a core)")  # fmt: skip
@@ -350,23 +374,24 @@ def _tree_cpu(pid: int | None) -> float:
     """User + system CPU seconds of a process and its children now alive (PostgreSQL: the server and its backends)."""
     if pid is None:
         return 0.0
-    total = _cpu(pid)
+    total = sum(_cpu(pid))
     for stat in Path("/proc").glob("[0-9]*/stat"):
         try:
             if int(stat.read_text().rsplit(")", 1)[1].split()[1]) == pid:
-                total += _cpu(int(stat.parent.name))
+                total += sum(_cpu(int(stat.parent.name)))
         except (OSError, IndexError, ValueError):
             continue
     return total
 
 
-def _cpu(pid: int) -> float:
-    """User + system CPU seconds of a process so far (Linux ``/proc``)."""
+def _cpu(pid: int) -> tuple[float, float]:
+    """User and system CPU seconds of a process so far (Linux ``/proc``)."""
     try:
         fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
-        return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+        tick = os.sysconf("SC_CLK_TCK")
+        return int(fields[11]) / tick, int(fields[12]) / tick
     except (OSError, IndexError, ValueError):
-        return 0.0
+        return 0.0, 0.0
 
 
 if __name__ == "__main__":

@@ -41,31 +41,45 @@ def known_cards(state: GameState, seat: int) -> set[int]:
 
 
 def named_cards(message: dict[str, Any], state: GameState) -> set[int]:
-    """Every card a view message names (the schema allows no other field: checked in full now and then,
-    and its field names every time)."""
+    """Every card a view or update message names (the schema allows no other field: checked in full now and
+    then, and its field names every time). An update names only the observation fields that changed."""
+    update = message["type"] == "update"
     if message["version"] % 16 == 0:
-        validate(message, "view")
+        validate(message, "update" if update else "view")
     defs = schema()["$defs"]
-    assert set(message) == set(defs["view"]["required"])
     obs = message["observation"]
-    assert set(obs) == set(defs["observation"]["required"])
+    if update:
+        assert set(defs["update"]["required"]) <= set(message) <= set(defs["update"]["properties"])
+        assert set(obs) <= set(defs["observation"]["required"])
+    else:
+        assert set(message) == set(defs["view"]["required"])
+        assert set(obs) == set(defs["observation"]["required"])
     assert all(set(e) == {"kind", "player", "card", "args"} for e in message["events"])
-    cards = set(obs["hand"]) | set(obs["public"]) | set(obs["discard"]) | set(obs["my_kept"])
-    cards |= set(obs["my_auction_cards"]) | set(obs["revealed"]) | set(obs["my_buried"])
-    cards |= {c for _p, c in obs["gold_paid"]} | {c for _p, c in obs["acquired"]}
-    cards |= {c for c in (obs["drawn"], obs["kept"]) if c is not None}
-    if obs["church"] is not None:
+    cards: set[int] = set()
+    for field in ("hand", "public", "discard", "my_kept", "my_auction_cards", "revealed", "my_buried"):
+        cards |= set(obs.get(field, ()))
+    cards |= {c for _p, c in obs.get("gold_paid", ())} | {c for _p, c in obs.get("acquired", ())}
+    cards |= {c for c in (obs.get("drawn"), obs.get("kept")) if c is not None}
+    if obs.get("church") is not None:
         cards.add(obs["church"][1])
-    if obs["auction"] is not None:
+    if obs.get("auction") is not None:
         cards.add(obs["auction"]["card"])
-    if obs["payment"] is not None:
+    if obs.get("payment") is not None:
         cards |= set(obs["payment"]["paid_gold"])
     cards |= {e["card"] for e in message["events"] if e["card"] is not None}
-    for text in obs["legal_actions"]:
+    for text in obs.get("legal_actions", ()):
         action = parse_action(state.ruleset, text)
         if PICK <= action < PAY + len(state.ruleset.deck):
             cards.add(action - (PICK if action < PAY else PAY))
     return cards
+
+
+def updated(view: dict[str, Any], update: dict[str, Any]) -> dict[str, Any]:
+    """The view an update message makes of ``view`` (what every client does with one)."""
+    assert update["base"] == view["version"], "an update to another version than the connection's view"
+    return {**view, "version": update["version"], "observation": {**view["observation"], **update["observation"]},
+            "first_event": update["first_event"], "events": update["events"],
+            "result": update.get("result", view["result"])}  # fmt: skip
 
 
 async def _play(choice: tuple[Any, ...], seed: int, count_index: int, rng_seed: int, data_dir: Path) -> int:
@@ -81,26 +95,39 @@ async def _play(choice: tuple[Any, ...], seed: int, count_index: int, rng_seed: 
         )
         table = reply["table"]
         tokens = [seat["token"] for seat in reply["seats"]]
+        # Every seat and a spectator twice: one connection sent whole views, one sent updates.
         sockets = []
-        for token in [*tokens, None]:
-            ws = await client.ws_connect(f"/api/tables/{table}/ws")
-            await ws.send_json({"type": "hello", "token": token})
-            sockets.append(ws)
+        for updates in (False, True):
+            for token in [*tokens, None]:
+                ws = await client.ws_connect(f"/api/tables/{table}/ws")
+                await ws.send_json({"type": "hello", "token": token, "updates": updates})
+                sockets.append(ws)
+        held: dict[int, dict[str, Any]] = {}  # the view each updated connection holds
 
         async def check_views(version: int) -> None:
             nonlocal checked
             hidden_from_someone = [known_cards(replica, p) for p in range(players)]
             public = set.intersection(*hidden_from_someone)
+            whole: list[dict[str, Any]] = []
             for index, ws in enumerate(sockets):
+                reader = index % (players + 1)
                 while True:
                     message = json.loads((await asyncio.wait_for(ws.receive(), 10)).data)
-                    if message["type"] == "view":
+                    if message["type"] in ("view", "update"):
                         break
                 assert message["version"] == version
-                allowed = hidden_from_someone[index] if index < players else public
+                assert (message["type"] == "update") == (index > players and version > 0)
+                allowed = hidden_from_someone[reader] if reader < players else public
                 leaked = named_cards(message, replica) - allowed
-                who = f"seat {index}" if index < players else "a spectator"
-                assert not leaked, f"{who} was sent hidden cards {sorted(leaked)} at version {version}"
+                who = f"seat {reader}" if reader < players else "a spectator"
+                assert not leaked, (
+                    f"{who} was sent hidden cards {sorted(leaked)} at version {version} ({message['type']})"
+                )
+                if index <= players:
+                    whole.append(message)
+                else:  # the updated view is exactly the whole view of the same version
+                    view = held[index] = updated(held[index], message) if message["type"] == "update" else message
+                    assert view == whole[reader], f"{who}: an update made another view than the whole one"
                 checked += 1
 
         await check_views(0)

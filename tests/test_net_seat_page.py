@@ -72,11 +72,25 @@ def _table(host: HostProcess, seats: list[str], names: list[str], seed: int = 8)
     return created
 
 
+RECEIVED: dict[Any, list[str]] = {}
+"""Page -> the type of each WebSocket message it received, in order."""
+
+
+def _kind(frame: Any) -> str:
+    payload = frame if isinstance(frame, str | bytes) else frame.get("payload", "")
+    try:
+        return str(json.loads(payload).get("type"))
+    except (ValueError, AttributeError):
+        return "?"
+
+
 def _open(browser: Any, link: str, viewport: dict[str, int], locale: str = "en-GB") -> Any:
     # The page's Content-Security-Policy forbids eval, which Playwright's waits use (test_the_first_load_is_light checks the header).
     context = browser.new_context(viewport=viewport, locale=locale, has_touch=viewport is PHONE, bypass_csp=True)
     page = context.new_page()
     page.set_default_timeout(15_000)
+    kinds = RECEIVED[page] = []  # the type of every WebSocket message the page received
+    page.on("websocket", lambda ws: ws.on("framereceived", lambda frame: kinds.append(_kind(frame))))
     page.goto(link)
     page.wait_for_selector("#status[data-state=ok]")
     return page
@@ -165,6 +179,9 @@ def test_two_browser_seats_and_a_bot_play_a_whole_game(browser: Any, host: HostP
         if not acted:
             time.sleep(0.05)
     assert moves["phone"] > 5 and moves["desktop"] > 5, moves
+    for page in (phone, desktop):  # a whole view on connecting, then updates only (what changed)
+        kinds = [kind for kind in RECEIVED[page] if kind in ("view", "update")]
+        assert kinds[0] == "view" and kinds.count("update") > 20 and kinds.count("view") == 1, kinds[:5]
     # Bids beyond the hand were offered with the warning of the penalty in force.
     assert warnings and all(w.startswith("⚠") or "Bluff" in w for w in warnings), warnings
     assert any("If you win" in w for w in warnings), warnings

@@ -268,7 +268,8 @@ def unreachable_reason(error: BaseException) -> str:
 class SeatConnection:
     """A WebSocket to one table for one seat (or a spectator), reconnecting by itself.
 
-    Every view (with only the events not received yet) goes to ``on_view``; error
+    It asks for updates (docs/network.md) and applies each to the last view, so every
+    view (whole, with only the events not received yet) goes to ``on_view``; error
     replies go to ``on_error``; ``on_status(connected)`` tells when the link is lost or
     back; ``on_info`` gets each ``table_info`` message (who is connected, the table's
     settings: asked for in the hello only when given); ``on_unreachable(reason, delay)``
@@ -296,6 +297,8 @@ class SeatConnection:
         self.on_status = on_status
         self.events = 0
         """Events received so far (asked for again from here after a reconnection)."""
+        self.view: dict[str, Any] | None = None
+        """The last view, whole (``update`` messages apply to it); ``None`` until the first one."""
         self._ws: aiohttp.ClientWebSocketResponse | None = None
         self._closing = False
         self._pending: dict[str, asyncio.Future[Any]] = {}
@@ -319,7 +322,9 @@ class SeatConnection:
                 try:
                     async with session.ws_connect(self.url, heartbeat=20, max_msg_size=MAX_REPLY_BYTES) as ws:
                         self._ws = ws
-                        hello: dict[str, Any] = {"type": "hello", "token": self.token, "since": self.events}
+                        self.view = None  # a whole view comes first, then updates to it
+                        hello: dict[str, Any] = {"type": "hello", "token": self.token, "since": self.events,
+                                                 "updates": True}  # fmt: skip
                         if self.lang:
                             hello["lang"] = self.lang
                         if self.on_info is not None:
@@ -371,9 +376,13 @@ class SeatConnection:
         if not isinstance(message, dict):
             raise unreadable_reply(self.server)
         kind = message.get("type")
+        if kind == "update":
+            message = self._updated(message)
+            kind = "view"
         if kind == "view":
             if not isinstance(message.get("first_event"), int) or not isinstance(message.get("events"), list):
                 raise unreadable_reply(self.server)
+            self.view = message
             if message["first_event"] > self.events:
                 raise ProtocolError("events missing from the server's view")
             skip = self.events - message["first_event"]
@@ -395,6 +404,22 @@ class SeatConnection:
                     future.set_exception(ApiError(str(message.get("code", "")), str(message.get("message", ""))))
                 else:
                     future.set_result(message)
+
+    def _updated(self, update: dict[str, Any]) -> dict[str, Any]:
+        """The whole view an ``update`` message makes of :attr:`view` (docs/network.md).
+
+        ``ProtocolError`` (the connection starts again, with a whole view) for an update to
+        another version than the view's; :func:`unreadable_reply` for a malformed one.
+        """
+        view = self.view
+        changes = update.get("observation")
+        if not isinstance(changes, dict) or not isinstance(update.get("version"), int):
+            raise unreadable_reply(self.server)
+        if view is None or update.get("base") != view["version"]:
+            raise ProtocolError("an update to a view this client does not have")
+        result = update["result"] if "result" in update else view["result"]
+        return {**view, "version": update["version"], "observation": {**view["observation"], **changes},
+                "first_event": update.get("first_event"), "events": update.get("events"), "result": result}  # fmt: skip
 
     async def _request(self, message: dict[str, Any], reply: str, timeout: float = 15.0) -> Any:
         ws = self._ws

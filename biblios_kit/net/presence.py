@@ -61,11 +61,15 @@ def announce(table: Table) -> None:
 
 
 def send_to(listener: Listener, text: str | None) -> None:
-    """Queue ``text`` for ``listener``'s writer (``None``: close the connection); a full queue drops it.
+    """Send ``text`` to ``listener`` (``None``: close the connection), the way its views go.
 
     The one way this module and :mod:`biblios_kit.net.lobby` reach a connection outside the
-    hub's views: a server that writes its views another way changes this function only.
+    hub's views. A listener with a direct writer (:attr:`Listener.write`, the server's
+    WebSockets) gets the text at once, in order with its views; otherwise, and for the close,
+    it waits in the listener's queue for its writer task (a full queue drops it).
     """
+    if text is not None and listener.write is not None and listener.write(text):
+        return
     with contextlib.suppress(asyncio.QueueFull):
         listener.queue.put_nowait(text)
 

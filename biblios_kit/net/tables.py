@@ -21,7 +21,7 @@ import logging
 import random
 import secrets
 import sqlite3
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from concurrent.futures import Executor
 from dataclasses import dataclass, field
 from typing import Any
@@ -80,6 +80,11 @@ class Listener:
     version_sent: int = -1
     info: bool = False
     """Whether it asked for ``table_info`` messages (who is connected: :mod:`biblios_kit.net.presence`)."""
+    updates: bool = False
+    """The client asked for ``update`` messages (only what changed) after its first whole view."""
+    write: Callable[[str], bool] | None = None
+    """Writes a message to the connection at once (the server's WebSocket), ``False`` when it cannot take
+    it (too slow to read, or closing); without it, messages wait in :attr:`queue` for a writer task."""
 
 
 @dataclass(eq=False)
@@ -167,6 +172,30 @@ class Table:
         text = (
             f'{{{header},"version":{self.version},"observation":{cache.observation_text(seat)},'
             f'"first_event":{since},"events":{cache.events_text(seat, since)},"result":{cache.result_text()}}}'
+        )
+        return text, count
+
+    def update_text(self, seat: int, base: int, since: int) -> tuple[str, int] | None:
+        """The ``update`` message taking ``seat``'s view from version ``base`` to now, and the seat's event count.
+
+        ``None`` when no update can: ``base`` is not the version the table's views were last
+        built at before this one, or the seat had no view of it (then it needs a whole view).
+        An update carries ``version``, ``base``, the observation fields that changed (made
+        once per version and seat, shared by every connection of the seat), the events from
+        number ``since`` on, and ``result`` once the game is over (docs/network.md).
+        """
+        cache = self.views()
+        if base != cache.previous or base == self.version:
+            return None
+        changes = cache.changes_text(seat)
+        if changes is None:
+            return None
+        count = len(self.state.log)
+        since = max(0, min(since, count))
+        result = f',"result":{cache.result_text()}' if self.state.is_terminal() else ""
+        text = (
+            f'{{"type":"update","version":{self.version},"base":{base},"observation":{changes},'
+            f'"first_event":{since},"events":{cache.events_text(seat, since)}{result}}}'
         )
         return text, count
 
@@ -605,12 +634,16 @@ class TableHub:
 
     # ------------------------------------------------------------------ listeners
 
-    def listen(self, table: Table, seat: int, since: int = 0, *, info: bool = False) -> Listener:
-        """Register a listener for ``seat`` of ``table`` and queue its current view (events from ``since``).
+    def listen(self, table: Table, seat: int, since: int = 0, *, info: bool = False, updates: bool = False,
+               write: Callable[[str], bool] | None = None) -> Listener:  # fmt: skip
+        """Register a listener for ``seat`` of ``table`` and send its current view (events from ``since``).
 
         ``info``: it also gets the ``table_info`` messages (who is connected, the settings).
+        With ``updates``, each later change is sent as an ``update`` message (what changed)
+        rather than a whole view, whenever the listener has the view it starts from.
+        ``write`` (see :attr:`Listener.write`) sends each message at once instead of queueing it.
         """
-        listener = Listener(seat, info=info)
+        listener = Listener(seat, info=info, updates=updates, write=write)
         table.listeners.add(listener)
         self._send_view(table, listener, since)
         announce(table)  # who is connected, to every connection (the new one after its view)
@@ -623,17 +656,28 @@ class TableHub:
             announce(table)
 
     def _send_view(self, table: Table, listener: Listener, since: int | None = None) -> None:
-        start = listener.events_sent if since is None else since
-        text, listener.events_sent = table.view_text(listener.seat, start)
+        made = None
+        if since is None and listener.updates and listener.version_sent >= 0:
+            made = table.update_text(listener.seat, listener.version_sent, listener.events_sent)
+        if made is None:
+            made = table.view_text(listener.seat, listener.events_sent if since is None else since)
+        text, listener.events_sent = made
         listener.version_sent = table.version
-        try:
+        self._deliver(table, listener, text)
+
+    def _deliver(self, table: Table, listener: Listener, text: str) -> None:
+        """Write ``text`` to ``listener`` (or queue it for its writer); a listener too slow to follow is dropped."""
+        if listener.write is not None:
+            if listener.write(text):
+                return
+        elif not listener.queue.full():
             listener.queue.put_nowait(text)
-        except asyncio.QueueFull:
-            # Too slow to follow: drop it (it reconnects and gets a fresh view).
-            table.listeners.discard(listener)
-            with contextlib.suppress(asyncio.QueueEmpty):
-                listener.queue.get_nowait()
-            listener.queue.put_nowait(None)
+            return
+        # Too slow to follow (or gone): drop it (it reconnects and gets a fresh view); None closes it.
+        table.listeners.discard(listener)
+        with contextlib.suppress(asyncio.QueueEmpty):
+            listener.queue.get_nowait()
+        listener.queue.put_nowait(None)
 
     def _after_change(self, table: Table) -> None:
         for listener in list(table.listeners):

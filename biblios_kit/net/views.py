@@ -16,7 +16,7 @@ from biblios_kit.engine.actions import format_action
 from biblios_kit.engine.events import Event, RawEvent, to_event, visible
 from biblios_kit.engine.observation import Observation
 from biblios_kit.engine.state import GameState
-from biblios_kit.net.protocol import dumps, event_text, observation_to_json, result_to_json
+from biblios_kit.net.protocol import dumps, event_text, observation_changes_text, observation_to_json, result_to_json
 
 SPECTATOR = -1
 """The seat number of spectators in messages (``"seat": null``) and internally (-1)."""
@@ -99,32 +99,73 @@ class ViewCache:
     def __init__(self, state: GameState) -> None:
         self.state = state
         self.version = -1
+        self._seen: dict[int, tuple[Observation, list[str]]] = {}
+        """Seat -> its engine observation and legal actions in text form, at :attr:`version`."""
+        self._before: dict[int, tuple[Observation, list[str]]] = {}
+        """The same at :attr:`previous`, the version the cache moved from (what updates start from)."""
+        self.previous = -1
         self._observations: dict[int, dict[str, Any]] = {}
         self._texts: dict[int, str] = {}
+        self._changes: dict[int, str] = {}
+        self._written: dict[int, dict[str, tuple[Any, str]]] = {}
+        """Seat -> the last text of each list field of its updates (see ``observation_changes_text``)."""
         self._result: tuple[dict[str, Any] | None, str] | None = None
         self._events: dict[int, list[str]] = {}
         self._shared: list[str | None] = []
         """Per event: its text when every seat sees it alike, else ``None``."""
 
     def moved_to(self, state: GameState, version: int) -> None:
-        """The table's state is now ``state`` at ``version``: forget the observations of the previous one."""
+        """The table's state is now ``state`` at ``version``: forget the observations of the previous one.
+
+        The engine's observations of the version left are kept as the base of updates
+        (:meth:`changes_text`).
+        """
         if version != self.version:
             self.state = state
+            self._before = self._seen
+            self.previous = self.version
             self.version = version
+            self._seen = {}
             self._observations = {}
             self._texts = {}
+            self._changes = {}
             self._result = None
+
+    def seen(self, seat: int) -> tuple[Observation, list[str]]:
+        """What ``seat`` (``SPECTATOR``: the public) sees now: the engine's observation and the legal actions as text."""
+        cached = self._seen.get(seat)
+        if cached is None:
+            if seat == SPECTATOR:
+                cached = public_observation(self.state), []
+            else:
+                cached = self.state.observation(seat), legal_texts(self.state, seat)
+            self._seen[seat] = cached
+        return cached
 
     def observation(self, seat: int) -> dict[str, Any]:
         """The observation JSON of ``seat`` (``SPECTATOR`` for the public view)."""
         cached = self._observations.get(seat)
         if cached is None:
-            if seat == SPECTATOR:
-                cached = observation_to_json(public_observation(self.state), [])
-            else:
-                cached = observation_to_json(self.state.observation(seat), legal_texts(self.state, seat))
-            self._observations[seat] = cached
+            cached = self._observations[seat] = observation_to_json(*self.seen(seat))
         return cached
+
+    def changes_text(self, seat: int) -> str | None:
+        """The fields of ``seat``'s observation that changed since :attr:`previous`, as a JSON object's text.
+
+        ``None`` when the seat's observation at :attr:`previous` was not built (no view of
+        that version was sent to this seat): the seat then needs a whole view. Computed once
+        per version and seat, from the engine's two observations of that seat (each already
+        redacted for it: an update tells nothing its whole view would not).
+        """
+        text = self._changes.get(seat)
+        if text is None:
+            before = self._before.get(seat)
+            if before is None:
+                return None
+            now = self.seen(seat)
+            written = self._written.setdefault(seat, {})
+            text = self._changes[seat] = observation_changes_text(before[0], now[0], before[1], now[1], written)
+        return text
 
     def observation_text(self, seat: int) -> str:
         """:meth:`observation` as JSON text (serialized once per version and seat)."""

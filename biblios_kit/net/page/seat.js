@@ -1,7 +1,8 @@
 // The seat page of a biblios-kit game server: a client of the open WebSocket API (docs/network.md).
 //
-// It draws each view the server pushes, offers only the view's legal actions (every action
-// carries the version it answers), and reconnects with backoff. Every word comes from the
+// It draws each view the server pushes (a whole view, then updates: what changed), offers only
+// the view's legal actions (every action carries the version it answers), and reconnects with
+// backoff. Every word comes from the
 // server in the seat's language (/play/{table}/texts, the same gettext catalogs as the
 // terminal). Names and sentences are set as text, never as markup; nothing is stored.
 // The same page shows a spectator (/watch/{table}: the public view, no hand, no choices).
@@ -425,12 +426,13 @@ function connect() {
   const socket = new WebSocket(`${scheme}://${location.host}${base}/ws`);
   state.socket = socket;
   socket.addEventListener("open", () => {
-    socket.send(JSON.stringify({ type: "hello", since: state.events, lang: state.lang, table_info: true }));
+    socket.send(JSON.stringify({ type: "hello", since: state.events, lang: state.lang, table_info: true, updates: true }));
   });
   socket.addEventListener("message", (message) => {
     let data;
     try { data = JSON.parse(message.data); } catch { return; }
     if (data.type === "view") receive(data);
+    else if (data.type === "update") update(data, socket);
     else if (data.type === "table_info") {
       if (Array.isArray(data.connected) && data.settings) { state.info = data; render(); }
     }
@@ -475,6 +477,19 @@ function receive(view) {
   }
   render();
   fetchTexts(false);
+}
+
+// An update carries what changed since the last view this connection was sent: the observation's
+// changed fields, the new events and, at the end, the result. Another base means a gap: connect
+// again, for a whole view.
+function update(data, socket) {
+  const view = state.view;
+  if (!view || data.base !== view.version || !data.observation || typeof data.observation !== "object") {
+    socket.close();
+    return;
+  }
+  receive({ ...view, version: data.version, observation: { ...view.observation, ...data.observation },
+    first_event: data.first_event, events: data.events, result: "result" in data ? data.result : view.result });
 }
 
 function act(action) {
