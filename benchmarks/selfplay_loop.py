@@ -18,6 +18,14 @@ CPU time goes: ``observation()``, the bots' ``choose()``, ``apply()`` and the re
 set-up, the clock itself: about 0.25 µs a reading)::
 
     .venv/bin/python benchmarks/selfplay_loop.py 100 --split
+
+``--medium4`` plays the four-player medium games only, after two warm-up games (``0 --medium4``:
+the warm-up alone), for counting instructions: the difference of ::
+
+    valgrind --tool=callgrind --callgrind-out-file=/dev/null .venv/bin/python benchmarks/selfplay_loop.py 30 --medium4
+    valgrind --tool=callgrind --callgrind-out-file=/dev/null .venv/bin/python benchmarks/selfplay_loop.py 0 --medium4
+
+divided by 30 is the instructions of one game.
 """
 
 from __future__ import annotations
@@ -94,10 +102,17 @@ def split(spec: str, players: int, games: int, seed: int = 2026) -> str:
 
 
 def main() -> int:
-    args = [arg for arg in sys.argv[1:] if arg != "--split"]
+    flags = {arg for arg in sys.argv[1:] if arg.startswith("--")}
+    args = [arg for arg in sys.argv[1:] if not arg.startswith("--")]
     games = int(args[0]) if args else 40
-    if "--split" in sys.argv[1:]:
+    if "--split" in flags:
         print(split("medium", 4, games), flush=True)
+        return 0
+    if "--medium4" in flags:  # the four-player medium row only, after two warm-up games
+        run("medium", 4, 2)
+        if games:
+            rate, digest = run("medium", 4, games)
+            print(f"medium 4p: {rate:.1f} games/CPU s  digest {digest}", flush=True)
         return 0
     for spec, players in (("medium", 4), ("medium", 2), ("easy", 4)):
         rate, digest = run(spec, players, games)
