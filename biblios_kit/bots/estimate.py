@@ -154,6 +154,17 @@ def _places(rules: CompiledRules) -> list[int]:
     return entry[1]
 
 
+def cost_from_reach(reach: int, bid: int, exact: bool) -> int | None:
+    """The least amount of :meth:`Estimate.gold_reach` ``reach`` that pays ``bid`` (exactly ``bid``
+    when ``exact``: overpaying forbidden), or None."""
+    if exact:
+        return bid if reach >> bid & 1 else None
+    above = reach >> bid
+    if not above:
+        return None
+    return bid + ((above & -above).bit_length() - 1)
+
+
 class Estimate:
     """Knowledge and valuations of one player at one moment.
 
@@ -579,17 +590,16 @@ class Estimate:
         rules = self.rules
         return [rules.value[c] for c in self.obs.hand if rules.kind[c] == KIND_GOLD]
 
-    def gold_cost(self, bid: int) -> int | None:
-        """The least Gold we can pay for ``bid`` (overpaying is lost), or None if we cannot."""
+    def gold_reach(self) -> int:
+        """The amounts our Gold cards can pay, as bits (bit ``a`` set: some of them add up to ``a``)."""
         reach = 1
         for v in self.gold_values():
             reach |= reach << v
-        if self.rules.overpay_forbidden:
-            return bid if reach >> bid & 1 else None
-        above = reach >> bid
-        if not above:
-            return None
-        return bid + ((above & -above).bit_length() - 1)
+        return reach
+
+    def gold_cost(self, bid: int) -> int | None:
+        """The least Gold we can pay for ``bid`` (overpaying is lost), or None if we cannot."""
+        return cost_from_reach(self.gold_reach(), bid, self.rules.overpay_forbidden)
 
     def card_costs(self, exclude: int | None = None) -> list[float]:
         """Cumulative cost of paying 1, 2, ... cards, cheapest cards first."""

@@ -23,10 +23,10 @@ from __future__ import annotations
 import math
 import random
 import threading
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 
 from biblios_kit.bots.context import checked_rules
-from biblios_kit.bots.estimate import Estimate, EstimateCache
+from biblios_kit.bots.estimate import Estimate, EstimateCache, cost_from_reach
 from biblios_kit.bots.params import check_names, number
 from biblios_kit.bots.style import EASY, MEDIUM, STYLE_FIELDS, Style, style_from
 from biblios_kit.engine.actions import (
@@ -158,12 +158,12 @@ def _best_rest(values: list[tuple[float, float, float]], owed: tuple[int, int, i
     return best
 
 
-def _below(rng: random.Random, n: int) -> int:
-    """``rng._randbelow(n)`` (CPython's ``_randbelow_with_getrandbits``): the same draws."""
+def _below(getrandbits: Callable[[int], int], n: int) -> int:
+    """``rng._randbelow(n)`` (CPython's ``_randbelow_with_getrandbits``) given ``rng.getrandbits``: the same draws."""
     bits = n.bit_length()
-    r = rng.getrandbits(bits)
+    r = getrandbits(bits)
     while r >= n:
-        r = rng.getrandbits(bits)
+        r = getrandbits(bits)
     return r
 
 
@@ -175,22 +175,29 @@ def _sample(rng: random.Random, population: list[int], k: int) -> list[int]:
     if not 0 <= k <= n:
         raise ValueError("Sample larger than population or is negative")
     result: list[int] = []
+    getrandbits = rng.getrandbits  # (bound once: the compiled bots then call it without a look-up)
     setsize = 21
     if k > 5:
         setsize += 4 ** math.ceil(math.log(k * 3, 4))
     if n <= setsize:
         pool = population[:]
         for i in range(k):
-            j = _below(rng, n - i)
+            j = _below(getrandbits, n - i)
             result.append(pool[j])
             pool[j] = pool[n - i - 1]
     else:
+        # the indices drawn so far (a list for a few: the same membership as CPython's set)
+        drawn: list[int] = []
         selected: set[int] = set()
+        few = k <= 5
         for _ in range(k):
-            j = _below(rng, n)
-            while j in selected:
-                j = _below(rng, n)
-            selected.add(j)
+            j = _below(getrandbits, n)
+            while (j in drawn) if few else (j in selected):
+                j = _below(getrandbits, n)
+            if few:
+                drawn.append(j)
+            else:
+                selected.add(j)
             result.append(population[j])
     return result
 
@@ -269,13 +276,15 @@ def bid_limit(est: Estimate, scale: float = 1.0) -> tuple[int, int]:
     worth = scale * (mine + est.style.deny / (est.n - 1) * theirs)
     if est.auction_is_gold():
         payable = sum(est.gold_values())
-        if est.rules.overpay_forbidden:
-            while payable > 0 and est.gold_cost(payable) is None:
+        reach = est.gold_reach()  # (once, not per bid: the same costs as est.gold_cost)
+        exact = est.rules.overpay_forbidden
+        if exact:
+            while payable > 0 and cost_from_reach(reach, payable, exact) is None:
                 payable -= 1
         g = est.gold_value
         limit = 0
         for b in range(max(1, auction.min_bid), payable + 1):
-            cost = est.gold_cost(b)
+            cost = cost_from_reach(reach, b, exact)
             if cost is not None and g * cost <= worth:
                 limit = b
             elif cost is not None and g * b > worth:
