@@ -166,6 +166,33 @@ def test_the_review_of_a_game_continued_from_a_save_replays_its_reseeds() -> Non
         assert item.played == state.history[item.index]
 
 
+def test_the_end_screen_offers_the_review_of_a_game_continued_from_a_save() -> None:
+    """A finished game dealt again when it was continued: the end screen keeps the review key (``r``)."""
+    from biblios_kit.tui.saves import save_game
+    from biblios_kit.tui.screens.end import EndScreen
+
+    ruleset = load_ruleset("scripts-and-scribes")
+    state = new_game(ruleset, 3, 4)
+    rng = random.Random(1)
+    while not state.is_terminal():
+        if len(state.history) == 30 and not state.reseeds:
+            reseed(state, 99)
+        state.apply(state.random_action(rng))
+    save_game(state, ("human", "random", "random"), ("Ann", "Bob", "Cy"), "en")
+
+    async def scenario() -> None:
+        app = make_app(resume=True, bot_delay=0)
+        async with app.run_test(size=(120, 50)) as pilot:
+            await run_until(pilot, lambda: isinstance(app.screen, EndScreen))
+            screen = app.screen
+            assert isinstance(screen, EndScreen)
+            assert screen.state is not None and screen.state.reseeds == ((30, 99),)
+            assert screen._reviewable()
+            assert "review" in {binding.action for binding in screen._bindings.key_to_bindings.get("r", [])}
+
+    asyncio.run(scenario())
+
+
 @pytest.mark.parametrize("lang", ["en", "fr", "es"])
 @pytest.mark.parametrize("name", ["biblios", "scripts-and-scribes"])
 def test_every_reason_reads_as_a_sentence_in_every_language(lang: str, name: str) -> None:
