@@ -25,6 +25,7 @@ from biblios_kit.bots.hints import (
 from biblios_kit.bots.registry import make_bot
 from biblios_kit.bots.style import strong_style
 from biblios_kit.engine import new_game
+from biblios_kit.engine.reseed import reseed
 from biblios_kit.engine.state import GameState, Phase
 from biblios_kit.i18n import current_language, format_percent, set_language, translator
 from biblios_kit.rules import load_ruleset
@@ -138,6 +139,58 @@ def test_a_review_lists_a_persons_decisions_the_bot_disagrees_with_worst_first()
         assert item.hint.win_chance is not None and item.hint.win_chance - item.played_chance == item.loss
     with pytest.raises(ValueError, match="after the end"):
         review(ruleset, 2, 21, [*state.history, 0], [1], iterations=ITERATIONS)
+
+
+def test_the_review_of_a_game_continued_from_a_save_replays_its_reseeds() -> None:
+    """A game dealt again at two continuations: each reviewed decision is analysed from the
+    observation its player really had (replaying from the seed alone deals other hands)."""
+    ruleset = load_ruleset("biblios")
+    state = new_game(ruleset, 2, 21)
+    bots = [make_bot("easy", 1, ruleset), make_bot("medium", 2, ruleset)]
+    views = {}
+    while not state.is_terminal():
+        if len(state.history) in (12, 40) and len(state.history) not in dict(state.reseeds):
+            reseed(state, 1000 + len(state.history))
+        p = state.current_player
+        assert p is not None
+        obs = state.observation(p)
+        if p == 0:
+            views[len(state.history)] = obs
+        state.apply(bots[p].choose(obs))
+    assert [point for point, _seed in state.reseeds] == [12, 40]
+    found = review(ruleset, 2, 21, state.history, [0], per_player=6, iterations=ITERATIONS, reseeds=state.reseeds)
+    items = found[0]
+    assert items and any(item.index > 40 for item in items)
+    for item in items:
+        assert item.observation == views[item.index]
+        assert item.played == state.history[item.index]
+
+
+def test_the_end_screen_offers_the_review_of_a_game_continued_from_a_save() -> None:
+    """A finished game dealt again when it was continued: the end screen keeps the review key (``r``)."""
+    from biblios_kit.tui.saves import save_game
+    from biblios_kit.tui.screens.end import EndScreen
+
+    ruleset = load_ruleset("scripts-and-scribes")
+    state = new_game(ruleset, 3, 4)
+    rng = random.Random(1)
+    while not state.is_terminal():
+        if len(state.history) == 30 and not state.reseeds:
+            reseed(state, 99)
+        state.apply(state.random_action(rng))
+    save_game(state, ("human", "random", "random"), ("Ann", "Bob", "Cy"), "en")
+
+    async def scenario() -> None:
+        app = make_app(resume=True, bot_delay=0)
+        async with app.run_test(size=(120, 50)) as pilot:
+            await run_until(pilot, lambda: isinstance(app.screen, EndScreen))
+            screen = app.screen
+            assert isinstance(screen, EndScreen)
+            assert screen.state is not None and screen.state.reseeds == ((30, 99),)
+            assert screen._reviewable()
+            assert "review" in {binding.action for binding in screen._bindings.key_to_bindings.get("r", [])}
+
+    asyncio.run(scenario())
 
 
 @pytest.mark.parametrize("lang", ["en", "fr", "es"])
@@ -256,8 +309,10 @@ def test_the_table_and_end_screen_helpers_build_the_dialogs_from_a_session() -> 
     assert dialog.observation == state.observation(0) and dialog.player_name == "Ana"
     for _ in range(30):
         state.apply(state.legal_actions()[0])
+    reseed(state, 77)  # a game continued from a save: the review replays its new deal
     review = review_for(session)
     assert (review.players, review.seed, review.actions) == (3, 9, tuple(state.history))
+    assert review.reseeds == state.reseeds == ((30, 77),)
     assert review.humans == (0, 2) and review.names == ("Ana", "Bo", "Cy")
     assert (hint_binding().key, hint_binding().action, review_binding().key, review_binding().action) == (
         "t",

@@ -19,8 +19,8 @@ from __future__ import annotations
 
 import math
 from collections.abc import Sequence
+from typing import Final
 
-from biblios_kit.bots.context import identified_cards
 from biblios_kit.bots.style import MEDIUM, Style
 from biblios_kit.engine.compiled import (
     CUR_GOLD,
@@ -137,6 +137,11 @@ def _card_tables(rules: CompiledRules) -> tuple[list[int], list[int]]:
     return entry[1], entry[2]
 
 
+_KNOWN: Final = -2
+"""In :class:`Estimate`'s table of where each card is: a card this player identifies."""
+_UNSEEN: Final = -1
+"""In the same table: a card whose place this player does not know."""
+
 _PLACES: dict[int, tuple[CompiledRules, list[int]]] = {}
 
 
@@ -147,6 +152,17 @@ def _places(rules: CompiledRules) -> list[int]:
         places = [max((rules.die_place[d] for d in rules.cat_dice[k]), default=1) for k in range(rules.n_cats)]
         entry = _PLACES[id(rules)] = (rules, places)
     return entry[1]
+
+
+def cost_from_reach(reach: int, bid: int, exact: bool) -> int | None:
+    """The least amount of :meth:`Estimate.gold_reach` ``reach`` that pays ``bid`` (exactly ``bid``
+    when ``exact``: overpaying forbidden), or None."""
+    if exact:
+        return bid if reach >> bid & 1 else None
+    above = reach >> bid
+    if not above:
+        return None
+    return bid + ((above & -above).bit_length() - 1)
 
 
 class Estimate:
@@ -165,15 +181,43 @@ class Estimate:
         n = self.n = obs.players
         me = self.me = obs.player
         kind, value, cat = rules.kind, rules.value, rules.cat
-        known = identified_cards(obs)
+        n_cards = rules.n_cards
+        # Where each card is as far as we know (the speed of the compiled bots: one list of ints
+        # instead of a set of the identified cards, a dict of holders and a set difference):
+        # _KNOWN for the cards we identify (:func:`~biblios_kit.engine.hidden.identified_cards`),
+        # a player for a card we saw go into that hand (and did not see leave), _UNSEEN otherwise.
+        place = [_UNSEEN] * n_cards
+        for c in obs.hand:
+            place[c] = _KNOWN
+        for c in obs.public:
+            place[c] = _KNOWN
+        for c in obs.discard:
+            place[c] = _KNOWN
+        for c in obs.my_auction_cards:
+            place[c] = _KNOWN
+        for c in obs.my_buried:
+            place[c] = _KNOWN
+        drawn, kept, auction, church = obs.drawn, obs.kept, obs.auction, obs.church
+        if drawn is not None:
+            place[drawn] = _KNOWN
+        if kept is not None:
+            place[kept] = _KNOWN
+        if auction is not None:
+            place[auction.card] = _KNOWN
+        if church is not None:
+            place[church[1]] = _KNOWN
         is_church = rules.is_church
-        holder: dict[int, int] = {}
+        seen: list[int] = []  # the cards seen going into a hand, in the order first seen
         for q, c in obs.acquired:
-            if c in known or is_church[c]:
+            where = place[c]
+            if where == _KNOWN or is_church[c]:
                 continue
-            holder[c] = q
+            if where == _UNSEEN:
+                seen.append(c)
+            place[c] = q
         visible: list[list[int]] = [[] for _ in range(n)]
-        for c, q in holder.items():
+        for c in seen:
+            q = place[c]
             if q != me:
                 visible[q].append(c)
         self.visible = visible
@@ -185,8 +229,19 @@ class Estimate:
                 hidden[q] = max(0, sizes[q] - len(visible[q]))
         self.hidden = hidden
         cat_of, gold_of = _card_tables(rules)
-        # every card but the known ones and those seen going into a hand: sorted as they come
-        unseen = [c for c in range(rules.n_cards) if c not in known and c not in holder]
+        n_cats = rules.n_cats
+        unseen_val = [0.0] * n_cats
+        unseen_gold = 0
+        # every card but the known ones and those seen going into a hand, in order
+        unseen: list[int] = []
+        for c in range(n_cards):
+            if place[c] == _UNSEEN:
+                unseen.append(c)
+                k = cat_of[c]
+                if k >= 0:  # whole numbers: exact in any order
+                    unseen_val[k] = unseen_val[k] + value[c]
+                else:
+                    unseen_gold += gold_of[c]
         self.unseen = unseen
         """Cards whose place we do not know (other hands' hidden part, piles, removed)."""
         in_play = sum(hidden) + obs.draw_pile + max(0, obs.auction_pile - len(obs.my_auction_cards))
@@ -194,26 +249,25 @@ class Estimate:
         self.in_play = in_play
         n_unseen = len(unseen)
         frac = min(1.0, in_play / n_unseen) if unseen else 0.0
-        n_cats = rules.n_cats
-        unseen_val = [0.0] * n_cats
-        unseen_gold = 0
-        for c in unseen:  # whole numbers: exact in any order
-            k = cat_of[c]
-            if k >= 0:
-                unseen_val[k] = unseen_val[k] + value[c]
-            else:
-                unseen_gold += gold_of[c]
         per_card = [u / n_unseen if unseen else 0.0 for u in unseen_val]
         totals = [[0.0] * n_cats for _ in range(n)]
         gold = [0.0] * n
-        mine = list(obs.hand) + ([obs.kept] if obs.kept is not None else [])
         row = totals[me]
-        for c in mine:
+        my_gold = 0
+        for c in obs.hand:
             if kind[c] == KIND_CATEGORY:
                 k = cat[c]
                 row[k] = row[k] + value[c]
             elif kind[c] == KIND_GOLD:
-                gold[me] = gold[me] + value[c]
+                my_gold += value[c]
+        gold_me = my_gold
+        if kept is not None:
+            if kind[kept] == KIND_CATEGORY:
+                k = cat[kept]
+                row[k] = row[k] + value[kept]
+            elif kind[kept] == KIND_GOLD:
+                gold_me += value[kept]
+        gold[me] = gold_me * 1.0  # whole numbers: the same float as adding them one by one
         gold_share = unseen_gold / n_unseen if unseen else 0.0
         for q in range(n):
             if q == me:
@@ -233,7 +287,7 @@ class Estimate:
         """Expected total of each player in each category (ours is exact)."""
         self.gold = gold
         """Gold each player holds (ours exact, others estimated)."""
-        self.my_gold = sum(value[c] for c in obs.hand if kind[c] == KIND_GOLD)
+        self.my_gold = my_gold
         spread = style.spread
         self.temperature = [1.0 + spread * math.sqrt(unseen_val[k] * frac) for k in range(n_cats)]
         self.dice = list(obs.dice)
@@ -251,7 +305,11 @@ class Estimate:
                 for q in range(n):
                     ev[q] = ev[q] + face * row[q]
         self._without: list[list[float] | None] = [None] * n_cats
-        self._card_cache: dict[tuple[int, object], tuple[float, float]] = {}
+        self._card_cache: dict[object, tuple[float, float]] = {}
+        self._category_cache: dict[int, tuple[float, float]] = {}
+        """:meth:`category_value` by ``amount * n_cats + k`` (an int key: no tuple per look-up)."""
+        self._loss_cache: dict[int, float] = {}
+        """:meth:`loss_of` a category card by ``value * n_cats + category``."""
         self._church_cache: dict[object, list[tuple[list[float], tuple[int, ...], int]]] = {}
         self._base = _advantage(ev, me)
         self.gold_value = self._gold_value()
@@ -324,8 +382,8 @@ class Estimate:
 
     def category_value(self, k: int, amount: int) -> tuple[float, float]:
         """(value to us, value of it going to the strongest rival) of ``amount`` more in category ``k``."""
-        key = (k, amount)
-        cached = self._card_cache.get(key)
+        key = amount * self.rules.n_cats + k
+        cached = self._category_cache.get(key)
         if cached is not None:
             return cached
         if self.places[k] != 1:
@@ -336,10 +394,10 @@ class Estimate:
             for q in range(self.n):
                 if q != me:
                     theirs = max(theirs, base - _advantage(self._ev_with(q, k, amount), me))
-            self._card_cache[key] = (mine, theirs)
+            self._category_cache[key] = (mine, theirs)
             return mine, theirs
         result = self._first_place_value(k, amount)
-        self._card_cache[key] = result
+        self._category_cache[key] = result
         return result
 
     def _first_place_value(self, k: int, amount: int) -> tuple[float, float]:
@@ -355,37 +413,41 @@ class Estimate:
         faces = [self.dice[d] * 1.0 for d in self.rules.cat_dice[k]]
         mine = 0.0
         theirs = 0.0
+        # (no list per player: one scratch list of weights, and each expected score summed in a
+        # local float, in the same order as in _ev_with)
+        weights = weights0[:]
         for q in range(n):
             old = column[q]
-            column[q] = old + amount
-            top = column[0]
-            for t in column:
-                if t > top:
-                    top = t
+            raised = old + amount
+            top = raised
+            for r in range(n):
+                if r != q and column[r] > top:
+                    top = column[r]
             if top == top0:
-                weights = weights0[:]
-                weights[q] = math.exp((column[q] - top) / temperature)
+                for r in range(n):
+                    weights[r] = weights0[r]
+                weights[q] = math.exp((raised - top) / temperature)
             else:
-                weights = [math.exp((t - top) / temperature) for t in column]
-            column[q] = old
+                for r in range(n):
+                    weights[r] = math.exp(((raised if r == q else column[r]) - top) / temperature)
             whole = 0.0
             for w in weights:
                 whole += w
-            first = [w / whole for w in weights]
-            ev = without[:]
-            for face in faces:
-                for r in range(n):
-                    ev[r] = ev[r] + face * first[r]
+            mine_ev = 0.0
             best_other = 0.0
             found = False
             for r in range(n):
-                if r != me:
-                    x = ev[r]
-                    if not found or x > best_other:
-                        best_other = x
-                        found = True
+                share = weights[r] / whole
+                x = without[r]
+                for face in faces:
+                    x = x + face * share
+                if r == me:
+                    mine_ev = x
+                elif not found or x > best_other:
+                    best_other = x
+                    found = True
             assert found
-            advantage = ev[me] - best_other
+            advantage = mine_ev - best_other
             if q == me:
                 mine = advantage - base
             elif base - advantage > theirs:  # theirs = max(theirs, base - advantage)
@@ -439,27 +501,45 @@ class Estimate:
             return cached
         me = self.me
         evs = self._church_evs(card, None)
-        tops = [_top2(ev) for ev, _, _ in evs]
+        uses = len(evs)
+        # each use's scores, and its leader, best and second best score, in parallel lists
+        # (index loops, no zip() or tuples per look-up: the speed of the compiled bots)
+        scores: list[list[float]] = []
+        leaders: list[int] = []
+        bests: list[float] = []
+        seconds: list[float] = []
+        for ev, _chosen, _s in evs:
+            i1, v1, v2 = _top2(ev)
+            scores.append(ev)
+            leaders.append(i1)
+            bests.append(v1)
+            seconds.append(v2)
         base_me = _advantage(self.ev, me)
-        mine = max(
-            (ev[me] - (v2 if me == i1 else v1) - base_me for (ev, _, _), (i1, v1, v2) in zip(evs, tops)), default=0.0
-        )
+        mine = 0.0  # max(..., default=0.0) over the uses, written as a loop
+        for index in range(uses):
+            x = scores[index][me] - (seconds[index] if me == leaders[index] else bests[index]) - base_me
+            if index == 0 or x > mine:
+                mine = x
         theirs = 0.0
         base = self._base
         for q in range(self.n):
-            if q == me or not evs:
+            if q == me or not uses:
                 continue
             base_q = _advantage(self.ev, q)
             # q's best use, as max() over (gain, dice, sign) tuples would choose it
             best_gain = 0.0
-            best_move: tuple[tuple[int, ...], int] = ((), 0)
-            best_ev: list[float] | None = None
-            for (ev, chosen, s), (i1, v1, v2) in zip(evs, tops):
-                gain = ev[q] - (v2 if q == i1 else v1) - base_q  # _advantage(ev, q) - base_q
-                if best_ev is None or gain > best_gain or (gain == best_gain and (chosen, s) > best_move):
-                    best_gain, best_move, best_ev = gain, (chosen, s), ev
-            assert best_ev is not None
-            theirs = max(theirs, base - _advantage(best_ev, me))
+            best = -1
+            for index in range(uses):
+                # _advantage(ev, q) - base_q
+                gain = scores[index][q] - (seconds[index] if q == leaders[index] else bests[index]) - base_q
+                if best < 0 or gain > best_gain:
+                    best_gain, best = gain, index
+                elif gain == best_gain:
+                    _ev, chosen, s = evs[index]
+                    _ev, best_chosen, best_s = evs[best]
+                    if (chosen, s) > (best_chosen, best_s):
+                        best = index
+            theirs = max(theirs, base - _advantage(scores[best], me))
         result = (max(0.0, mine), max(0.0, theirs))
         self._card_cache[key] = result
         return result
@@ -483,12 +563,13 @@ class Estimate:
             return rules.value[card] * self.gold_value
         if k != KIND_CATEGORY:
             return 0.0
-        key = (-2, (rules.cat[card], rules.value[card]))
-        cached = self._card_cache.get(key)
+        key = rules.value[card] * rules.n_cats + rules.cat[card]
+        cached = self._loss_cache.get(key)
         if cached is None:
             loss = self._base - _advantage(self._ev_with(self.me, rules.cat[card], -rules.value[card]), self.me)
-            cached = self._card_cache[key] = (loss, loss)
-        return cached[0]
+            self._loss_cache[key] = loss
+            return loss
+        return cached
 
     def penalty_cost(self) -> float:
         """Expected cost of being penalized now (a random card per rival, or one card removed)."""
@@ -509,17 +590,16 @@ class Estimate:
         rules = self.rules
         return [rules.value[c] for c in self.obs.hand if rules.kind[c] == KIND_GOLD]
 
-    def gold_cost(self, bid: int) -> int | None:
-        """The least Gold we can pay for ``bid`` (overpaying is lost), or None if we cannot."""
+    def gold_reach(self) -> int:
+        """The amounts our Gold cards can pay, as bits (bit ``a`` set: some of them add up to ``a``)."""
         reach = 1
         for v in self.gold_values():
             reach |= reach << v
-        if self.rules.overpay_forbidden:
-            return bid if reach >> bid & 1 else None
-        above = reach >> bid
-        if not above:
-            return None
-        return bid + ((above & -above).bit_length() - 1)
+        return reach
+
+    def gold_cost(self, bid: int) -> int | None:
+        """The least Gold we can pay for ``bid`` (overpaying is lost), or None if we cannot."""
+        return cost_from_reach(self.gold_reach(), bid, self.rules.overpay_forbidden)
 
     def card_costs(self, exclude: int | None = None) -> list[float]:
         """Cumulative cost of paying 1, 2, ... cards, cheapest cards first."""

@@ -26,7 +26,7 @@ import threading
 from collections.abc import Callable, Sequence
 
 from biblios_kit.bots.context import checked_rules
-from biblios_kit.bots.estimate import Estimate, EstimateCache
+from biblios_kit.bots.estimate import Estimate, EstimateCache, cost_from_reach
 from biblios_kit.bots.params import check_names, number
 from biblios_kit.bots.style import EASY, MEDIUM, STYLE_FIELDS, Style, style_from
 from biblios_kit.engine.actions import (
@@ -38,7 +38,6 @@ from biblios_kit.engine.actions import (
     PICK,
     REFUSE,
     TO_AUCTION,
-    TO_PUBLIC,
     Action,
     church_parts,
 )
@@ -103,22 +102,25 @@ def decide(
     est = Estimate(rules, obs, style) if estimates is None else estimates.get(rules, obs, style)
     legal = obs.legal_actions
     noise = style.noise
-
-    def jitter(score: float) -> float:
-        return score + rng.gauss(0.0, noise) if noise else score
-
     phase = obs.phase
     if phase == Phase.GIFT:
-        return _gift(est, legal, rng, jitter)
+        return _gift(est, legal, rng, noise)
     if phase == Phase.PICK:
-        return _pick(est, legal, jitter)
+        return _pick(est, legal, rng, noise)
     if phase == Phase.CHURCH:
-        return _church(est, legal, jitter)
+        return _church(est, legal, rng, noise)
     if phase == Phase.BIDDING:
         return _bid(est, legal, rng)
     if phase == Phase.PAYMENT:
         return _pay(est, legal)
     return legal[0]
+
+
+def _jitter(rng: random.Random, noise: float, score: float) -> float:
+    """``score`` with Gaussian noise of ``noise`` VP drawn from ``rng`` (unchanged when ``noise`` is 0).
+
+    (A module function, not a closure made per decision: the compiled bots call it directly.)"""
+    return score + rng.gauss(0.0, noise) if noise else score
 
 
 def _dest_values(est: Estimate, card: int) -> tuple[float, float, float]:
@@ -156,12 +158,12 @@ def _best_rest(values: list[tuple[float, float, float]], owed: tuple[int, int, i
     return best
 
 
-def _below(rng: random.Random, n: int) -> int:
-    """``rng._randbelow(n)`` (CPython's ``_randbelow_with_getrandbits``): the same draws."""
+def _below(getrandbits: Callable[[int], int], n: int) -> int:
+    """``rng._randbelow(n)`` (CPython's ``_randbelow_with_getrandbits``) given ``rng.getrandbits``: the same draws."""
     bits = n.bit_length()
-    r = rng.getrandbits(bits)
+    r = getrandbits(bits)
     while r >= n:
-        r = rng.getrandbits(bits)
+        r = getrandbits(bits)
     return r
 
 
@@ -173,27 +175,34 @@ def _sample(rng: random.Random, population: list[int], k: int) -> list[int]:
     if not 0 <= k <= n:
         raise ValueError("Sample larger than population or is negative")
     result: list[int] = []
+    getrandbits = rng.getrandbits  # (bound once: the compiled bots then call it without a look-up)
     setsize = 21
     if k > 5:
         setsize += 4 ** math.ceil(math.log(k * 3, 4))
     if n <= setsize:
         pool = population[:]
         for i in range(k):
-            j = _below(rng, n - i)
+            j = _below(getrandbits, n - i)
             result.append(pool[j])
             pool[j] = pool[n - i - 1]
     else:
+        # the indices drawn so far (a list for a few: the same membership as CPython's set)
+        drawn: list[int] = []
         selected: set[int] = set()
+        few = k <= 5
         for _ in range(k):
-            j = _below(rng, n)
-            while j in selected:
-                j = _below(rng, n)
-            selected.add(j)
+            j = _below(getrandbits, n)
+            while (j in drawn) if few else (j in selected):
+                j = _below(getrandbits, n)
+            if few:
+                drawn.append(j)
+            else:
+                selected.add(j)
             result.append(population[j])
     return result
 
 
-def _gift(est: Estimate, legal: Sequence[Action], rng: random.Random, jitter: Callable[[float], float]) -> Action:
+def _gift(est: Estimate, legal: Sequence[Action], rng: random.Random, noise: float) -> Action:
     obs = est.obs
     card = obs.drawn
     assert card is not None
@@ -214,7 +223,7 @@ def _gift(est: Estimate, legal: Sequence[Action], rng: random.Random, jitter: Ca
             futures.append(future)
     best, choice = -1e18, legal[0]
     for action in legal:
-        index = (KEEP, TO_AUCTION, TO_PUBLIC).index(action)
+        index = 0 if action == KEEP else 1 if action == TO_AUCTION else 2  # the legal gift actions
         owed = [keep, auction, public]
         owed[index] -= 1
         score = here[index]
@@ -224,25 +233,25 @@ def _gift(est: Estimate, legal: Sequence[Action], rng: random.Random, jitter: Ca
             for f in futures:
                 total += _best_rest(f, rest)
             score += total / len(futures)
-        score = jitter(score)
+        score = _jitter(rng, noise, score)
         if score > best:
             best, choice = score, action
     return choice
 
 
-def _pick(est: Estimate, legal: Sequence[Action], jitter: Callable[[float], float]) -> Action:
+def _pick(est: Estimate, legal: Sequence[Action], rng: random.Random, noise: float) -> Action:
     obs = est.obs
     later = (obs.active_player - obs.player) % est.n - 1
     best, choice = -1e18, legal[0]
     for action in legal:
         mine, theirs = est.card_value(action - PICK)
-        score = jitter(mine + (0.3 * theirs if later > 0 else 0.0))
+        score = _jitter(rng, noise, mine + (0.3 * theirs if later > 0 else 0.0))
         if score > best:
             best, choice = score, action
     return choice
 
 
-def _church(est: Estimate, legal: Sequence[Action], jitter: Callable[[float], float]) -> Action:
+def _church(est: Estimate, legal: Sequence[Action], rng: random.Random, noise: float) -> Action:
     obs = est.obs
     assert obs.church is not None
     gains = {(dice, sign): gain for gain, dice, sign in est.church_options(obs.church[1], est.me)}
@@ -252,7 +261,7 @@ def _church(est: Estimate, legal: Sequence[Action], jitter: Callable[[float], fl
             score = 0.0
         else:
             score = gains.get(church_parts(action), 0.0)
-        score = jitter(score)
+        score = _jitter(rng, noise, score)
         if score > best:
             best, choice = score, action
     return choice
@@ -267,13 +276,15 @@ def bid_limit(est: Estimate, scale: float = 1.0) -> tuple[int, int]:
     worth = scale * (mine + est.style.deny / (est.n - 1) * theirs)
     if est.auction_is_gold():
         payable = sum(est.gold_values())
-        if est.rules.overpay_forbidden:
-            while payable > 0 and est.gold_cost(payable) is None:
+        reach = est.gold_reach()  # (once, not per bid: the same costs as est.gold_cost)
+        exact = est.rules.overpay_forbidden
+        if exact:
+            while payable > 0 and cost_from_reach(reach, payable, exact) is None:
                 payable -= 1
         g = est.gold_value
         limit = 0
         for b in range(max(1, auction.min_bid), payable + 1):
-            cost = est.gold_cost(b)
+            cost = cost_from_reach(reach, b, exact)
             if cost is not None and g * cost <= worth:
                 limit = b
             elif cost is not None and g * b > worth:

@@ -38,6 +38,7 @@ from biblios_kit.engine.actions import (
 )
 from biblios_kit.engine.compiled import KIND_CATEGORY, KIND_GOLD, CompiledRules, compile_rules
 from biblios_kit.engine.observation import Observation
+from biblios_kit.engine.reseed import reseed
 from biblios_kit.engine.state import Phase, new_game
 from biblios_kit.rules.model import Ruleset
 
@@ -241,10 +242,14 @@ def review(
     humans: Iterable[int],
     per_player: int = 5,
     iterations: int = HINT_ITERATIONS,
+    reseeds: Sequence[tuple[int, int]] = (),
 ) -> dict[int, list[ReviewItem]]:
     """Replay a game and list, per seat in ``humans``, its ``per_player`` decisions the bot liked least.
 
-    Each decision of those seats with a choice (payments excepted: the bot does not search
+    The game is replayed from ``seed``; a game continued from a save is dealt again at its
+    ``reseeds`` (moves made, new seed: :attr:`GameState.reseeds
+    <biblios_kit.engine.state.GameState.reseeds>`), as its record replays, so each decision is
+    analysed with the hands its player really held. Each decision of those seats with a choice (payments excepted: the bot does not search
     them) is analysed from that player's observation only, with the played move among the
     moves compared; items are sorted by :attr:`ReviewItem.loss`, largest first, and decisions
     where the played move was the bot's own are left out.
@@ -252,7 +257,10 @@ def review(
     seats = set(humans)
     state = new_game(ruleset, players, seed)
     found: dict[int, list[ReviewItem]] = {seat: [] for seat in sorted(seats)}
+    deals = dict(reseeds)
     for index, action in enumerate(actions):
+        if index in deals:
+            reseed(state, deals[index])
         player = state.current_player
         if player is None:
             raise ValueError(f"action {index} comes after the end of the game")

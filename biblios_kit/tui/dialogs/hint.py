@@ -305,11 +305,14 @@ class ReviewDialog(TableDialog[None]):
         names: Sequence[str],
         per_player: int = 5,
         iterations: int = HINT_ITERATIONS,
+        reseeds: Sequence[tuple[int, int]] = (),
     ) -> None:
         super().__init__(ruleset)
         self.players = players
         self.seed = seed
         self.actions = tuple(actions)
+        self.reseeds = tuple(reseeds)
+        """Where a game continued from a save was dealt again (moves made, new seed)."""
         self.humans = tuple(humans)
         self.names = tuple(names)
         self.per_player = per_player
@@ -327,7 +330,7 @@ class ReviewDialog(TableDialog[None]):
         if self.items is None:
             return _("The bot is reviewing the game…")
         indices = [item.index for items in self.items.values() for item in items]
-        moves = move_sentences(self.ruleset, self.players, self.seed, self.actions, indices, self.names)
+        moves = move_sentences(self.ruleset, self.players, self.seed, self.actions, indices, self.names, self.reseeds)
         lines: list[str] = []
         for seat in self.humans:
             lines.append(self.names[seat])
@@ -351,7 +354,14 @@ class ReviewDialog(TableDialog[None]):
     @work(thread=True, exclusive=True, group="review")
     def _think(self) -> None:
         items = review(
-            self.ruleset, self.players, self.seed, self.actions, self.humans, self.per_player, self.iterations
+            self.ruleset,
+            self.players,
+            self.seed,
+            self.actions,
+            self.humans,
+            self.per_player,
+            self.iterations,
+            self.reseeds,
         )
         self.app.call_from_thread(self._show, items)
 
@@ -390,7 +400,15 @@ def review_for(session: TableSession) -> ReviewDialog:
     state = session.full_state
     if state is None:
         raise ValueError("the game is held by a server: there is no record here to review")
-    return ReviewDialog(session.ruleset, state.players, state.seed, state.history, session.humans, session.names)
+    return ReviewDialog(
+        session.ruleset,
+        state.players,
+        state.seed,
+        state.history,
+        session.humans,
+        session.names,
+        reseeds=state.reseeds,
+    )
 
 
 __all__ = [

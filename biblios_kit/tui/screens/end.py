@@ -230,18 +230,11 @@ class EndScreen(Screen[None]):
             self.query_one(ReplayView).redraw()
 
     def _reviewable(self) -> bool:
-        """Whether this game can be reviewed: the whole game is here, a person played in it, and it was
-        dealt once (the review replays the game from its seed alone: a game continued from a save,
-        dealt again at each continuation, would not replay)."""
+        """Whether this game can be reviewed: the whole game is here and a person played in it (a game
+        continued from a save is replayed with its reseeds, as its record is)."""
         session = getattr(self.app, "session", None)
         state = self.state
-        return (
-            self.replay is not None
-            and state is not None
-            and session is not None
-            and bool(session.humans)
-            and (not state.reseeds)
-        )
+        return self.replay is not None and state is not None and session is not None and bool(session.humans)
 
     def action_review(self) -> None:
         """The bot's review of each person's decisions (``r``): where its evaluation differed most from the move played."""
