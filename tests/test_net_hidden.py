@@ -30,6 +30,7 @@ def known_cards(state: GameState, seat: int) -> set[int]:
     cards = set(obs.hand) | set(obs.public) | set(obs.discard) | set(obs.my_kept) | set(obs.my_auction_cards)
     cards |= set(obs.revealed) | set(obs.my_buried) | {c for _p, c in obs.gold_paid} | {c for _p, c in obs.acquired}
     cards |= {c for c in (obs.drawn, obs.kept) if c is not None}
+    cards |= {card for _p, card, _bid, _cards in obs.unpaid} | {c for *_fact, seen in obs.unpaid for c in seen}
     if obs.church is not None:
         cards.add(obs.church[1])
     if obs.auction is not None:
@@ -60,6 +61,7 @@ def named_cards(message: dict[str, Any], state: GameState) -> set[int]:
         cards |= set(obs.get(field, ()))
     cards |= {c for _p, c in obs.get("gold_paid", ())} | {c for _p, c in obs.get("acquired", ())}
     cards |= {c for c in (obs.get("drawn"), obs.get("kept")) if c is not None}
+    cards |= {fact[1] for fact in obs.get("unpaid", ())} | {c for fact in obs.get("unpaid", ()) for c in fact[3]}
     if obs.get("church") is not None:
         cards.add(obs["church"][1])
     if obs.get("auction") is not None:

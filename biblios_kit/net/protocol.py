@@ -99,7 +99,7 @@ def event_from_json(data: object) -> Event:
 
 
 def observation_to_json(obs: Observation, legal: Sequence[str]) -> dict[str, Any]:
-    """An observation as JSON (every field of :class:`Observation` but ``unpaid``; ``legal_actions`` as text)."""
+    """An observation as JSON (every field of :class:`Observation`; ``legal_actions`` as text)."""
     values = _observation_values(obs)
     data = {name: convert(value) for (name, convert, _text), value in zip(_OBSERVATION_FIELDS, values)}
     data["legal_actions"] = list(legal)
@@ -136,6 +136,10 @@ def _payment_json(payment: PaymentView | None) -> dict[str, Any] | None:
         "paid_gold": list(payment.paid_gold),
         "paid_count": payment.paid_count,
     }
+
+
+def _unpaid_json(value: tuple[tuple[int, int, int, tuple[int, ...]], ...]) -> list[list[Any]]:
+    return [[player, card, bid, list(cards)] for player, card, bid, cards in value]
 
 
 def _same(value: Any) -> Any:
@@ -196,6 +200,7 @@ _OBSERVATION_FIELDS: tuple[tuple[str, Any, Any], ...] = (
     ("cards_paid", list, dumps),
     ("acquired", _pairs, dumps),
     ("my_buried", list, dumps),
+    ("unpaid", _unpaid_json, dumps),
 )
 """Each field of an observation's JSON but ``legal_actions`` (text form: given apart): its name (that of the
 :class:`Observation` attribute), the function converting the attribute to JSON and the one writing it as JSON
@@ -306,9 +311,17 @@ def observation_from_json(data: object, legal_actions: Sequence[int] = ()) -> Ob
             acquired=tuple(_pair(g) for g in data["acquired"]),
             my_buried=_ints(data["my_buried"]),
             legal_actions=tuple(legal_actions),
+            unpaid=tuple(_unpaid(item) for item in data.get("unpaid", [])),  # absent from older servers' views
         )
     except (KeyError, TypeError) as error:
         raise ProtocolError(f"observation: missing or mistyped field {error}") from None
+
+
+def _unpaid(item: object) -> tuple[int, int, int, tuple[int, ...]]:
+    """One ``[player, card, bid, [cards...]]`` of an observation's ``unpaid`` (``ProtocolError`` if malformed)."""
+    if not isinstance(item, list) or len(item) != 4:
+        raise ProtocolError(f"observation: unpaid: expected [player, card, bid, cards], got {item!r}"[:200])
+    return _int(item[0]), _int(item[1]), _int(item[2]), _ints(item[3])
 
 
 def result_to_json(result: GameResult) -> dict[str, Any]:
