@@ -30,6 +30,7 @@ from biblios_kit.engine.events import Event, EventKind
 from biblios_kit.engine.scoring import DieAward, GameResult, Placing, WonBy
 from biblios_kit.i18n import _, current_language, format_list, format_number, in_language, ngettext, pgettext
 from biblios_kit.rulebook.grammar import capitalize, counted_term, name_forms, term_forms, term_values, with_article
+from biblios_kit.rulebook.scoring_words import describe_count
 from biblios_kit.rules.model import (
     CardKind,
     Currency,
@@ -492,6 +493,8 @@ def tiebreak_text(ruleset: Ruleset, step: TieBreak | None, lang: str | None = No
     with _language(lang) as code:
         if step is None:
             return capitalize(ruleset.term("victory_points", code))
+        if step.counts:
+            return _("tie-break: {step}").format(step=describe_count(step, ruleset, code))
         category = ruleset.category(step.category).name.get(code) if step.category else ""
         if step.by is TieBreakBy.GOLD:
             return _("tie-break: most {gold}").format(**term_values(ruleset, code))
