@@ -284,7 +284,7 @@ def _slot_masks(slots: tuple[tuple[int, bool], ...], die_place: list[int]) -> li
     return list(found)
 
 
-def _weights(ruleset: Ruleset, step: TieBreak) -> tuple[int, ...]:
+def _count_weights(ruleset: Ruleset, step: TieBreak) -> tuple[int, ...]:
     """Each card's weight in a count step (see :attr:`CompiledRules.tiebreak_weights`); empty for other steps."""
     if not step.counts:
         return ()
@@ -438,7 +438,7 @@ def _compile(ruleset: Ruleset) -> CompiledRules:
             (_TB[step.by], cat_index[step.category] if step.category is not None else -1)
             for step in ruleset.scoring.final_tiebreak
         ),
-        tiebreak_weights=tuple(_weights(ruleset, step) for step in ruleset.scoring.final_tiebreak),
+        tiebreak_weights=tuple(_count_weights(ruleset, step) for step in ruleset.scoring.final_tiebreak),
         points=_POINTS[ruleset.scoring.points],
         bonus=tuple(
             (bonus.points, bonus.at_least, tuple(cat_index[c] for c in bonus.categories))
