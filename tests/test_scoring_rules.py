@@ -368,3 +368,23 @@ def test_bots_play_whole_games(name: str, options: tuple[str, ...], bot: str) ->
         b.points * len(b.players) for b in result.bonuses
     )
     assert sum(result.victory_points) == awarded
+
+
+def test_each_form_of_bonus_has_its_sentence(tmp_path) -> None:
+    ruleset = variant(
+        tmp_path,
+        """
+        scoring:
+          bonus:
+            - {categories: [monks], points: 1}
+            - {categories: [monks, pigments, holy-books], at_least: 2, points: 2}
+        """,
+    )
+    scoring = _section(ruleset, "scoring", "en")
+    assert "Bonus: a player who wins the category Monks scores an extra 1 Victory Point." in scoring
+    assert (
+        "Set bonus: a player who wins at least 2 of the categories Monks, Pigments, and Holy Books scores an extra "
+        "2 Victory Points." in scoring
+    )
+    french = _section(ruleset, "scoring", "fr")
+    assert "Bonus\u202f: un joueur qui remporte la catégorie Moines marque 1 Point de Victoire de plus." in french

@@ -290,7 +290,7 @@ def _find_category_tie(state: GameState) -> tuple[int | None, int, int, dict[str
                     "winner_letter": category.best_letters[award.winner] or "",
                     "other": NAMES[other],
                     "other_letter": category.best_letters[other] or "",
-                    "value": award.value,
+                    "value": award.points,  # the die's face, times the winner's cards or total where the rules say so
                     "winner_cards": mine,
                     "other_cards": theirs,
                 },

@@ -55,9 +55,9 @@ def bonus_text(bonus: SetBonus, ruleset: Ruleset, lang: str) -> str:
     victory_points = counted_term(ruleset, "victory_points", bonus.points, lang)
     if bonus.at_least >= len(bonus.categories):
         if len(bonus.categories) == 1:
-            return _("Bonus: a player who wins {categories} scores an extra {points} {victory_points}.").format(
-                categories=names, points=points, victory_points=victory_points
-            )
+            return _(
+                "Bonus: a player who wins the category {categories} scores an extra {points} {victory_points}."
+            ).format(categories=names, points=points, victory_points=victory_points)
         return _(
             "Set bonus: a player who wins each of the categories {categories} scores an extra {points} {victory_points}."
         ).format(categories=names, points=points, victory_points=victory_points)
