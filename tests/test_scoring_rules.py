@@ -20,7 +20,7 @@ import pytest
 import yaml
 from conftest import check_invariants, variant
 
-from biblios_kit.bots.estimate import Estimate, at_least_chance
+from biblios_kit.bots.estimate import Estimate, at_least_chance, bonus_terms
 from biblios_kit.bots.registry import make_bot
 from biblios_kit.cli.replay_cmds import render_text
 from biblios_kit.engine import new_game
@@ -329,7 +329,7 @@ def test_the_estimate_prices_dice_and_bonuses_as_the_ruleset_scores_them() -> No
     # Scoring changes no legal action: the same actions play the same game under each ruleset.
     biblios, library, books = load_ruleset("biblios"), load_ruleset(LIBRARY), load_ruleset(LIBRARY, [BOOKS])
     assert compile_rules(books).points == POINTS_TIMES_CARDS
-    more = 0
+    more = multiplied = 0
     for actions, observation in _observations(library, 3, 5):
         seen = {}
         for ruleset in (biblios, library, books):
@@ -347,7 +347,26 @@ def test_the_estimate_prices_dice_and_bonuses_as_the_ruleset_scores_them() -> No
         assert all(b >= p - 1e-12 for b, p in zip(bonus.ev, plain.ev))  # a bonus only adds
         assert all(t >= b - 1e-12 for t, b in zip(times.ev, bonus.ev))  # multipliers are at least 1
         more += any(b > p + 1e-9 for b, p in zip(bonus.ev, plain.ev))
-    assert more > 3
+        multiplied += any(t > b + 1e-9 for t, b in zip(times.ev, bonus.ev))
+    assert more > 3 and multiplied > 3
+
+
+def test_a_categorys_share_of_a_bonus_is_exact_while_only_its_chances_change(tmp_path) -> None:
+    ruleset = variant(tmp_path, "scoring: {bonus: [{categories: [monks, pigments, holy-books, manuscripts], "
+                                "at_least: 2, points: 4}, {categories: [monks, forbidden-tomes], points: 3}]}")  # fmt: skip
+    rules = compile_rules(ruleset)
+    rng = random.Random(8)
+    for _ in range(30):
+        first = [[rng.random() / 3 for _q in range(3)] for _k in range(rules.n_cats)]
+        expected, slope = bonus_terms(rules, first, 3)
+        for k in range(rules.n_cats):
+            moved = [row[:] for row in first]
+            for q in range(3):
+                moved[k][q] = rng.random() / 3
+            after, _slope = bonus_terms(rules, moved, 3)
+            for q in range(3):
+                change = slope[k][q] * (moved[k][q] - first[k][q])
+                assert after[q] - expected[q] == pytest.approx(change, abs=1e-12)
 
 
 @pytest.mark.parametrize(("name", "options"), [(COUNTING, ()), (LIBRARY, ()), (LIBRARY, (BOOKS,))])

@@ -167,7 +167,7 @@ def at_least_chance(probs: list[float], count: int) -> float:
     return whole
 
 
-def _bonus_terms(rules: CompiledRules, first: list[list[float]], n: int) -> tuple[list[float], list[list[float]]]:
+def bonus_terms(rules: CompiledRules, first: list[list[float]], n: int) -> tuple[list[float], list[list[float]]]:
     """The set bonuses' expected points per player, and per category and player the slope of them in the
     chance of winning that category (the bonus's points times the chance of winning exactly one category
     fewer than needed among the set's others: exact while only that category's chances change)."""
@@ -303,7 +303,7 @@ class Estimate:
                     for q in range(n):
                         ev[q] = ev[q] + faces[d] * (1.0 if mult is None else mult[k][q]) * row[q]
             if rules.bonus:
-                expected, self.slope = _bonus_terms(rules, [probs[0] for probs in self.probs], n)
+                expected, self.slope = bonus_terms(rules, [probs[0] for probs in self.probs], n)
                 for q in range(n):
                     ev[q] = ev[q] + expected[q]
         self._without: list[list[float] | None] = [None] * n_cats
