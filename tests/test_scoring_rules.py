@@ -28,7 +28,7 @@ from biblios_kit.engine.compiled import POINTS_DIE, POINTS_TIMES_CARDS, compile_
 from biblios_kit.engine.scoring import BonusAward, score_hands
 from biblios_kit.i18n import in_language
 from biblios_kit.rulebook import render_rulebook
-from biblios_kit.rulebook.describe import tiebreak_text
+from biblios_kit.rulebook.describe import award_reason, tiebreak_text
 from biblios_kit.rulebook.diff import diff_rulesets
 from biblios_kit.rulebook.explain import explain_changes, section_of
 from biblios_kit.rules import load_ruleset
@@ -407,3 +407,26 @@ def test_each_form_of_bonus_has_its_sentence(tmp_path) -> None:
     )
     french = _section(ruleset, "scoring", "fr")
     assert "Bonus\u202f: un joueur qui remporte la catégorie Moines marque 1 Point de Victoire de plus." in french
+
+
+@pytest.mark.parametrize("lang", ["en", "fr", "es"])
+def test_an_award_says_what_a_multiplied_die_gave(lang: str) -> None:
+    ruleset = load_ruleset(LIBRARY, [BOOKS])
+    hands = [[card(ruleset, "monks", 2, "A"), card(ruleset, "monks", 2, "B")], [card(ruleset, "monks", 3, "E")]]
+    result = score(ruleset, hands, face=4)
+    category = result.categories[0]
+    (award,) = category.awards
+    reason = award_reason(ruleset, award, category.totals, category.best_letters, ["Ana", "Bruno"], lang)
+    assert (
+        reason
+        == {
+            "en": "Ana (total 4); 4 × 2 = 8 Victory Points",
+            "fr": "Ana (total 4)\u202f; 4 × 2 = 8 Points de Victoire",
+            "es": "Ana (total 4); 4 × 2 = 8 Puntos de Victoria",
+        }[lang]
+    )
+    printed = score(load_ruleset("biblios"), hands, face=4).categories[0]
+    assert (
+        award_reason(ruleset, printed.awards[0], printed.totals, printed.best_letters, ["Ana", "Bruno"], lang)
+        == (reason.split(";")[0].split("\u202f")[0])
+    )
