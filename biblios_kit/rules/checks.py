@@ -82,7 +82,7 @@ def semantic_issues(document: Mapping[str, Any], broken: Iterable[str] = ()) -> 
         _check_dice(document["dice"], ("dice",), issues)
     if not ready("categories", "gold", "church"):  # every later check walks the deck
         if ready("scoring", "categories"):
-            _check_scoring(document, issues)
+            _check_scoring(document, issues, terms=ready("terms"))
         if ready("options"):
             _check_options(document, issues)
         return issues
@@ -99,7 +99,7 @@ def semantic_issues(document: Mapping[str, Any], broken: Iterable[str] = ()) -> 
     if ready("auction"):
         _check_auction(document, cards, issues)
     if ready("scoring"):
-        _check_scoring(document, issues, cards)
+        _check_scoring(document, issues, cards, terms=ready("terms"))
     if ready("options"):
         _check_options(document, issues)
     return issues
@@ -466,7 +466,11 @@ def _check_auction(document: Mapping[str, Any], cards: list[_Card], issues: list
             )
 
 
-def _check_scoring(document: Mapping[str, Any], issues: list[Issue], cards: list[_Card] | None = None) -> None:
+def _check_scoring(
+    document: Mapping[str, Any], issues: list[Issue], cards: list[_Card] | None = None, *, terms: bool = True
+) -> None:
+    """Tie-break steps and set bonuses (``cards``: the deck, when it can be walked; ``terms``: whether the
+    document's terms are schema-valid, so a message may name the edition's Gold)."""
     categories = document["categories"]
     scoring = document["scoring"]
     for index, step in enumerate(scoring["final_tiebreak"]):
@@ -485,7 +489,7 @@ def _check_scoring(document: Mapping[str, Any], issues: list[Issue], cards: list
                 if isinstance(criterion, Mapping):
                     if ("most" in criterion) == ("fewest" in criterion):
                         issues.append(Issue(where, "count-most-or-fewest"))
-                    elif cards is not None and "value" in criterion:
+                    elif cards is not None and terms and "value" in criterion:
                         _check_count_value(document, cards, {"kind": "category", **criterion}, where, issues)
                 elif criterion not in CATEGORY_CRITERIA:
                     issues.append(
@@ -497,7 +501,7 @@ def _check_scoring(document: Mapping[str, Any], issues: list[Issue], cards: list
                     )
             continue
         if "by" not in step:
-            _check_count_step(document, step, path, issues, cards)
+            _check_count_step(document, step, path, issues, cards, terms)
             continue
         for name in ("kind", "value"):
             if name in step:
@@ -535,6 +539,7 @@ def _check_count_step(
     path: FieldPath,
     issues: list[Issue],
     cards: list[_Card] | None,
+    terms: bool,
 ) -> None:
     """A count step (``most``/``fewest``): its filters name a category that exists, fit together and match cards."""
     categories = document["categories"]
@@ -544,9 +549,10 @@ def _check_count_step(
             issues.append(Issue((*path, "category"), code, fields))
             return
         if step.get("kind") == "gold":
-            issues.append(Issue((*path, "kind"), "count-gold-in-category", {"terms": _terms(document, "gold")}))
+            gold = {"terms": _terms(document, "gold")} if terms else {"gold": "Gold"}
+            issues.append(Issue((*path, "kind"), "count-gold-in-category", gold))
             return
-    if cards is not None and "value" in step:
+    if cards is not None and terms and "value" in step:  # the message may name the edition's Gold
         kind = "category" if "category" in step else step.get("kind")
         _check_count_value(document, cards, {**step, "kind": kind}, path, issues)
 
