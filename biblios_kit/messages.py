@@ -325,7 +325,19 @@ TEMPLATES: dict[str, str | Plural] = {
         "'deck' gives a ceiling of {ceiling}, below the opening bid {bid}: no bid would be legal"
     ),
     "ceiling-below-bid": N_("the ceiling {ceiling} is below the opening bid {bid}: no bid would be legal"),
-    "tiebreak-by-or-each": N_("each step needs exactly one of 'by' or 'each_category'"),
+    "tiebreak-by-or-each": N_("each step needs exactly one of 'by', 'most', 'fewest' or 'each_category'"),
+    "tiebreak-filter-with-each": N_("{field!r} narrows a count step ('most' or 'fewest'), not 'each_category'"),
+    "criterion-takes-no-filter": N_(
+        "the criterion {criterion!r} takes no {field!r}: count steps ('most' or 'fewest') narrow the cards they count"
+    ),
+    "count-most-or-fewest": N_("a count needs exactly one of 'most' or 'fewest'"),
+    "count-gold-in-category": N_(
+        "a category holds no {gold} card: count either the {gold} cards ('kind') or a 'category', not both"
+    ),
+    "no-card-of-value": N_("no card of the deck has the value {value}; the values are {values}"),
+    "bonus-at-least-too-high": N_(
+        "asks for at least {at_least} categories of a set of {count}: no player could win the bonus"
+    ),
     "tiebreak-category-with-each": N_("'category' goes with 'by', not with 'each_category'"),
     "not-a-category-criterion": N_("{criterion!r} does not look at a category; expected one of: {choices}"),
     "criterion-needs-category": N_("the criterion {criterion!r} needs a 'category'"),

@@ -193,6 +193,9 @@ SHIPPED_CHOICES: list[tuple[str, tuple[str, ...]]] = [
     ("five-players-italian", ()),
     ("bid-within-means", ()),
     ("bid-within-means", ("refuse-to-pay",)),
+    ("ties-counting-cards", ()),
+    ("complete-library", ()),
+    ("complete-library", ("count-the-books",)),
 ]
 """Every shipped ruleset, and each of its options alone and together: (ruleset, options)."""
 

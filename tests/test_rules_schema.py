@@ -54,8 +54,7 @@ def test_enums_equal_the_registered_behaviours() -> None:
         f"{p}.auction.{p}.all_pass": model.AllPass,
         f"{p}.penalty.{p}.kind": model.PenaltyKind,
         f"{p}.scoring.{p}.category_tie": model.CategoryTie,
-        f"{p}.scoring.{p}.final_tiebreak.items.{p}.by": model.TieBreakBy,
-        f"{p}.scoring.{p}.final_tiebreak.items.{p}.each_category.items": model.TieBreakBy,
+        f"{p}.scoring.{p}.points": model.PointsRule,
         f"$defs.setup.{p}.short_draw": model.ShortDraw,
         f"$defs.setup.{p}.remove.items.{p}.kind": model.CardKind,
         f"$defs.term_text.{p}.gender": model.Gender,
@@ -63,6 +62,20 @@ def test_enums_equal_the_registered_behaviours() -> None:
     }
     for where, enum in expected.items():
         assert enums.pop(where) == values(enum), where
+    # 'by' names a criterion; 'most' and 'fewest' name a count (cards or value), everywhere a step is written
+    steps = f"{p}.scoring.{p}.final_tiebreak.items.{p}"
+    named = [by.value for by in model.TieBreakBy if by not in model.COUNT_BY]
+    counts = [by.value for by in model.COUNT_BY]
+    assert enums.pop(f"{steps}.by") == named
+    assert enums.pop(f"{steps}.each_category.items.anyOf[0]") == named
+    for where in (
+        "most",
+        "fewest",
+        "each_category.items.anyOf[1].properties.most",
+        "each_category.items.anyOf[1].properties.fewest",
+    ):
+        assert enums.pop(f"{steps}.{where}") == counts, where
+    assert enums.pop(f"{steps}.kind") == [kind.value for kind in model.STARTING_CARD_KINDS][::-1]
     starting = enums.pop(f"$defs.setup.{p}.starting_cards.items.{p}.kind")
     assert starting == [kind.value for kind in model.STARTING_CARD_KINDS]
     assert enums == {f"{p}.church.{p}.cards.additionalProperties.{p}.signs.items": [1, -1]}

@@ -124,6 +124,9 @@ VARIANT_DRIFTS: list[tuple[str, ...]] = [
     ("church: {optional: false}", "church.optional"),
     ("church: {targets: first-place}", "church.use", "second-place-dice"),
     ("scoring: {category_tie: nobody}", "scoring.categories"),
+    ("scoring: {points: die-times-cards}", "scoring.points"),
+    ("scoring: {points: die-times-value}", "scoring.points"),
+    ("scoring: {bonus: [{categories: [monks, pigments], at_least: 1, points: 2}]}", "scoring.points"),
     ("penalty: {exclude_from_reauction: false}", "penalty.reauction"),
     ("setup: {3: {remove_random: 3}}", "setup.removed"),
     ("setup: {3: {starting_hand: 2}}", "setup.dealt"),
@@ -157,6 +160,15 @@ def test_changing_a_rule_field_without_the_prose_is_caught(drift: tuple[str, ...
 def test_a_changed_tie_break_chain_is_caught(tmp_path: Path) -> None:
     # game 10 of seed 0 with 2 players ends on a tie on victory points (found by a 60-game run)
     base, changed = load_ruleset("biblios"), variant(tmp_path, "scoring: {final_tiebreak: []}")
+    for prose, played in ((base, changed), (changed, base)):
+        report = verify(render_rulebook(prose, "en"), played, games=1, players=[2], first=10)
+        assert "ties.chain" in contradicted(report)
+    assert verify(render_rulebook(changed, "en"), changed, games=1, players=[2], first=10).ok
+
+
+def test_a_changed_count_step_is_caught(tmp_path: Path) -> None:
+    # the same game 10: Gold (the edition's first step) and the fewest cards in hand rank the tie apart
+    base, changed = load_ruleset("biblios"), variant(tmp_path, "scoring: {final_tiebreak: [{fewest: cards}]}")
     for prose, played in ((base, changed), (changed, base)):
         report = verify(render_rulebook(prose, "en"), played, games=1, players=[2], first=10)
         assert "ties.chain" in contradicted(report)

@@ -17,7 +17,7 @@ from biblios_kit.rules.loader import check_file, compose, resolve_ruleset
 from biblios_kit.rules.schema import SCHEMA_PATH, VARIANT_SCHEMA_PATH
 
 BASES = ("biblios", "scripts-and-scribes", "five-six-players", "second-place-dice")
-WANTED = {"dice", "categories", "church", "setup", "auction", "penalty"}
+WANTED = {"dice", "categories", "church", "setup", "auction", "penalty", "scoring"}
 
 
 @pytest.fixture(autouse=True)
@@ -108,6 +108,12 @@ def test_examples_of_newer_fields_appear_when_the_schema_has_them() -> None:
     older["$defs"]["ceiling"]["anyOf"] = [c for c in older["$defs"]["ceiling"]["anyOf"] if c.get("const") != "hand"]
     text = "\n".join(line for _k, _e, code in template_examples(base, older) for line in code)
     assert "  ceiling: {gold: hand}" not in text and "  ceiling: {gold: " in text
+    # scoring as data (points, set bonuses, count steps) only where the schema has it
+    assert "  points: die-times-cards" in plain and "  bonus: [{categories: [monks, pigments], points: 2}]" in plain
+    older = json.loads(json.dumps(schema))
+    del older["properties"]["scoring"]["properties"]["bonus"]
+    text = "\n".join(line for _k, _e, code in template_examples(base, older) for line in code)
+    assert "bonus" not in text and "points: die" not in text
 
 
 def test_variant_text_without_a_schema_uses_the_installed_one() -> None:

@@ -12,7 +12,9 @@ cards at the average composition of everything still unseen). The chance of plac
 first (and second, for rulesets with more award dice) follows a softmax of those totals
 whose temperature grows with the value still unseen in that category (a Plackett-Luce
 ranking). Nothing is special-cased per edition: dice, places, categories, player counts,
-currencies and penalties all come from the rules.
+currencies and penalties all come from the rules, and so does what a die is worth: its face,
+or its face times the taker's expected cards or total in the category, plus the set bonuses
+(the chance of winning enough of a set's categories, taken as independent, times its points).
 """
 
 from __future__ import annotations
@@ -29,6 +31,9 @@ from biblios_kit.engine.compiled import (
     KIND_GOLD,
     PEN_BLUFF,
     PEN_NONE,
+    POINTS_DIE,
+    POINTS_TIMES_CARDS,
+    POINTS_TIMES_VALUE,
     CompiledRules,
 )
 from biblios_kit.engine.observation import Observation
@@ -165,6 +170,35 @@ def cost_from_reach(reach: int, bid: int, exact: bool) -> int | None:
     return bid + ((above & -above).bit_length() - 1)
 
 
+def at_least_chance(probs: list[float], count: int) -> float:
+    """The chance that at least ``count`` of independent events of chances ``probs`` happen (Poisson binomial)."""
+    exactly = [1.0] + [0.0] * len(probs)  # exactly[j]: chance of j events among those seen so far
+    for p in probs:
+        for j in range(len(exactly) - 1, 0, -1):
+            exactly[j] = exactly[j] * (1.0 - p) + exactly[j - 1] * p
+        exactly[0] = exactly[0] * (1.0 - p)
+    whole = 0.0
+    for j in range(count, len(exactly)):
+        whole += exactly[j]
+    return whole
+
+
+def bonus_terms(rules: CompiledRules, first: list[list[float]], n: int) -> tuple[list[float], list[list[float]]]:
+    """The set bonuses' expected points per player, and per category and player the slope of them in the
+    chance of winning that category (the bonus's points times the chance of winning exactly one category
+    fewer than needed among the set's others: exact while only that category's chances change)."""
+    expected = [0.0] * n
+    slope = [[0.0] * n for _ in range(rules.n_cats)]
+    for points, need, cats in rules.bonus:
+        for q in range(n):
+            chances = [first[k][q] for k in cats]
+            expected[q] += points * at_least_chance(chances, need)
+            for i, k in enumerate(cats):
+                others = chances[:i] + chances[i + 1 :]
+                slope[k][q] += points * (at_least_chance(others, need - 1) - at_least_chance(others, need))
+    return expected, slope
+
+
 class Estimate:
     """Knowledge and valuations of one player at one moment.
 
@@ -285,6 +319,15 @@ class Estimate:
             gold[q] = gold[q] + h * gold_share
         self.totals = totals
         """Expected total of each player in each category (ours is exact)."""
+        self.plain = rules.points == POINTS_DIE and not rules.bonus
+        """Whether a die is worth its face and there is no set bonus (the printed rule: the fast paths apply)."""
+        self.mult: list[list[float]] | None = None
+        """Per category and player, what the ruleset multiplies a die's face by for them (``None``: 1)."""
+        if rules.points == POINTS_TIMES_VALUE:
+            self.mult = [[max(1.0, row[k]) for row in totals] for k in range(n_cats)]
+        elif rules.points == POINTS_TIMES_CARDS:
+            mine = list(obs.hand) + ([kept] if kept is not None else [])
+            self.mult = self._expected_counts(mine, visible, hidden, unseen)
         self.gold = gold
         """Gold each player holds (ours exact, others estimated)."""
         self.my_gold = my_gold
@@ -298,12 +341,26 @@ class Estimate:
         ev = self.ev = [0.0] * n
         faces = self.dice
         die_place = rules.die_place
-        for k, probs in enumerate(self.probs):  # as _add_ev(ev, k, probs, 1.0)
-            for d in rules.cat_dice[k]:
-                row = probs[die_place[d] - 1]
-                face = faces[d] * 1.0
+        self.slope: list[list[float]] | None = None
+        """Per category and player, the set bonuses' points per unit of chance of winning it (``None``: no bonus)."""
+        if self.plain:
+            for k, probs in enumerate(self.probs):  # as _add_ev(ev, k, probs, 1.0)
+                for d in rules.cat_dice[k]:
+                    row = probs[die_place[d] - 1]
+                    face = faces[d] * 1.0
+                    for q in range(n):
+                        ev[q] = ev[q] + face * row[q]
+        else:
+            mult = self.mult
+            for k, probs in enumerate(self.probs):  # the dice as _add_ev, the bonuses exactly (below)
+                for d in rules.cat_dice[k]:
+                    row = probs[die_place[d] - 1]
+                    for q in range(n):
+                        ev[q] = ev[q] + faces[d] * (1.0 if mult is None else mult[k][q]) * row[q]
+            if rules.bonus:
+                expected, self.slope = bonus_terms(rules, [probs[0] for probs in self.probs], n)
                 for q in range(n):
-                    ev[q] = ev[q] + face * row[q]
+                    ev[q] = ev[q] + expected[q]
         self._without: list[list[float] | None] = [None] * n_cats
         self._card_cache: dict[object, tuple[float, float]] = {}
         self._category_cache: dict[int, tuple[float, float]] = {}
@@ -321,17 +378,41 @@ class Estimate:
         return _place_probs(totals_k, self.temperature[k], self.places[k])
 
     def _add_ev(
-        self, ev: list[float], k: int, probs: list[list[float]], sign: float, dice: Sequence[int] | None = None
+        self,
+        ev: list[float],
+        k: int,
+        probs: list[list[float]],
+        sign: float,
+        dice: Sequence[int] | None = None,
+        who: int = -1,
+        extra: float = 0.0,
     ) -> None:
+        """Add ``sign`` times category ``k``'s expected points at place chances ``probs`` to ``ev`` (with
+        ``who``'s multiplier raised by ``extra``: their count or total in ``k`` after a card comes or goes)."""
         rules = self.rules
         faces = self.dice if dice is None else dice
         die_place = rules.die_place
         n = self.n
+        if self.plain:
+            for d in rules.cat_dice[k]:
+                row = probs[die_place[d] - 1]
+                face = faces[d] * sign
+                for q in range(n):
+                    ev[q] = ev[q] + face * row[q]
+            return
+        mult = self.mult[k] if self.mult is not None else [1.0] * n
+        if who >= 0:
+            mult = mult[:]
+            mult[who] = max(0.0, mult[who] + extra)
         for d in rules.cat_dice[k]:
             row = probs[die_place[d] - 1]
             face = faces[d] * sign
             for q in range(n):
-                ev[q] = ev[q] + face * row[q]
+                ev[q] = ev[q] + face * mult[q] * row[q]
+        if self.slope is not None:  # the set bonuses' part that hangs on winning category k
+            slope, first = self.slope[k], probs[0]
+            for q in range(n):
+                ev[q] = ev[q] + sign * slope[q] * first[q]
 
     def advantage(self, ev: Sequence[float], who: int | None = None) -> float:
         """``who``'s (default: this player's) expected score minus the best other expected score."""
@@ -361,8 +442,38 @@ class Estimate:
         else:
             weights = _weights(column, self.temperature[k])[1]
         ev = self._ev_without(k)[:]
-        self._add_ev(ev, k, _probs_from(weights, self.places[k]), 1.0)
+        self._add_ev(ev, k, _probs_from(weights, self.places[k]), 1.0, None, q, self._extra(delta))
         return ev
+
+    def _extra(self, delta: float) -> float:
+        """How a card of value ``delta`` coming (or going, when negative) changes its holder's multiplier."""
+        if self.rules.points == POINTS_TIMES_VALUE:
+            return delta
+        if self.rules.points == POINTS_TIMES_CARDS:
+            return 1.0 if delta > 0 else -1.0 if delta < 0 else 0.0
+        return 0.0
+
+    def _expected_counts(
+        self, mine: list[int], visible: list[list[int]], hidden: list[int], unseen: list[int]
+    ) -> list[list[float]]:
+        """Per category and player, the expected number of category cards in hand (ours exact), at least 1."""
+        rules = self.rules
+        n_cats, kind, cat = rules.n_cats, rules.kind, rules.cat
+        unseen_cards = [0] * n_cats
+        for c in unseen:
+            if kind[c] == KIND_CATEGORY:
+                unseen_cards[cat[c]] += 1
+        share = [u / len(unseen) if unseen else 0.0 for u in unseen_cards]
+        counts = [[0.0] * self.n for _ in range(n_cats)]
+        for q in range(self.n):
+            held = mine if q == self.me else visible[q]
+            for c in held:
+                if kind[c] == KIND_CATEGORY:
+                    counts[cat[c]][q] += 1.0
+            if q != self.me:
+                for k in range(n_cats):
+                    counts[k][q] += hidden[q] * share[k]
+        return [[max(1.0, x) for x in row] for row in counts]
 
     def win_chance(self, k: int, who: int | None = None, delta: float = 0.0) -> float:
         """This player's chance of placing first in category ``k`` (had ``who`` ``delta`` more there)."""
@@ -386,7 +497,7 @@ class Estimate:
         cached = self._category_cache.get(key)
         if cached is not None:
             return cached
-        if self.places[k] != 1:
+        if self.places[k] != 1 or not self.plain:
             base = self._base
             me = self.me
             mine = _advantage(self._ev_with(me, k, amount), me) - base
@@ -477,10 +588,16 @@ class Estimate:
             if not ok:
                 continue
             ev = base_ev[:]
+            mult = self.mult
             for d in chosen:
                 row = probs[die_cat[d]][die_place[d] - 1]
-                for q in range(n):
-                    ev[q] = ev[q] + s * row[q]
+                if mult is None:
+                    for q in range(n):
+                        ev[q] = ev[q] + s * row[q]
+                else:
+                    by = mult[die_cat[d]]
+                    for q in range(n):
+                        ev[q] = ev[q] + s * by[q] * row[q]
             out.append((ev, chosen, s))
         if dice is None:
             self._church_cache[key] = out

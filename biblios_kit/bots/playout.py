@@ -15,9 +15,18 @@ import math
 import random
 from collections.abc import Sequence
 
+from biblios_kit.bots.estimate import at_least_chance
 from biblios_kit.bots.style import MEDIUM, Style
 from biblios_kit.engine.actions import BID, CHURCH, DECLINE, KEEP, PASS, PAY, PICK, REFUSE, TO_AUCTION
-from biblios_kit.engine.compiled import CUR_GOLD, KIND_CATEGORY, KIND_GOLD, CompiledRules
+from biblios_kit.engine.compiled import (
+    CUR_GOLD,
+    KIND_CATEGORY,
+    KIND_GOLD,
+    POINTS_DIE,
+    POINTS_TIMES_CARDS,
+    POINTS_TIMES_VALUE,
+    CompiledRules,
+)
 from biblios_kit.engine.core import PH_BIDDING, PH_CHURCH, PH_GIFT, PH_PAYMENT, PH_PICK
 from biblios_kit.engine.scoring import score_hands
 from biblios_kit.engine.state import GameState
@@ -97,7 +106,33 @@ class PlayoutPolicy:
     def _face(self, state: GameState, k: int) -> float:
         rules = self.rules
         w = self.weights
-        return sum(state.dice[d] * w[d] for d in rules.cat_dice[k])
+        face = sum(state.dice[d] * w[d] for d in rules.cat_dice[k])
+        if rules.points != POINTS_DIE or rules.bonus:
+            # what leading the category is worth under the ruleset's scoring: the leader's multiplier,
+            # and a share of each set bonus the category belongs to
+            if rules.points != POINTS_DIE:
+                face *= max(1, max(self._multipliers(state)[k]))
+            for points, need, cats in rules.bonus:
+                if k in cats:
+                    face += points / need
+        return face
+
+    def _multipliers(self, state: GameState) -> list[list[int]]:
+        """Per category and player, what a die's face is multiplied by for them (cards or total held there)."""
+        rules = self.rules
+        if rules.points == POINTS_TIMES_VALUE:
+            totals = self.totals(state)
+            return [[row[k] for row in totals] for k in range(rules.n_cats)]
+        out = [[0] * state.n for _ in range(rules.n_cats)]
+        if rules.points == POINTS_TIMES_CARDS:
+            kind, cat = rules.kind, rules.cat
+            for q, hand in enumerate(state.hands):
+                for c in hand:
+                    if kind[c] == KIND_CATEGORY:
+                        out[cat[c]][q] += 1
+        else:
+            out = [[1] * state.n for _ in range(rules.n_cats)]
+        return out
 
     def _gold_rate(self, state: GameState, p: int) -> float:
         if state.draw or state.ph == PH_GIFT or state.to_draw:
@@ -295,15 +330,27 @@ class PlayoutPolicy:
         totals = self.totals(state)
         inv = self._inv_temp
         ev = [0.0] * n
+        plain = rules.points == POINTS_DIE and not rules.bonus
+        mult = None if rules.points == POINTS_DIE else self._multipliers(state)
+        first: list[list[float]] = []
         for k in range(rules.n_cats):
             t = inv[k]
             top = max(row[k] for row in totals)
             weights = [math.exp((row[k] - top) * t) for row in totals]
             whole = sum(weights)
+            if not plain:
+                first.append([w / whole for w in weights])
             for d in rules.cat_dice[k]:
                 face = state.dice[d] * self.weights[d]
-                for q in range(n):
-                    ev[q] += face * weights[q] / whole
+                if mult is None:
+                    for q in range(n):
+                        ev[q] += face * weights[q] / whole
+                else:
+                    for q in range(n):
+                        ev[q] += face * mult[k][q] * weights[q] / whole
+        for points, need, cats in rules.bonus:  # the chance of winning enough of the set, taken as independent
+            for q in range(n):
+                ev[q] += points * at_least_chance([first[k][q] for k in cats], need)
         # Gold is worth what it can still buy: the integral of the marginal price used for
         # bidding (constant in the gift phase; A / (gold + 1) in the auction, so A * ln(gold + 1)).
         if state.draw or state.to_draw or state.ph == PH_GIFT:

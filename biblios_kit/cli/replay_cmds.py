@@ -176,6 +176,18 @@ def render_text(data: dict[str, Any], state: Any) -> str:
         by = placing["by"]
         if by is None:
             reason = vp_term
+        elif by["by"] in ("cards", "value"):  # a count step (GameResult.to_dict gives its filters)
+            from biblios_kit.rulebook.scoring_words import describe_count
+            from biblios_kit.rules.model import CardKind, TieBreak, TieBreakBy
+
+            step = TieBreak(
+                TieBreakBy(by["by"]),
+                by["category"],
+                fewest=bool(by.get("fewest")),
+                kind=None if by.get("kind") is None else CardKind(by["kind"]),
+                value=by.get("value"),
+            )
+            reason = describe_count(step, ruleset, lang)
         else:
             reason = _tiebreak_text(
                 by["by"],

@@ -119,6 +119,7 @@ def _schema_features(schema: dict[str, Any]) -> dict[str, Any]:
         "starting_cards": "starting_cards" in setup,
         "targets_by_place": "targets" in church.get("cards", {}).get("additionalProperties", {}).get("properties", {}),
         "payable_ceiling": ceilings[0] if ceilings else None,
+        "scoring_as_data": "bonus" in schema.get("properties", {}).get("scoring", {}).get("properties", {}),
     }
 
 
@@ -276,6 +277,30 @@ def template_examples(base: dict[str, Any], schema: dict[str, Any]) -> list[tupl
             (f"  exclude_from_reauction: {exclude}", _("is the penalized player out of the re-auction of the card")),
         ]
         examples.append(("penalty", [_("The penalty of an auction winner who does not pay.")], _inline(lines)))
+
+    scoring = base.get("scoring")
+    if (
+        features["scoring_as_data"]
+        and isinstance(scoring, dict)
+        and isinstance(categories, dict)
+        and len(categories) >= 2
+    ):
+        tie = _other(str(scoring.get("category_tie")), ("nobody", "earliest-letter"))
+        pair = ", ".join(list(categories)[:2])
+        lines = [
+            ("scoring:", ""),
+            (f"  category_tie: {tie}", "earliest-letter | nobody: " + _("a tie on a category total")),
+            (
+                "  points: die-times-cards",
+                "die | die-times-cards | die-times-value: " + _("what an award die is worth"),
+            ),
+            (f"  bonus: [{{categories: [{pair}], points: 2}}]", _("extra points for winning every category of a set")),
+            (
+                "  final_tiebreak: [{most: cards, kind: gold}, {fewest: cards}]",
+                _("ties: the most Gold cards, then the fewest cards"),
+            ),
+        ]
+        examples.append(("scoring", [_("How categories and the game are won.")], _inline(lines)))
     return examples
 
 

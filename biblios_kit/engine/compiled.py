@@ -18,9 +18,11 @@ from biblios_kit.rules.model import (
     Currency,
     Overpay,
     PenaltyKind,
+    PointsRule,
     Removal,
     Ruleset,
     ShortDraw,
+    TieBreak,
     TieBreakBy,
 )
 
@@ -43,11 +45,27 @@ TB_GOLD: Final = 0
 TB_TOTAL: Final = 1
 TB_LETTER: Final = 2
 TB_WON: Final = 3
+TB_COUNT: Final = 4
+"""A count step: the sum of the step's weight of each card in hand (:attr:`CompiledRules.tiebreak_weights`)."""
 _TB = {
     TieBreakBy.GOLD: TB_GOLD,
     TieBreakBy.CATEGORY_TOTAL: TB_TOTAL,
     TieBreakBy.CATEGORY_LETTER: TB_LETTER,
     TieBreakBy.CATEGORY_WON: TB_WON,
+    TieBreakBy.CARDS: TB_COUNT,
+    TieBreakBy.VALUE: TB_COUNT,
+}
+
+POINTS_DIE: Final = 0
+"""An award die is worth its face."""
+POINTS_TIMES_CARDS: Final = 1
+"""An award die is worth its face times the taker's number of cards in the category."""
+POINTS_TIMES_VALUE: Final = 2
+"""An award die is worth its face times the taker's total in the category."""
+_POINTS = {
+    PointsRule.DIE: POINTS_DIE,
+    PointsRule.DIE_TIMES_CARDS: POINTS_TIMES_CARDS,
+    PointsRule.DIE_TIMES_VALUE: POINTS_TIMES_VALUE,
 }
 
 MAX_CARDS: Final = 1000
@@ -132,6 +150,13 @@ class CompiledRules:
     tie_nobody: bool
     tiebreak: tuple[tuple[int, int], ...]
     """Final tie-break chain as (criterion, category index or -1)."""
+    tiebreak_weights: tuple[tuple[int, ...], ...]
+    """Per step of :attr:`tiebreak`: for a count step (:data:`TB_COUNT`), each card's weight (1 or its
+    value when counted, 0 when not; negated for ``fewest``), so the step's key is the hand's sum; empty otherwise."""
+    points: int
+    """What an award die is worth: :data:`POINTS_DIE`, :data:`POINTS_TIMES_CARDS` or :data:`POINTS_TIMES_VALUE`."""
+    bonus: tuple[tuple[int, int, tuple[int, ...]], ...]
+    """Set bonuses as (victory points, categories to win at least, category indices of the set)."""
     setups: dict[int, CompiledSetup]
     gold_values: tuple[int, ...]
     """Distinct Gold values, ascending."""
@@ -257,6 +282,18 @@ def _slot_masks(slots: tuple[tuple[int, bool], ...], die_place: list[int]) -> li
 
     fill(0, 0)
     return list(found)
+
+
+def _count_weights(ruleset: Ruleset, step: TieBreak) -> tuple[int, ...]:
+    """Each card's weight in a count step (see :attr:`CompiledRules.tiebreak_weights`); empty for other steps."""
+    if not step.counts:
+        return ()
+    sign = -1 if step.fewest else 1
+    per_card = step.by is TieBreakBy.CARDS
+    return tuple(
+        sign * (1 if per_card else card.value) if card.kind is not CardKind.CHURCH and step.matches(card) else 0
+        for card in ruleset.deck
+    )
 
 
 _BY_HASH: dict[str, CompiledRules] = {}
@@ -400,6 +437,12 @@ def _compile(ruleset: Ruleset) -> CompiledRules:
         tiebreak=tuple(
             (_TB[step.by], cat_index[step.category] if step.category is not None else -1)
             for step in ruleset.scoring.final_tiebreak
+        ),
+        tiebreak_weights=tuple(_count_weights(ruleset, step) for step in ruleset.scoring.final_tiebreak),
+        points=_POINTS[ruleset.scoring.points],
+        bonus=tuple(
+            (bonus.points, bonus.at_least, tuple(cat_index[c] for c in bonus.categories))
+            for bonus in ruleset.scoring.bonus
         ),
         setups={players: _setup(ruleset, players) for players in ruleset.setups},
         gold_values=tuple(sorted({card.value for card in deck if card.kind is CardKind.GOLD})),

@@ -6,7 +6,17 @@ import enum
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
-from biblios_kit.engine.compiled import KIND_CATEGORY, KIND_GOLD, TB_GOLD, TB_LETTER, TB_TOTAL, CompiledRules
+from biblios_kit.engine.compiled import (
+    KIND_CATEGORY,
+    KIND_GOLD,
+    POINTS_TIMES_CARDS,
+    POINTS_TIMES_VALUE,
+    TB_COUNT,
+    TB_GOLD,
+    TB_LETTER,
+    TB_TOTAL,
+    CompiledRules,
+)
 from biblios_kit.rules.model import TieBreak
 
 if TYPE_CHECKING:
@@ -36,6 +46,25 @@ class DieAward:
     """The die's face: the victory points it is worth."""
     winner: int | None
     by: WonBy
+    multiplier: int = 1
+    """What the face is multiplied by for its winner (their cards or total in the category when the
+    ruleset's ``scoring.points`` says so; 1 under the printed rule)."""
+
+    @property
+    def points(self) -> int:
+        """The victory points the die gives its winner (0 when nobody takes it)."""
+        return 0 if self.winner is None else self.value * self.multiplier
+
+
+@dataclass(frozen=True, slots=True)
+class BonusAward:
+    """One set bonus of the ruleset at the end of the game."""
+
+    bonus: int
+    """Index of the bonus in the ruleset's ``scoring.bonus``."""
+    points: int
+    players: tuple[int, ...]
+    """The players who won enough categories of the set (each scores ``points``)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -77,6 +106,8 @@ class GameResult:
     gold: tuple[int, ...]
     """Total value of the Gold cards in each hand."""
     ranking: tuple[Placing, ...]
+    bonuses: tuple[BonusAward, ...] = ()
+    """The ruleset's set bonuses and who scored each (empty when it has none)."""
 
     @property
     def winners(self) -> tuple[int, ...]:
@@ -114,20 +145,32 @@ class GameResult:
                     "totals": list(c.totals),
                     "best_letters": list(c.best_letters),
                     "awards": [
-                        {"place": a.place, "value": a.value, "winner": a.winner, "by": a.by.value} for a in c.awards
+                        {"place": a.place, "value": a.value, "winner": a.winner, "by": a.by.value}
+                        | ({"multiplier": a.multiplier} if a.multiplier != 1 else {})
+                        for a in c.awards
                     ],
                 }
                 for c in self.categories
             ],
             "ranking": [
-                {
-                    "place": p.place,
-                    "players": list(p.players),
-                    "by": None if p.by is None else {"by": p.by.by.value, "category": p.by.category},
-                }
+                {"place": p.place, "players": list(p.players), "by": None if p.by is None else _step_dict(p.by)}
                 for p in self.ranking
             ],
-        }
+        } | (
+            {"bonuses": [{"bonus": b.bonus, "points": b.points, "players": list(b.players)} for b in self.bonuses]}
+            if self.bonuses
+            else {}
+        )
+
+
+def _step_dict(step: TieBreak) -> dict[str, Any]:
+    """A tie-break step as JSON: ``by`` and ``category``, plus a count step's filters."""
+    out: dict[str, Any] = {"by": step.by.value, "category": step.category}
+    if step.counts:
+        out["fewest"] = step.fewest
+        out["kind"] = None if step.kind is None else step.kind.value
+        out["value"] = step.value
+    return out
 
 
 def _category_places(totals: list[int], letters: list[int], tie_nobody: bool) -> list[tuple[int | None, WonBy]]:
@@ -165,6 +208,7 @@ def score_hands(rules: CompiledRules, hands: list[list[int]], dice: list[int]) -
     kind, value, cat, letter = rules.kind, rules.value, rules.cat, rules.letter
     none = 1 << 20
     totals = [[0] * n for _ in range(rules.n_cats)]
+    counts = [[0] * n for _ in range(rules.n_cats)]
     best = [[none] * n for _ in range(rules.n_cats)]
     gold = [0] * n
     for p, hand in enumerate(hands):
@@ -172,6 +216,7 @@ def score_hands(rules: CompiledRules, hands: list[list[int]], dice: list[int]) -
             if kind[c] == KIND_CATEGORY:
                 k = cat[c]
                 totals[k][p] += value[c]
+                counts[k][p] += 1
                 if letter[c] < best[k][p]:
                     best[k][p] = letter[c]
             elif kind[c] == KIND_GOLD:
@@ -179,17 +224,23 @@ def score_hands(rules: CompiledRules, hands: list[list[int]], dice: list[int]) -
     vp = [0] * n
     first_place = [[0] * n for _ in range(rules.n_cats)]
     categories = []
+    points_rule = rules.points
     for k in range(rules.n_cats):
         places = _category_places(totals[k], best[k], rules.tie_nobody)
         awards = []
         for d in rules.cat_dice[k]:
             place = rules.die_place[d]
             winner, why = places[place - 1] if place <= len(places) else (None, WonBy.NOBODY)
+            times = 1
             if winner is not None:
-                vp[winner] += dice[d]
+                if points_rule == POINTS_TIMES_CARDS:
+                    times = counts[k][winner]
+                elif points_rule == POINTS_TIMES_VALUE:
+                    times = totals[k][winner]
+                vp[winner] += dice[d] * times
                 if place == 1:
                     first_place[k][winner] = 1
-            awards.append(DieAward(d, rules.cat_ids[k], place, dice[d], winner, why))
+            awards.append(DieAward(d, rules.cat_ids[k], place, dice[d], winner, why, times))
         categories.append(
             CategoryResult(
                 category=rules.cat_ids[k],
@@ -199,8 +250,20 @@ def score_hands(rules: CompiledRules, hands: list[list[int]], dice: list[int]) -
             )
         )
 
-    def key(step: tuple[int, int], p: int) -> int:
-        by, k = step
+    bonuses: list[BonusAward] = []
+    for b, (bonus_points, at_least, of) in enumerate(rules.bonus):
+        earned = tuple(p for p in range(n) if sum(first_place[k][p] for k in of) >= at_least)
+        for p in earned:
+            vp[p] += bonus_points
+        bonuses.append(BonusAward(b, bonus_points, earned))
+
+    weights = rules.tiebreak_weights
+
+    def key(i: int, p: int) -> int:
+        by, k = chain[i]
+        if by == TB_COUNT:
+            w = weights[i]
+            return sum(w[c] for c in hands[p])
         if by == TB_GOLD:
             return gold[p]
         if by == TB_TOTAL:
@@ -214,7 +277,7 @@ def score_hands(rules: CompiledRules, hands: list[list[int]], dice: list[int]) -
 
     def split(group: list[int], i: int, by: TieBreak | None) -> list[tuple[list[int], TieBreak | None]]:
         while i < len(chain):
-            keys = {p: key(chain[i], p) for p in group}
+            keys = {p: key(i, p) for p in group}
             if len(set(keys.values())) > 1:
                 out: list[tuple[list[int], TieBreak | None]] = []
                 for value_ in sorted(set(keys.values()), reverse=True):
@@ -237,6 +300,7 @@ def score_hands(rules: CompiledRules, hands: list[list[int]], dice: list[int]) -
         victory_points=tuple(vp),
         gold=tuple(gold),
         ranking=tuple(ranking),
+        bonuses=tuple(bonuses),
     )
 
 
@@ -245,4 +309,4 @@ def score(state: GameState) -> GameResult:
     return score_hands(state.rules, state.hands, state.dice)
 
 
-__all__ = ["CategoryResult", "DieAward", "GameResult", "Placing", "WonBy", "score", "score_hands"]
+__all__ = ["BonusAward", "CategoryResult", "DieAward", "GameResult", "Placing", "WonBy", "score", "score_hands"]

@@ -30,6 +30,7 @@ from biblios_kit.engine.events import Event, EventKind
 from biblios_kit.engine.scoring import DieAward, GameResult, Placing, WonBy
 from biblios_kit.i18n import _, current_language, format_list, format_number, in_language, ngettext, pgettext
 from biblios_kit.rulebook.grammar import capitalize, counted_term, name_forms, term_forms, term_values, with_article
+from biblios_kit.rulebook.scoring_words import describe_count
 from biblios_kit.rules.model import (
     CardKind,
     Currency,
@@ -475,16 +476,27 @@ def describe_events(
 
 def award_reason(ruleset: Ruleset, award: DieAward, totals: Sequence[int], letters: Sequence[str | None],
                  names: Sequence[str], lang: str | None = None) -> str:  # fmt: skip
-    """Who won an award die and why: ``Ann (total 9)``, ``Bob (letter B)`` or ``nobody``."""
-    with _language(lang):
+    """Who won an award die and why: ``Ann (total 9)``, ``Bob (letter B)`` or ``nobody``; where the ruleset
+    multiplies the die's face, what it gave: ``Ann (total 9); 3 × 4 = 12 Victory Points``."""
+    with _language(lang) as code:
         if award.winner is None or award.by is WonBy.NOBODY:
             return _("nobody")
         who = _name(names, award.winner)
         if award.by is WonBy.LETTER:
-            return _("{player} (tie on {total}, letter {letter})").format(
+            reason = _("{player} (tie on {total}, letter {letter})").format(
                 player=who, total=totals[award.winner], letter=letters[award.winner] or "?"
             )
-        return _("{player} (total {total})").format(player=who, total=totals[award.winner])
+        else:
+            reason = _("{player} (total {total})").format(player=who, total=totals[award.winner])
+        if award.multiplier == 1:
+            return reason
+        return _("{reason}; {face} × {multiplier} = {points} {victory_points}").format(
+            reason=reason,
+            face=award.value,
+            multiplier=award.multiplier,
+            points=award.points,
+            victory_points=counted_term(ruleset, "victory_points", award.points, code),
+        )
 
 
 def tiebreak_text(ruleset: Ruleset, step: TieBreak | None, lang: str | None = None) -> str:
@@ -492,6 +504,8 @@ def tiebreak_text(ruleset: Ruleset, step: TieBreak | None, lang: str | None = No
     with _language(lang) as code:
         if step is None:
             return capitalize(ruleset.term("victory_points", code))
+        if step.counts:
+            return _("tie-break: {step}").format(step=describe_count(step, ruleset, code))
         category = ruleset.category(step.category).name.get(code) if step.category else ""
         if step.by is TieBreakBy.GOLD:
             return _("tie-break: most {gold}").format(**term_values(ruleset, code))

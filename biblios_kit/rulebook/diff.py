@@ -14,6 +14,7 @@ from typing import TypeVar
 from biblios_kit.i18n import N_, _, format_list, in_language, pgettext
 from biblios_kit.rulebook.grammar import capitalize, term_values
 from biblios_kit.rulebook.render import _Renderer, describe_effect, penalty_name
+from biblios_kit.rulebook.scoring_words import bonus_short, describe_count, points_rule_text
 from biblios_kit.rules.model import (
     TERM_KEYS,
     AllPass,
@@ -100,7 +101,9 @@ def _church_text(ruleset: Ruleset) -> str:
 
 
 def short_tiebreak(step: TieBreak, ruleset: Ruleset, lang: str) -> str:
-    """A tie-break step in a few words ("Monks total"), for compact listings."""
+    """A tie-break step in a few words ("Monks total", "most Gold cards"), for compact listings."""
+    if step.counts:
+        return describe_count(step, ruleset, lang)
     category = ruleset.category(step.category).name.get(lang) if step.category else ""
     if step.by is TieBreakBy.GOLD:
         return ruleset.term("gold", lang)
@@ -299,9 +302,21 @@ class _Differ:
             "scoring:category-tie", _("Tie on a category total"), lambda r: r.scoring.category_tie, ties
         )
         self.compare(
+            "scoring:points",
+            _("What an award die is worth"),
+            lambda r: r.scoring.points,
+            lambda r: points_rule_text(r.scoring.points),
+        )
+        self.compare(
+            "scoring:bonus",
+            _("Set bonuses"),
+            lambda r: list(r.scoring.bonus),
+            lambda r: "; ".join(bonus_short(b, r, lang) for b in r.scoring.bonus) or pgettext("no bonus", "none"),
+        )
+        self.compare(
             "scoring:tiebreak",
             _("Final tie-break"),
-            lambda r: [(s.by, s.category) for s in r.scoring.final_tiebreak],
+            lambda r: list(r.scoring.final_tiebreak),
             lambda r: (
                 " → ".join(short_tiebreak(s, r, lang) for s in r.scoring.final_tiebreak) or _("none: a shared victory")
             ),

@@ -11,6 +11,7 @@ from biblios_kit.i18n import _, format_list, format_number, in_language, ngettex
 from biblios_kit.rulebook.examples import NAMES, SECTION_OF, Example, example_lines, find_examples
 from biblios_kit.rulebook.grammar import capitalize, counted_term, term_values
 from biblios_kit.rulebook.model import Block, BulletList, Paragraph, Subheading
+from biblios_kit.rulebook.scoring_words import describe_count
 from biblios_kit.rules.model import Ruleset, TieBreak, TieBreakBy
 
 
@@ -211,7 +212,9 @@ class _Teller:
         ]
 
     def short_tiebreak(self, step: TieBreak) -> str:
-        """A tie-break step in a few words ("most Gold", "highest Monks total")."""
+        """A tie-break step in a few words ("most Gold", "highest Monks total", "most Gold cards")."""
+        if step.counts:
+            return describe_count(step, self.r, self.lang)
         category = self.category(step.category) if step.category else ""
         if step.by is TieBreakBy.GOLD:
             return _("most {gold}").format(**self.t)

@@ -290,7 +290,7 @@ def _find_category_tie(state: GameState) -> tuple[int | None, int, int, dict[str
                     "winner_letter": category.best_letters[award.winner] or "",
                     "other": NAMES[other],
                     "other_letter": category.best_letters[other] or "",
-                    "value": award.value,
+                    "value": award.points,  # the die's face, times the winner's cards or total where the rules say so
                     "winner_cards": mine,
                     "other_cards": theirs,
                 },
@@ -304,8 +304,12 @@ def _category_cards(state: GameState, player: int, category: str) -> tuple[int, 
     return tuple(sorted(card for card in state.hand(player) if deck[card].category == category))
 
 
-def step_value(result: GameResult, step: TieBreak, player: int, ruleset: Ruleset) -> object:
-    """What ``player`` has on one tie-break step: Gold total, a category total or letter, or whether they won it."""
+def step_value(result: GameResult, step: TieBreak, player: int, ruleset: Ruleset, hand: Sequence[int] = ()) -> object:
+    """What ``player`` has on one tie-break step: Gold total, a category total or letter, whether they won it,
+    or for a count step the number (or total value) of the cards of their final ``hand`` it counts."""
+    if step.counts:
+        counted = [ruleset.deck[c] for c in hand if step.matches(ruleset.deck[c])]
+        return len(counted) if step.by is TieBreakBy.CARDS else sum(card.value for card in counted)
     if step.by is TieBreakBy.GOLD:
         return result.gold[player]
     index = [c.id for c in ruleset.categories].index(step.category or "")
@@ -355,7 +359,10 @@ def _find_final_tie(
             "vp": result.victory_points[winner],
             "deciding": deciding,
             "values": tuple(
-                (step_value(result, step, winner, ruleset), step_value(result, step, other, ruleset))
+                (
+                    step_value(result, step, winner, ruleset, state.hand(winner)),
+                    step_value(result, step, other, ruleset, state.hand(other)),
+                )
                 for step in chain[: deciding + 1]
             ),
         },

@@ -15,6 +15,7 @@ from biblios_kit.i18n import N_, _, format_list, format_number, in_language, nge
 from biblios_kit.rulebook import claims as c
 from biblios_kit.rulebook.grammar import capitalize, name_forms, term_values
 from biblios_kit.rulebook.model import Block, BulletList, Paragraph, Rulebook, Section, Subheading, Table
+from biblios_kit.rulebook.scoring_words import bonus_text, describe_count
 from biblios_kit.rulebook.sections.auction import AuctionSections, penalty_name
 from biblios_kit.rulebook.sections.base import FIXED_TITLES, TERM_TITLES, section_title
 from biblios_kit.rules.model import (
@@ -25,6 +26,7 @@ from biblios_kit.rules.model import (
     CategoryTie,
     ChurchEffect,
     ChurchTargets,
+    PointsRule,
     Removal,
     Ruleset,
     Setup,
@@ -110,6 +112,8 @@ def describe_effect(effect: ChurchEffect) -> str:
 
 def describe_tiebreak(step: TieBreak, ruleset: Ruleset, lang: str) -> str:
     """One step of the final tie-break chain, in words."""
+    if step.counts:
+        return describe_count(step, ruleset, lang)
     terms = term_values(ruleset, lang)
     category = ruleset.category(step.category).name.get(lang) if step.category else ""
     if step.by is TieBreakBy.GOLD:
@@ -746,27 +750,41 @@ class _Renderer(AuctionSections):
             )
         ]
         multi = self.max_dice() > 1
-        if multi:
-            blocks.append(
-                self.p(
-                    _(
-                        "Players are ranked by their total in each category. The first takes the die for first place, "
-                        "the second the die for second place, and so on: each die is worth as many {victory_points} "
-                        "as its face shows."
-                    ),
-                    self.scoring_claims(),
-                )
+        points = r.scoring.points
+        if multi and points is PointsRule.DIE_TIMES_CARDS:
+            text = _(
+                "Players are ranked by their total in each category. The first takes the die for first place, "
+                "the second the die for second place, and so on: each die scores its face multiplied by the "
+                "number of cards its taker holds in that category, in {victory_points}."
+            )
+        elif multi and points is PointsRule.DIE_TIMES_VALUE:
+            text = _(
+                "Players are ranked by their total in each category. The first takes the die for first place, "
+                "the second the die for second place, and so on: each die scores its face multiplied by its "
+                "taker's total in that category, in {victory_points}."
+            )
+        elif multi:
+            text = _(
+                "Players are ranked by their total in each category. The first takes the die for first place, "
+                "the second the die for second place, and so on: each die is worth as many {victory_points} "
+                "as its face shows."
+            )
+        elif points is PointsRule.DIE_TIMES_CARDS:
+            text = _(
+                "The player with the highest total wins the category and takes its die: they score its face "
+                "multiplied by the number of cards they hold in that category, in {victory_points}."
+            )
+        elif points is PointsRule.DIE_TIMES_VALUE:
+            text = _(
+                "The player with the highest total wins the category and takes its die: they score its face "
+                "multiplied by their total in that category, in {victory_points}."
             )
         else:
-            blocks.append(
-                self.p(
-                    _(
-                        "The player with the highest total wins the category and takes its die: it is worth as many "
-                        "{victory_points} as its face shows."
-                    ),
-                    self.scoring_claims(),
-                )
+            text = _(
+                "The player with the highest total wins the category and takes its die: it is worth as many "
+                "{victory_points} as its face shows."
             )
+        blocks.append(self.p(text, self.scoring_claims()))
         blocks.append(
             self.p(
                 _(
@@ -799,6 +817,12 @@ class _Renderer(AuctionSections):
                     self.scoring_claims(),
                 )
             )
+        if r.scoring.bonus:
+            if multi:
+                blocks.append(
+                    self.p(_("Winning a category means taking its die for first place."), self.scoring_claims())
+                )
+            blocks.extend(self.p(bonus_text(bonus, r, self.lang), self.scoring_claims()) for bonus in r.scoring.bonus)
         blocks.append(
             self.p(
                 _(

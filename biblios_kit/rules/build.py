@@ -28,9 +28,11 @@ from biblios_kit.rules.model import (
     Overpay,
     PenaltyKind,
     PenaltyRules,
+    PointsRule,
     Removal,
     Ruleset,
     ScoringRules,
+    SetBonus,
     Setup,
     ShortDraw,
     Text,
@@ -47,6 +49,10 @@ CATEGORY_PRESENTATION_KEYS: frozenset[str] = frozenset({"name", "colour", "colou
 """Fields of a category that only say how it is named and drawn."""
 OPTION_PRESENTATION_KEYS: frozenset[str] = frozenset({"title", "description"})
 """Fields of an option that only describe it."""
+SCORING_DEFAULTS: dict[str, Any] = {"points": "die", "bonus": []}
+"""The scoring fields a ruleset may leave out, at their default: a die worth its face, no set bonus."""
+SCORING_DEFAULTS_UNHASHED: tuple[tuple[str, Any], ...] = tuple(SCORING_DEFAULTS.items())
+"""Scoring fields at their default, left out of :func:`rules_content` (records made before they existed still replay)."""
 
 
 def rules_content(document: Mapping[str, Any]) -> dict[str, Any]:
@@ -60,6 +66,12 @@ def rules_content(document: Mapping[str, Any]) -> dict[str, Any]:
             if isinstance(body, Mapping)
             else body
             for cid, body in categories.items()
+        }
+    scoring = content.get("scoring")
+    if isinstance(scoring, Mapping):
+        # Written or left out, the default scoring is one rule: it hashes as before these keys existed.
+        content["scoring"] = {
+            key: value for key, value in scoring.items() if (key, value) not in SCORING_DEFAULTS_UNHASHED
         }
     options = content.get("options")
     if isinstance(options, Mapping):
@@ -126,15 +138,45 @@ def _dice(raw: Iterable[Mapping[str, int]]) -> tuple[AwardDie, ...]:
     return tuple(sorted(dice, key=lambda die: die.place))
 
 
+def _count_step(item: Mapping[str, Any], category: str | None) -> TieBreak:
+    """A count step (``{most: cards, kind: gold}``, ``{fewest: value}``) as a :class:`TieBreak`."""
+    fewest = "fewest" in item
+    kind = item.get("kind")
+    return TieBreak(
+        TieBreakBy(item["fewest"] if fewest else item["most"]),
+        category,
+        fewest=fewest,
+        kind=CardKind.CATEGORY if category is not None else CardKind(kind) if kind is not None else None,
+        value=item.get("value"),
+    )
+
+
 def _tiebreaks(raw: Iterable[Mapping[str, Any]], category_ids: list[str]) -> tuple[TieBreak, ...]:
     chain: list[TieBreak] = []
     for item in raw:
         if "each_category" in item:
             for category_id in category_ids:
-                chain.extend(TieBreak(TieBreakBy(by), category_id) for by in item["each_category"])
+                chain.extend(
+                    TieBreak(TieBreakBy(by), category_id) if isinstance(by, str) else _count_step(by, category_id)
+                    for by in item["each_category"]
+                )
+        elif "most" in item or "fewest" in item:
+            chain.append(_count_step(item, item.get("category")))
         else:
             chain.append(TieBreak(TieBreakBy(item["by"]), item.get("category")))
     return tuple(chain)
+
+
+def _bonuses(raw: Iterable[Mapping[str, Any]], category_ids: list[str]) -> tuple[SetBonus, ...]:
+    """The set bonuses, their categories in board order."""
+    return tuple(
+        SetBonus(
+            categories=tuple(c for c in category_ids if c in item["categories"]),
+            points=item["points"],
+            at_least=item.get("at_least", len(item["categories"])),
+        )
+        for item in raw
+    )
 
 
 def _removals(raw: Iterable[Mapping[str, Any]]) -> tuple[Removal, ...]:
@@ -243,6 +285,8 @@ def build_ruleset(
         scoring=ScoringRules(
             category_tie=CategoryTie(scoring["category_tie"]),
             final_tiebreak=_tiebreaks(scoring["final_tiebreak"], [c.id for c in categories]),
+            points=PointsRule(scoring.get("points", SCORING_DEFAULTS["points"])),
+            bonus=_bonuses(scoring.get("bonus", ()), [c.id for c in categories]),
         ),
         options=MappingProxyType(options),
         active_options=frozenset(active_options),

@@ -82,7 +82,7 @@ def semantic_issues(document: Mapping[str, Any], broken: Iterable[str] = ()) -> 
         _check_dice(document["dice"], ("dice",), issues)
     if not ready("categories", "gold", "church"):  # every later check walks the deck
         if ready("scoring", "categories"):
-            _check_scoring(document, issues)
+            _check_scoring(document, issues, terms=ready("terms"))
         if ready("options"):
             _check_options(document, issues)
         return issues
@@ -99,7 +99,7 @@ def semantic_issues(document: Mapping[str, Any], broken: Iterable[str] = ()) -> 
     if ready("auction"):
         _check_auction(document, cards, issues)
     if ready("scoring"):
-        _check_scoring(document, issues)
+        _check_scoring(document, issues, cards, terms=ready("terms"))
     if ready("options"):
         _check_options(document, issues)
     return issues
@@ -466,26 +466,48 @@ def _check_auction(document: Mapping[str, Any], cards: list[_Card], issues: list
             )
 
 
-def _check_scoring(document: Mapping[str, Any], issues: list[Issue]) -> None:
+def _check_scoring(
+    document: Mapping[str, Any], issues: list[Issue], cards: list[_Card] | None = None, *, terms: bool = True
+) -> None:
+    """Tie-break steps and set bonuses (``cards``: the deck, when it can be walked; ``terms``: whether the
+    document's terms are schema-valid, so a message may name the edition's Gold)."""
     categories = document["categories"]
-    for index, step in enumerate(document["scoring"]["final_tiebreak"]):
+    scoring = document["scoring"]
+    for index, step in enumerate(scoring["final_tiebreak"]):
         path: FieldPath = ("scoring", "final_tiebreak", index)
-        if ("by" in step) == ("each_category" in step):
+        if sum(form in step for form in ("by", "most", "fewest", "each_category")) != 1:
             issues.append(Issue(path, "tiebreak-by-or-each"))
             continue
         if "each_category" in step:
             if "category" in step:
                 issues.append(Issue((*path, "category"), "tiebreak-category-with-each"))
+            for name in ("kind", "value"):
+                if name in step:
+                    issues.append(Issue((*path, name), "tiebreak-filter-with-each", {"field": name}))
             for position, criterion in enumerate(step["each_category"]):
-                if criterion not in CATEGORY_CRITERIA:
+                where: FieldPath = (*path, "each_category", position)
+                if isinstance(criterion, Mapping):
+                    if ("most" in criterion) == ("fewest" in criterion):
+                        issues.append(Issue(where, "count-most-or-fewest"))
+                    elif cards is not None and terms and "value" in criterion:
+                        _check_count_value(document, cards, {"kind": "category", **criterion}, where, issues)
+                elif criterion not in CATEGORY_CRITERIA:
                     issues.append(
                         Issue(
-                            (*path, "each_category", position),
+                            where,
                             "not-a-category-criterion",
                             {"criterion": criterion, "criteria": list(CATEGORY_CRITERIA)},
                         )
                     )
             continue
+        if "by" not in step:
+            _check_count_step(document, step, path, issues, cards, terms)
+            continue
+        for name in ("kind", "value"):
+            if name in step:
+                issues.append(
+                    Issue((*path, name), "criterion-takes-no-filter", {"criterion": step["by"], "field": name})
+                )
         if step["by"] in CATEGORY_CRITERIA:
             if "category" not in step:
                 issues.append(Issue(path, "criterion-needs-category", {"criterion": step["by"]}))
@@ -494,6 +516,72 @@ def _check_scoring(document: Mapping[str, Any], issues: list[Issue]) -> None:
                 issues.append(Issue((*path, "category"), code, fields))
         elif "category" in step:
             issues.append(Issue((*path, "category"), "criterion-takes-no-category", {"criterion": step["by"]}))
+    for index, bonus in enumerate(scoring.get("bonus", ())):
+        path = ("scoring", "bonus", index)
+        for position, category in enumerate(bonus["categories"]):
+            if category not in categories:
+                code, fields = unknown_name("category", category, categories)
+                issues.append(Issue((*path, "categories", position), code, fields))
+        if bonus.get("at_least", 1) > len(bonus["categories"]):
+            issues.append(
+                Issue(
+                    (*path, "at_least"),
+                    "bonus-at-least-too-high",
+                    {"at_least": bonus["at_least"], "count": len(bonus["categories"])},
+                    related=((*path, "categories"),),
+                )
+            )
+
+
+def _check_count_step(
+    document: Mapping[str, Any],
+    step: Mapping[str, Any],
+    path: FieldPath,
+    issues: list[Issue],
+    cards: list[_Card] | None,
+    terms: bool,
+) -> None:
+    """A count step (``most``/``fewest``): its filters name a category that exists, fit together and match cards."""
+    categories = document["categories"]
+    if "category" in step:
+        if step["category"] not in categories:
+            code, fields = unknown_name("category", step["category"], categories)
+            issues.append(Issue((*path, "category"), code, fields))
+            return
+        if step.get("kind") == "gold":
+            gold = {"terms": _terms(document, "gold")} if terms else {"gold": "Gold"}
+            issues.append(Issue((*path, "kind"), "count-gold-in-category", gold))
+            return
+    if cards is not None and terms and "value" in step:  # the message may name the edition's Gold
+        kind = "category" if "category" in step else step.get("kind")
+        _check_count_value(document, cards, {**step, "kind": kind}, path, issues)
+
+
+def _check_count_value(
+    document: Mapping[str, Any], cards: list[_Card], step: Mapping[str, Any], path: FieldPath, issues: list[Issue]
+) -> None:
+    """Report a count of cards of a value no card of the step's kind and category has (it would always count 0)."""
+    kind, category = step.get("kind"), step.get("category")
+    held = [card for card in cards if card[0] != "church" and kind in (None, card[0]) and category in (None, card[2])]
+    if any(card[1] == step["value"] for card in held):
+        return
+    if kind is None:
+        issues.append(
+            Issue(
+                (*path, "value"),
+                "no-card-of-value",
+                {"value": step["value"], "values": sorted({card[1] for card in held})},
+                related=_DECK,
+            )
+        )
+        return
+    _no_such_card(
+        document,
+        cards,
+        {"kind": kind, "value": step["value"], **({"category": category} if category else {})},
+        path,
+        issues,
+    )
 
 
 def _check_options(document: Mapping[str, Any], issues: list[Issue]) -> None:

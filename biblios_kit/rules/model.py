@@ -124,6 +124,25 @@ class TieBreakBy(str, enum.Enum):
     """Earliest letter held in the named category (earlier is better; none is worst)."""
     CATEGORY_WON = "category-won"
     """Whether the player won the named category's first-place award."""
+    CARDS = "cards"
+    """How many cards of the hand match the step's filters (:class:`TieBreak` ``kind``, ``category``, ``value``)."""
+    VALUE = "value"
+    """The total value of the cards of the hand that match the step's filters."""
+
+
+COUNT_BY: tuple[TieBreakBy, ...] = (TieBreakBy.CARDS, TieBreakBy.VALUE)
+"""The count criteria, written ``most: cards`` or ``fewest: value`` (the others are written ``by: ...``)."""
+
+
+class PointsRule(str, enum.Enum):
+    """What an award die is worth to the player who takes it."""
+
+    DIE = "die"
+    """The die's face, in victory points (the printed rule)."""
+    DIE_TIMES_CARDS = "die-times-cards"
+    """The die's face times the number of cards the player holds in the die's category."""
+    DIE_TIMES_VALUE = "die-times-value"
+    """The die's face times the player's total (sum of card values) in the die's category."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -264,10 +283,45 @@ class PenaltyRules:
 
 @dataclass(frozen=True, slots=True)
 class TieBreak:
-    """One concrete step of the final tie-break chain."""
+    """One concrete step of the final tie-break chain.
+
+    The count steps (``by`` :attr:`TieBreakBy.CARDS` or :attr:`TieBreakBy.VALUE`) count or add up
+    the cards of a hand that match every filter given (``kind``, ``category``, ``value``; none:
+    every card of the hand), the most first unless ``fewest``.
+    """
 
     by: TieBreakBy
     category: str | None = None
+    fewest: bool = False
+    """For a count step: fewer (or a lower total) is better."""
+    kind: CardKind | None = None
+    """For a count step: only cards of this kind (a ``category`` implies category cards)."""
+    value: int | None = None
+    """For a count step: only cards of this value."""
+
+    @property
+    def counts(self) -> bool:
+        """Whether this is a count step (cards or value over a filtered hand)."""
+        return self.by is TieBreakBy.CARDS or self.by is TieBreakBy.VALUE
+
+    def matches(self, card: Card) -> bool:
+        """Whether ``card`` of a hand is counted by this count step."""
+        if self.kind is not None and card.kind is not self.kind:
+            return False
+        if self.category is not None and card.category != self.category:
+            return False
+        return self.value is None or card.value == self.value
+
+
+@dataclass(frozen=True, slots=True)
+class SetBonus:
+    """Extra victory points for winning a set of categories (taking their first-place dice)."""
+
+    categories: tuple[str, ...]
+    """The categories of the set, in board order."""
+    points: int
+    at_least: int
+    """How many categories of the set a player must win (all of them unless fewer are asked)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -277,6 +331,10 @@ class ScoringRules:
     category_tie: CategoryTie
     final_tiebreak: tuple[TieBreak, ...]
     """Applied in order to players tied on victory points; what stays tied shares the result."""
+    points: PointsRule = PointsRule.DIE
+    """What an award die is worth to the player who takes it."""
+    bonus: tuple[SetBonus, ...] = ()
+    """Set bonuses, each scored by every player who wins enough of its categories."""
 
 
 @dataclass(frozen=True, slots=True)

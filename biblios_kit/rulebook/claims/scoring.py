@@ -6,7 +6,7 @@ from collections.abc import Sequence
 
 from biblios_kit.engine import Event, EventKind, GameState
 from biblios_kit.rulebook.claims.core import Checker, Claim, Tracker, claim
-from biblios_kit.rules.model import CardKind, TieBreak, TieBreakBy
+from biblios_kit.rules.model import CardKind, PointsRule, SetBonus, TieBreak, TieBreakBy
 
 E = EventKind
 
@@ -57,26 +57,51 @@ def category_winners(earliest_letter: bool, places: dict[str, int]) -> Claim:
     return claim("scoring.categories", ["scoring.category_tie", "categories.dice"], end=end)
 
 
-def die_points() -> Claim:
-    """Each die won is worth as many victory points as its face at the end of the game."""
+def die_points(points: PointsRule = PointsRule.DIE, bonus: Sequence[SetBonus] = ()) -> Claim:
+    """Each die won is worth its face at the end of the game, times the taker's cards or total in its category
+    when ``points`` says so; each set bonus goes to every player who won (took the first-place die of) enough
+    categories of its set."""
+    bonuses = tuple(bonus)
 
     def end(state: GameState, t: Tracker) -> bool:
         result = state.result()
-        points = [0] * state.players
+        deck = {c.id: c for c in state.ruleset.deck}
+        scores = [0] * state.players
+        won: list[set[str]] = [set() for _ in range(state.players)]
         for category in result.categories:
             for award in category.awards:
-                if award.winner is not None:
-                    points[award.winner] += award.value
                 if award.value != t.dice[award.die]:
                     return True
-        return list(result.victory_points) != points
+                if award.winner is None:
+                    continue
+                held = [deck[c] for c in state.hand(award.winner) if deck[c].category == category.category]
+                if points is PointsRule.DIE_TIMES_CARDS:
+                    times = len(held)
+                elif points is PointsRule.DIE_TIMES_VALUE:
+                    times = sum(card.value for card in held)
+                else:
+                    times = 1
+                scores[award.winner] += award.value * times
+                if award.place == 1:
+                    won[award.winner].add(category.category)
+        for set_bonus in bonuses:
+            for p in range(state.players):
+                if len(won[p].intersection(set_bonus.categories)) >= set_bonus.at_least:
+                    scores[p] += set_bonus.points
+        return list(result.victory_points) != scores
 
-    return claim("scoring.points", ["categories.dice"], end=end)
+    fields = ["categories.dice"]
+    if points is not PointsRule.DIE:
+        fields.append("scoring.points")
+    if bonuses:
+        fields.append("scoring.bonus")
+    return claim("scoring.points", fields, end=end)
 
 
 def ties_settled(chain: Sequence[TieBreak]) -> Claim:
     """The winners are the players with the most victory points; among several, the first step of ``chain`` on
-    which they differ keeps the best (more Gold, a higher total, the letter closest to A, having won the category);
+    which they differ keeps the best (more Gold, a higher total, the letter closest to A, having won the category,
+    more or fewer of the cards a count step counts, or a higher or lower total value of them);
     players still tied share the victory."""
     steps = tuple(chain)
 
@@ -91,7 +116,11 @@ def ties_settled(chain: Sequence[TieBreak]) -> Claim:
             keys: dict[int, float] = {}
             for p in left:
                 hand = [deck[c] for c in state.hand(p)]
-                if step.by is TieBreakBy.GOLD:
+                if step.counts:
+                    counted = [card for card in hand if step.matches(card)]
+                    total = len(counted) if step.by is TieBreakBy.CARDS else sum(card.value for card in counted)
+                    keys[p] = -total if step.fewest else total
+                elif step.by is TieBreakBy.GOLD:
                     keys[p] = sum(card.value for card in hand if card.kind is CardKind.GOLD)
                 elif step.by is TieBreakBy.CATEGORY_TOTAL:
                     keys[p] = sum(card.value for card in hand if card.category == step.category)

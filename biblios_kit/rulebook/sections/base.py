@@ -173,7 +173,11 @@ class RendererBase:
 
     def scoring_claims(self) -> tuple[Claim, ...]:
         places = {category.id: len(category.dice) for category in self.r.categories}
-        return (c.category_winners(self.r.scoring.category_tie is CategoryTie.EARLIEST_LETTER, places), c.die_points())
+        scoring = self.r.scoring
+        return (
+            c.category_winners(scoring.category_tie is CategoryTie.EARLIEST_LETTER, places),
+            c.die_points(scoring.points, scoring.bonus),
+        )
 
     def cards_in_play(self, players: int) -> int:
         setup = self.r.setups[players]
