@@ -23,6 +23,8 @@ def _finish(hub: Any, table_id: str, seed: int = 3) -> None:
         state = table.state
         action = rng.choice(state.legal_actions())
         hub.act(table, state.current_player, [format_action(state.ruleset, action)], table.version)
+    if table.bot_task is not None:  # a bot move scheduled along the way: the game is over
+        table.bot_task.cancel()
 
 
 async def _messages(ws: Any, wanted: str, limit: float = 5.0) -> list[dict[str, Any]]:

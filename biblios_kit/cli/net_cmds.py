@@ -251,6 +251,8 @@ def register_join(app: typer.Typer) -> None:
 
         app = RemoteApp(invitation.server, invitation.table, token, language, bell=bell)
         app.run()
+        if app.moved_to:  # a rematch moved the seat: its new link joins it again
+            typer.echo(_("Your seat at the rematch's table: {link}").format(link=clean_text(app.moved_to, limit=500)))
         if app.problem:
             fail(f"{error_prefix()} {app.problem}")
 

@@ -229,6 +229,11 @@ class ApiClient:
         result: dict[str, Any] = await self._call("GET", f"/api/tables/{table}/record")
         return result
 
+    async def rematch(self, table: str, accept: bool) -> dict[str, Any]:
+        """``POST /api/tables/{table}/rematch``: this seat opts in to (or out of) a rematch at the end."""
+        result: dict[str, Any] = await self._call("POST", f"/api/tables/{table}/rematch", {"rematch": accept})
+        return result
+
 
 def _clean_summary(table: dict[str, Any]) -> None:
     """Clean a table summary of ``GET /api/tables`` in place, for a terminal (``KeyError``/``TypeError`` if malformed)."""
@@ -271,7 +276,8 @@ class SeatConnection:
     Every view (with only the events not received yet) goes to ``on_view``; error
     replies go to ``on_error``; ``on_status(connected)`` tells when the link is lost or
     back; ``on_info`` gets each ``table_info`` message (who is connected, the table's
-    settings: asked for in the hello only when given); ``on_unreachable(reason, delay)``
+    settings: asked for in the hello only when given) and, at the end, the ``rematch`` and
+    ``rematch_ready`` messages; ``on_unreachable(reason, delay)``
     tells each failed attempt to connect (``reason`` a sentence of the active language) and
     the seconds until the next. ``lang`` asks for the server's error messages in that
     language. :meth:`send_actions` plays; :meth:`run` runs until :meth:`close`, or until the
@@ -383,7 +389,7 @@ class SeatConnection:
             result = self.on_view(message)
             if result is not None:
                 await result
-        elif kind == "table_info":
+        elif kind in ("table_info", "rematch", "rematch_ready"):  # the rematch at the end comes the same way
             if self.on_info is not None:
                 self.on_info(message)
         elif kind in ("accepted", "payment_options", "pong", "error"):

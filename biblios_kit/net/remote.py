@@ -16,6 +16,7 @@ and a message too large or malformed stops the app with a clear message, never a
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import json
 import urllib.error
 import urllib.request
@@ -31,7 +32,7 @@ from biblios_kit.engine.actions import format_action, parse_action
 from biblios_kit.engine.events import Event
 from biblios_kit.engine.observation import Observation
 from biblios_kit.engine.scoring import GameResult
-from biblios_kit.engine.state import Phase
+from biblios_kit.engine.state import GameState, Phase
 from biblios_kit.errors import BibliosError
 from biblios_kit.i18n import N_, _, current_language, format_list
 from biblios_kit.names import clean_name, clean_text
@@ -49,6 +50,7 @@ from biblios_kit.rules.model import Ruleset
 from biblios_kit.tui import app as tui_app
 from biblios_kit.tui.app import BibliosApp
 from biblios_kit.tui.config import DEFAULT_AUTOPLAY, GameConfig
+from biblios_kit.tui.table_session import TableSession
 
 HUMAN = "human"
 
@@ -190,6 +192,8 @@ class RemoteSession:
         if not isinstance(self.seat, int) or self.seat not in range(len(self.names)):
             raise ValueError("the view's seat is not one of the table's")
         self.remote = RemoteState(ruleset, self._observation(view), [], 0, None)
+        self.final_state: GameState | None = None
+        """The finished game, replayed from the record the server serves at the end (every card named)."""
         self.state = self.remote
         self.update(view)
         self._payments: dict[tuple[int, ...], tuple[int, ...] | None] = {}
@@ -256,9 +260,9 @@ class RemoteSession:
         return self.remote.is_terminal()
 
     @property
-    def full_state(self) -> None:
-        """The whole game is on the server: nothing to replay or review here."""
-        return None
+    def full_state(self) -> GameState | None:
+        """The finished game once its record came from the server (``None`` before: the game is on the server)."""
+        return self.final_state
 
     def legal_actions(self) -> tuple[int, ...]:
         """This seat's legal actions (none while its last actions are on their way)."""
@@ -425,6 +429,13 @@ class RemoteApp(BibliosApp):
         """How many times the bell rang (its turn came)."""
         self.table_info: dict[str, Any] | None = None
         """The last ``table_info`` message: who is connected, the table's settings."""
+        self.rematch_votes: list[bool | None] | None = None
+        """The last ``rematch`` message's votes (each seat: opted in, out, or not yet)."""
+        self.rematch_asked = False
+        """This seat opted in to a rematch (its ``rematch_ready`` moves it to the new table)."""
+        self.moved_to: str | None = None
+        """The link of this seat at the rematch's table, once it moved there (printed when ``join`` ends)."""
+        self._ending = False
 
     def on_mount(self, event: events.Mount) -> None:  # type: ignore[override]
         event.prevent_default()  # not the local game's start-up (setup screen, saved game)
@@ -470,6 +481,9 @@ class RemoteApp(BibliosApp):
         """Take a ``table_info`` message: tell who connected or left (a bad one is ignored)."""
         session = self.remote_session
         if session is None:
+            return
+        if message.get("type") in ("rematch", "rematch_ready"):
+            self._on_rematch(session, message)
             return
         try:
             info = check_info(message, len(session.names))
@@ -656,6 +670,102 @@ class RemoteApp(BibliosApp):
     def _stop(self, message: str) -> None:
         self.problem = clean_text(message)  # printed to the terminal after the app exits
         self.exit()
+
+    def show_end(self, session: TableSession) -> None:
+        """Show the end: the game record is fetched first (every hand, the log, the replay), then the end screen."""
+        if not isinstance(session, RemoteSession):
+            super().show_end(session)
+            return
+        if self._ending:
+            return
+        self._ending = True
+        self.session = session
+        self.run_worker(self._show_end(session), group="end")
+
+    async def _show_end(self, session: RemoteSession) -> None:
+        from biblios_kit.net.client import ApiClient
+        from biblios_kit.net.remote_end import finished_game
+        from biblios_kit.tui.screens.end import EndScreen
+
+        if session.final_state is None:
+            try:
+                async with ApiClient(self.connection.server, self.connection.token) as client:
+                    document = await client.record(self.connection.table)
+                session.final_state = await asyncio.to_thread(
+                    finished_game, session.ruleset, document, session.result()
+                )
+            except ApiError as error:
+                self.notify(error.message, severity="warning", timeout=6)
+        review = self.table_info is not None and bool(self.table_info["hints_allowed"])
+        self._replace_screens(EndScreen(session.ruleset, session.result(), session.names, session.full_state,
+                                        rematch=True, review=review))  # fmt: skip
+
+    def ask_rematch(self) -> None:
+        """This seat opts in to a rematch (the end screen's "Rematch"); the others are told."""
+        if not self.rematch_asked:
+            self.rematch_asked = True
+            self.notify(_("You asked for a rematch: waiting for the others."), timeout=6)
+            self.run_worker(self._vote(True), group="rematch")
+
+    def leave_table(self) -> None:
+        """Leave from the end screen: this seat opts out of the rematch first (the others see it), then quits."""
+        self.run_worker(self._leave(), group="rematch")
+
+    async def _leave(self) -> None:
+        with contextlib.suppress(TimeoutError):
+            await asyncio.wait_for(self._vote(False), 3)
+        await self.action_quit()
+
+    async def _vote(self, accept: bool) -> None:
+        from biblios_kit.net.client import ApiClient
+
+        try:
+            async with ApiClient(self.connection.server, self.connection.token) as client:
+                reply = await client.rematch(self.connection.table, accept)
+        except ApiError as error:
+            self.rematch_asked = False
+            self.notify(error.message, severity="error", timeout=6)
+            return
+        if accept and isinstance(reply, dict) and reply.get("token") is not None:
+            self._on_info({**reply, "type": "rematch_ready"})
+
+    def _on_rematch(self, session: RemoteSession, message: dict[str, Any]) -> None:
+        """Take a ``rematch`` (who opted in or out: told) or ``rematch_ready`` (this seat moves to the new table)."""
+        from biblios_kit.net.remote_end import check_ready, check_votes, vote_changes
+
+        try:
+            if message["type"] == "rematch_ready":
+                new_table, token = check_ready(message, self.connection.table, len(session.names))
+                if self.rematch_asked:
+                    self._move_to(new_table, token)
+                return
+            votes = check_votes(message, len(session.names))
+        except ValueError:
+            return
+        before = self.rematch_votes or [None] * len(votes)
+        people = [seat for seat, kind in enumerate(session.seats) if kind == HUMAN]
+        for line in vote_changes(session.names, before, votes, session.seat, people):
+            self.notify(line, timeout=6)
+        self.rematch_votes = votes
+
+    def _move_to(self, table: str, token: str) -> None:
+        """Follow this seat to the rematch's table, on the same server, with its new token."""
+        old = self.connection
+        self.moved_to = f"{old.server}/play/{table}?token={token}"
+        self.notify(_("Everyone wants a rematch: to the new table."), timeout=4)
+        self.connection = SeatConnection(old.server, table, token, self._on_view, self._on_error, self._on_status,
+                                         lang=old.lang, on_info=self._on_info,
+                                         on_unreachable=self._on_unreachable)  # fmt: skip
+        self.remote_session = None
+        self.table_info = None
+        self.rematch_votes = None
+        self.rematch_asked = False
+        self._ending = False
+        self.run_worker(self._reconnect(old), group="move")
+
+    async def _reconnect(self, old: SeatConnection) -> None:
+        await old.close()
+        self.run_worker(self._connect(), exclusive=True, group="connection")
 
     def show_setup(self, message: str = "") -> None:
         """A remote game has no setup screen: "New game" and errors leave the app."""

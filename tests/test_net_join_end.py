@@ -1,0 +1,94 @@
+"""``biblios-kit join`` at the end of a game: the end screen's tabs from the server's record, the review where
+hints are allowed, and the rematch that moves the seat to the new table (a real server on 127.0.0.1)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import pytest
+from conftest import run_until
+from net_helpers import bearer, create, running_server
+from test_net_rematch import _finish
+from textual.widgets import TabbedContent
+
+from biblios_kit.net.remote import RemoteApp, RemoteSession
+from biblios_kit.net.server import HUB
+from biblios_kit.tui.screens.end import EndScreen
+from biblios_kit.tui.screens.table import TableScreen
+
+
+def _server(client: Any) -> str:
+    return str(client.make_url("")).rstrip("/")
+
+
+@pytest.mark.parametrize("hints", ["on", "off"])
+async def test_the_end_screen_of_a_seat_has_every_tab_and_the_review_where_hints_are_allowed(
+    tmp_path: Path, hints: str
+) -> None:
+    async with running_server(tmp_path) as client:
+        reply = await create(client, seats=["human", "random", "human"], names=["Ana", "Bot", "Chloé"], seed=5,
+                             hints=hints)  # fmt: skip
+        table = reply["table"]
+        _finish(client.server.app[HUB], table)
+        app = RemoteApp(_server(client), table, reply["seats"][0]["token"], "en", bell=False)
+        async with app.run_test(size=(110, 36)) as pilot:
+            await run_until(pilot, lambda: isinstance(app.screen, EndScreen))
+            await pilot.pause()
+            screen = app.screen
+            assert isinstance(screen, EndScreen)
+            session = app.remote_session
+            assert isinstance(session, RemoteSession) and session.full_state is not None
+            tabs = screen.query_one(TabbedContent)
+            assert {pane.id for pane in tabs.query("TabPane")} == {"end-result", "end-hands", "end-log", "end-replay"}
+            await pilot.press("3")
+            await run_until(pilot, lambda: screen.log_complete and bool(screen.log_lines()))
+            history = session.full_state.events
+            assert len(screen.log_lines()) >= len([e for e in history if e.player >= 0]) // 2
+            await pilot.press("2")
+            await pilot.pause()
+            assert tabs.active == "end-hands"
+            await run_until(pilot, lambda: app.table_info is not None)
+            assert screen._reviewable() is (hints == "on")
+            assert screen.query_one("#end-new").label.plain == "Rematch"
+
+
+async def test_a_terminal_seat_opts_in_and_moves_to_the_rematch_table(tmp_path: Path) -> None:
+    async with running_server(tmp_path) as client:
+        reply = await create(client, seats=["human", "random", "human"], names=["Ana", "Bot", "Chloé"], seed=6)
+        table = reply["table"]
+        token0, token2 = reply["seats"][0]["token"], reply["seats"][2]["token"]
+        _finish(client.server.app[HUB], table, seed=9)
+        app = RemoteApp(_server(client), table, token0, "en", bell=False)
+        async with app.run_test(size=(110, 36)) as pilot:
+            await run_until(pilot, lambda: isinstance(app.screen, EndScreen) and app.table_info is not None)
+            await pilot.press("n")  # Rematch
+            rematch = f"/api/tables/{table}/rematch"
+            await run_until(pilot, lambda: app.rematch_asked)
+            state = await (await client.get(rematch, headers=bearer(token2))).json()
+            while state["votes"][0] is not True:
+                await pilot.pause(0.05)
+                state = await (await client.get(rematch, headers=bearer(token2))).json()
+            assert "token" not in state  # seat 2 has not opted in: no place for it yet
+            chloe = await (await client.post(rematch, json={"rematch": True}, headers=bearer(token2))).json()
+            new = chloe["new_table"]
+            await run_until(pilot, lambda: app.connection.table == new and isinstance(app.screen, TableScreen))
+            session = app.remote_session
+            assert isinstance(session, RemoteSession)
+            assert session.seat == 1 and session.names == ("Chloé", "Ana", "Bot") and not session.over
+            assert app.moved_to is not None and app.moved_to.startswith(f"{_server(client)}/play/{new}?token=")
+            assert chloe["token"] not in app.moved_to
+
+
+async def test_leaving_the_end_screen_opts_out_of_the_rematch(tmp_path: Path) -> None:
+    async with running_server(tmp_path) as client:
+        reply = await create(client, seats=["human", "human"], players=2, seed=2)
+        table = reply["table"]
+        _finish(client.server.app[HUB], table, seed=1)
+        app = RemoteApp(_server(client), table, reply["seats"][0]["token"], "en", bell=False)
+        async with app.run_test(size=(110, 36)) as pilot:
+            await run_until(pilot, lambda: isinstance(app.screen, EndScreen) and app.table_info is not None)
+            await pilot.press("q")
+            await run_until(pilot, lambda: not app.is_running, limit=10)
+        state = await (await client.get(f"/api/tables/{table}/rematch")).json()
+        assert state["votes"] == [False, None] and state["new_table"] is None
