@@ -92,3 +92,30 @@ async def test_leaving_the_end_screen_opts_out_of_the_rematch(tmp_path: Path) ->
             await run_until(pilot, lambda: not app.is_running, limit=10)
         state = await (await client.get(f"/api/tables/{table}/rematch")).json()
         assert state["votes"] == [False, None] and state["new_table"] is None
+
+
+async def test_join_with_a_spectator_link_shows_the_public_table_and_its_log_live(tmp_path: Path) -> None:
+    from biblios_kit.engine.events import EventKind
+    from biblios_kit.net.client import parse_link
+    from biblios_kit.tui.public_cards import public_events
+    from biblios_kit.tui.widgets.table_log import TableLog
+
+    async with running_server(tmp_path) as client:
+        reply = await create(client, seats=["random", "random", "random"], seed=4, bot_delay=0.05)
+        link = parse_link(reply["spectator_link"].replace("http://127.0.0.1:8765", _server(client)))
+        assert link.watch and link.token is None
+        app = RemoteApp(link.server, link.table, link.token, "es", bell=False)
+        async with app.run_test(size=(110, 36)) as pilot:
+            await run_until(pilot, lambda: isinstance(app.screen, TableScreen) and app.remote_session is not None)
+            session = app.remote_session
+            assert isinstance(session, RemoteSession) and session.seat is None and session.humans == ()
+            log = app.screen.query_one(TableLog)
+            await run_until(pilot, lambda: len(log.texts) >= 3)
+            first = len(log.texts)
+            await run_until(pilot, lambda: len(log.texts) > first)  # live: the bots' moves keep coming
+            assert session.observation(0).hand == () and session.legal_actions() == ()
+            # nothing private: exactly the events everybody sees, a card named only when every seat saw it
+            state = client.server.app[HUB].table(link.table).state
+            seen = list(session.remote.events)
+            assert seen == public_events(state.log[: len(seen)])
+            assert all(e.card is None for e in seen if e.kind is EventKind.KEPT)  # a card kept face down

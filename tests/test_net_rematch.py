@@ -98,7 +98,7 @@ async def test_everyone_opts_in_and_each_seat_gets_its_own_new_seat(tmp_path: Pa
         assert ready0["token"] not in json.dumps(watched)
 
         for token, seat in ((ready0["token"], 1), (mine["token"], 0)):
-            view = (await (await client.get(f"/api/tables/{new}", headers=bearer(token))).json())
+            view = await (await client.get(f"/api/tables/{new}", headers=bearer(token))).json()
             assert view["seat"] == seat
             assert [s["name"] for s in view["seats"]] == ["Chloé", "Ana", "Bot"]
             assert [s["kind"] for s in view["seats"]] == ["human", "human", "random"]

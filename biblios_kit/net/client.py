@@ -70,12 +70,14 @@ def server_error(problem: object, status: int) -> ApiError:
 
 @dataclass(frozen=True)
 class Invitation:
-    """A parsed invitation link: ``<server>/play/<table>?token=<token>``."""
+    """A parsed invitation link: ``<server>/play/<table>?token=<token>``, or a spectator link ``<server>/watch/<table>``."""
 
     server: str
     """The server's base URL (``http://host:port``)."""
     table: str
     token: str | None
+    watch: bool = False
+    """A spectator link: the public view, no token (a token it carries is not used)."""
 
 
 def parse_link(link: str) -> Invitation:
@@ -84,8 +86,10 @@ def parse_link(link: str) -> Invitation:
     if parts.scheme not in ("http", "https") or not parts.netloc:
         raise ValueError(f"expected an http:// or https:// link, got {link!r}")
     segments = [s for s in parts.path.split("/") if s]
-    if len(segments) != 2 or segments[0] != "play":
-        raise ValueError(f"expected a link ending in /play/<table>?token=..., got {link!r}")
+    if len(segments) != 2 or segments[0] not in ("play", "watch"):
+        raise ValueError(f"expected a link ending in /play/<table>?token=... or /watch/<table>, got {link!r}")
+    if segments[0] == "watch":
+        return Invitation(f"{parts.scheme}://{parts.netloc}", segments[1], None, watch=True)
     token = parse_qs(parts.query).get("token", [None])[0]
     return Invitation(f"{parts.scheme}://{parts.netloc}", segments[1], token)
 

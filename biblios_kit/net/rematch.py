@@ -103,7 +103,9 @@ def start_rematch(hub: TableHub, table: Table, rematch: Rematch, link_of: Callab
     for seat in range(players):
         seats[rotated(seat, players)] = table.seats[seat]
         names[rotated(seat, players)] = table.names[seat]
-    free = [rotated(seat, players) for seat, spec in enumerate(table.seats) if spec == HUMAN and seat not in rematch.needed]
+    free = [
+        rotated(seat, players) for seat, spec in enumerate(table.seats) if spec == HUMAN and seat not in rematch.needed
+    ]
     invitation = hub.create(table.state.ruleset.id, table.options, players, seats, names, None, table.bot_delay,
                             table.settings, free)  # fmt: skip
     rematch.new_table = invitation.table

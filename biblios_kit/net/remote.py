@@ -67,7 +67,8 @@ OWN_WORDS = {
 """Errors this client words itself, in its player's language (the server's message is in the server's)."""
 
 
-def presence_changes(names: Sequence[str], before: Sequence[bool], after: Sequence[bool], me: int) -> list[str]:
+def presence_changes(names: Sequence[str], before: Sequence[bool], after: Sequence[bool],
+                     me: int | None) -> list[str]:  # fmt: skip
     """A sentence for each other seat that connected or left between two ``table_info`` messages."""
     lines = []
     for seat, (was, now) in enumerate(zip(before, after)):
@@ -177,7 +178,8 @@ class RemoteSession:
         self.send = send
         """Sends actions (text form) to the server; the app's event loop does the sending."""
         self.ruleset = ruleset
-        self.seat: int = view["seat"]
+        self.seat: int | None = view["seat"]
+        """This seat's number; ``None`` for a spectator (``join`` with a ``/watch/`` link: the public view)."""
         self.seats = tuple(clean_text(s["kind"], limit=100) or HUMAN for s in view["seats"])
         # Names come from the server, which may be anyone's: cleaned before any screen or terminal sees them;
         # an empty one is the seat's default name, in this player's language.
@@ -189,7 +191,7 @@ class RemoteSession:
         self.bots: dict[int, Bot] = {}
         self.save_error: str | None = None
         self._cards = range(len(ruleset.deck))
-        if not isinstance(self.seat, int) or self.seat not in range(len(self.names)):
+        if self.seat is not None and (not isinstance(self.seat, int) or self.seat not in range(len(self.names))):
             raise ValueError("the view's seat is not one of the table's")
         self.remote = RemoteState(ruleset, self._observation(view), [], 0, None)
         self.final_state: GameState | None = None
@@ -204,7 +206,7 @@ class RemoteSession:
         data = view["observation"]
         legal = [parse_action(self.ruleset, text) for text in data["legal_actions"]]
         observation = observation_from_json(data, legal)
-        check_observation(self.ruleset, observation, len(self.names))
+        check_observation(self.ruleset, observation, len(self.names), spectator=self.seat is None)
         return observation
 
     def update(self, view: dict[str, Any]) -> bool:
@@ -241,8 +243,8 @@ class RemoteSession:
 
     @property
     def humans(self) -> tuple[int, ...]:
-        """The one seat played here."""
-        return (self.seat,)
+        """The one seat played here (none for a spectator)."""
+        return () if self.seat is None else (self.seat,)
 
     @property
     def current(self) -> int | None:
@@ -269,8 +271,11 @@ class RemoteSession:
         return tuple(self.remote.legal_actions())
 
     def events_since(self, viewer: int | None, start: int) -> list[Event]:
-        """This seat's events from index ``start`` (the server sends no other view: none for ``None``)."""
-        return self.remote.events[start:] if viewer is not None else []
+        """This seat's events from index ``start`` (the server sends no other view: none for ``None``).
+
+        A spectator's events are what everybody sees: the log of ``None``, the viewer a spectator's table has.
+        """
+        return self.remote.events[start:] if viewer is not None or self.seat is None else []
 
     def result(self) -> GameResult:
         """The result the server sent at the end."""
@@ -322,8 +327,10 @@ class RemoteSession:
         """Nothing to save here: the server saves after every action."""
 
 
-def check_observation(ruleset: Ruleset, obs: Observation, seats: int) -> None:
+def check_observation(ruleset: Ruleset, obs: Observation, seats: int, *, spectator: bool = False) -> None:
     """``ValueError`` unless every card and player ``obs`` names exists and its dice are the ruleset's.
+
+    ``spectator``: the public view, whose ``player`` is ``-1`` and which holds no hand.
 
     The table screen indexes the deck, the seats and the dice with these numbers: a server
     that sends others would crash it.
@@ -332,7 +339,12 @@ def check_observation(ruleset: Ruleset, obs: Observation, seats: int) -> None:
     players = range(seats)
     named_cards = [*obs.hand, *obs.public, *obs.discard, *obs.my_kept, *obs.my_auction_cards, *obs.revealed,
                    *obs.my_buried, *(card for _player, card in (*obs.acquired, *obs.gold_paid))]  # fmt: skip
-    named_players = [obs.player, obs.active_player, *(player for player, _card in (*obs.acquired, *obs.gold_paid))]
+    named_players = [obs.active_player, *(player for player, _card in (*obs.acquired, *obs.gold_paid))]
+    if spectator:
+        if obs.player != -1 or obs.hand or obs.legal_actions:
+            raise ValueError("a spectator's view holds a seat's private information")
+    else:
+        named_players.append(obs.player)
     named_cards += [card for card in (obs.drawn, obs.kept) if card is not None]
     if obs.current_player is not None:
         named_players.append(obs.current_player)
@@ -549,7 +561,7 @@ class RemoteApp(BibliosApp):
 
     def _first_session(self, view: dict[str, Any]) -> RemoteSession | None:
         """The session of the first view (``None`` after stopping the app: not a seat, another ruleset)."""
-        if view.get("seat") is None:
+        if view.get("seat") is None and self.connection.token is not None:
             self._stop(_("this link is not a seat of the table"))
             return None
         from biblios_kit.rules import load_ruleset
@@ -698,7 +710,7 @@ class RemoteApp(BibliosApp):
                 self.notify(error.message, severity="warning", timeout=6)
         review = self.table_info is not None and bool(self.table_info["hints_allowed"])
         self._replace_screens(EndScreen(session.ruleset, session.result(), session.names, session.full_state,
-                                        rematch=True, review=review))  # fmt: skip
+                                        rematch=session.seat is not None, review=review))  # fmt: skip
 
     def ask_rematch(self) -> None:
         """This seat opts in to a rematch (the end screen's "Rematch"); the others are told."""

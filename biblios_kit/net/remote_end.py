@@ -73,7 +73,7 @@ def check_ready(message: dict[str, Any], table: str, seats: int) -> tuple[str, s
     return new_table, token
 
 
-def vote_changes(names: Sequence[str], before: Sequence[bool | None], after: Sequence[bool | None], me: int,
+def vote_changes(names: Sequence[str], before: Sequence[bool | None], after: Sequence[bool | None], me: int | None,
                  people: Sequence[int]) -> list[str]:  # fmt: skip
     """A sentence for each other person whose vote changed: opted in, or opted out."""
     lines = []
