@@ -133,3 +133,32 @@ async def test_one_person_declines_and_no_table_is_made(tmp_path: Path) -> None:
             seen = await _messages(ws1, "rematch")
         assert len(client.server.app[HUB].tables) == tables
         await ws1.close()
+
+
+async def test_the_seat_page_opts_in_with_its_cookie_and_goes_to_its_new_seat(tmp_path: Path) -> None:
+    from biblios_kit.net.seat_page import seat_cookie
+
+    async with running_server(tmp_path) as client:
+        reply = await create(client, seats=["human", "human"], players=2, seed=11)
+        table = reply["table"]
+        t0, t1 = reply["seats"][0]["token"], reply["seats"][1]["token"]
+        cookie = {"Cookie": f"{seat_cookie(table)}={t0}"}
+        early = await client.post(f"/play/{table}/rematch", json={"rematch": True}, headers=cookie)
+        assert early.status == 409
+        _finish(client.server.app[HUB], table, seed=2)
+        assert (await client.post(f"/play/{table}/rematch", json={"rematch": True})).status == 403  # no cookie
+        voted = await client.post(f"/play/{table}/rematch", json={"rematch": True}, headers=cookie)
+        body = await voted.json()
+        assert voted.status == 200 and body["votes"] == [True, None] and "token" not in body
+        go = f"/play/{table}/rematch/go"
+        assert (await client.get(go, headers=cookie, allow_redirects=False)).status == 409  # not yet
+        last = await (
+            await client.post(f"/api/tables/{table}/rematch", json={"rematch": True}, headers=bearer(t1))
+        ).json()
+        new = last["new_table"]
+        moved = await client.get(go, headers=cookie, allow_redirects=False)
+        assert moved.status == 302 and moved.headers["Location"] == f"/play/{new}"
+        set_cookie = moved.cookies[seat_cookie(new)]
+        assert set_cookie["path"] == f"/play/{new}" and set_cookie["httponly"] and set_cookie.value != last["token"]
+        view = await (await client.get(f"/api/tables/{new}", headers=bearer(set_cookie.value))).json()
+        assert view["seat"] == 1  # seat 0 moved one place on

@@ -37,6 +37,8 @@ HUMAN = "human"
 
 REMATCHES: web.AppKey[dict[str, Rematch]] = web.AppKey("rematches", dict)
 """The rematch votes of the server's finished tables, by table id."""
+LINKS: web.AppKey[Callable[[str, str], str]] = web.AppKey("rematch_links")
+"""Table id, token -> the seat's invitation link (the server's ``--public-url``)."""
 
 
 def rotated(seat: int, players: int) -> int:
@@ -164,6 +166,7 @@ def add_rematch_routes(
     from biblios_kit.net.tables import Rejected
 
     app[REMATCHES] = {}
+    app[LINKS] = link_of
 
     async def post(request: web.Request) -> web.Response:
         table, seat, _token = table_and_seat(request, required=True)
@@ -180,3 +183,47 @@ def add_rematch_routes(
 
     app.router.add_post("/api/tables/{id}/rematch", post)
     app.router.add_get("/api/tables/{id}/rematch", get)
+
+
+def add_seat_page_rematch(app: web.Application, hub: TableHub,
+                          body: Callable[[web.Request], Awaitable[dict[str, Any]]]) -> None:  # fmt: skip
+    """The seat page's rematch, with the seat cookie's token (the page never handles a token itself).
+
+    ``POST /play/{id}/rematch`` with ``{"rematch": true}`` votes (the reply carries no token);
+    ``GET /play/{id}/rematch/go``, once the new table exists, sets the cookie of the seat's new
+    place and sends the browser there (``409 no_rematch`` before).
+    """
+    from biblios_kit.net.seat_page import seat_cookie, within_budget
+    from biblios_kit.net.security import json_error
+    from biblios_kit.net.tables import Rejected
+
+    def seat_of_cookie(request: web.Request) -> tuple[Table, int]:
+        table = hub.table(request.match_info["id"])
+        token = request.cookies.get(seat_cookie(table.id))
+        seat = table.seat_of(token)
+        if token is None or seat is None:
+            raise Rejected(403, "bad_token", _("open your invitation link (it carries your seat token)"))
+        if not within_budget(request, token):
+            raise Rejected(429, "rate_limited", _("too many requests; slow down"))
+        return table, seat
+
+    async def post(request: web.Request) -> web.Response:
+        table, seat = seat_of_cookie(request)
+        data = await body(request)
+        rematch = vote(hub, table, seat, data.get("rematch"), request.app[REMATCHES], request.app[LINKS])
+        return web.json_response(rematch.public(), dumps=dumps)
+
+    async def go(request: web.Request) -> web.StreamResponse:
+        table, seat = seat_of_cookie(request)
+        rematch = request.app[REMATCHES].get(table.id)
+        if rematch is None or rematch.new_table is None or seat not in rematch.tokens:
+            return json_error(409, "no_rematch", _("there is no rematch table for this seat yet"))
+        new = rematch.new_table
+        response = web.HTTPFound(f"/play/{new}")
+        response.set_cookie(
+            seat_cookie(new), rematch.tokens[seat], httponly=True, samesite="Strict", path=f"/play/{new}"
+        )
+        raise response
+
+    app.router.add_post("/play/{id}/rematch", post)
+    app.router.add_get("/play/{id}/rematch/go", go)
