@@ -233,7 +233,10 @@ def register_join(app: typer.Typer) -> None:
         ),
     )
     def join(
-        link: Annotated[str, typer.Argument(help=_("The invitation link (…/play/TABLE?token=…)."))],
+        link: Annotated[
+            str,
+            typer.Argument(help=_("The invitation link (…/play/TABLE?token=…), or a spectator link (…/watch/TABLE).")),
+        ],
         bell: Annotated[
             bool, typer.Option("--bell/--no-bell", help=_("Ring the terminal bell when it is your turn."))
         ] = True,
