@@ -708,6 +708,10 @@ class RemoteApp(BibliosApp):
                 )
             except ApiError as error:
                 self.notify(error.message, severity="warning", timeout=6)
+        for _wait in range(40):  # the table's settings follow the first view: they say whether the review is allowed
+            if self.table_info is not None:
+                break
+            await asyncio.sleep(0.05)
         review = self.table_info is not None and bool(self.table_info["hints_allowed"])
         self._replace_screens(EndScreen(session.ruleset, session.result(), session.names, session.full_state,
                                         rematch=session.seat is not None, review=review))  # fmt: skip
