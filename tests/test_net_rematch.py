@@ -162,3 +162,33 @@ async def test_the_seat_page_opts_in_with_its_cookie_and_goes_to_its_new_seat(tm
         assert set_cookie["path"] == f"/play/{new}" and set_cookie["httponly"] and set_cookie.value != last["token"]
         view = await (await client.get(f"/api/tables/{new}", headers=bearer(set_cookie.value))).json()
         assert view["seat"] == 1  # seat 0 moved one place on
+
+
+async def test_hostile_rematch_requests_get_a_clear_4xx_and_change_nothing(tmp_path: Path) -> None:
+    async with running_server(tmp_path) as client:
+        reply = await create(client, seats=["human", "human"], players=2, seed=12)
+        table = reply["table"]
+        token = reply["seats"][0]["token"]
+        deep = b'{"rematch": ' + b"[" * 50 + b"]" * 50 + b"}"
+
+        async def refused(method: str, path: str, body: Any, who: str | None, status: int, code: str) -> None:
+            data = body if isinstance(body, bytes) or body is None else json.dumps(body).encode()
+            response = await client.request(method, path, data=data, headers=bearer(who), allow_redirects=False)
+            error = (await response.json())["error"]
+            assert (response.status, error["code"]) == (status, code), (path, body, error)
+            assert error["message"] and "Traceback" not in error["message"]
+
+        rematch = f"/api/tables/{table}/rematch"
+        await refused("POST", rematch, deep, token, 400, "malformed_json")
+        await refused("POST", rematch, {"rematch": True}, token, 409, "not_finished")
+        await refused("GET", rematch, None, None, 409, "not_finished")
+        await refused("POST", f"/play/{table}/rematch", {"rematch": True}, None, 403, "bad_token")
+        _finish(client.server.app[HUB], table, seed=6)
+        await refused("POST", rematch, {"rematch": True}, "made-up-token", 403, "bad_token")
+        await refused("POST", "/api/tables/nope/rematch", {"rematch": True}, token, 404, "unknown_table")
+        await refused("POST", rematch, {"rematch": 1}, token, 400, "bad_request")
+        await refused("POST", rematch, {}, token, 400, "bad_request")
+        await refused("POST", rematch, b"[true]", token, 400, "malformed_json")
+        await refused("GET", f"/play/{table}/rematch/go", None, None, 403, "bad_token")
+        state = await (await client.get(rematch, headers=bearer(token))).json()
+        assert state["votes"] == [None, None] and state["new_table"] is None
