@@ -12,6 +12,7 @@ from net_helpers import bearer, create, running_server
 from test_net_rematch import _finish
 from textual.widgets import TabbedContent
 
+from biblios_kit.i18n import set_language
 from biblios_kit.net.remote import RemoteApp, RemoteSession
 from biblios_kit.net.server import HUB
 from biblios_kit.tui.screens.end import EndScreen
@@ -119,3 +120,19 @@ async def test_join_with_a_spectator_link_shows_the_public_table_and_its_log_liv
             seen = list(session.remote.events)
             assert seen == public_events(state.log[: len(seen)])
             assert all(e.card is None for e in seen if e.kind is EventKind.KEPT)  # a card kept face down
+
+
+async def test_join_with_a_spectator_link_stops_where_spectators_are_not_allowed(tmp_path: Path) -> None:
+    from biblios_kit.net.client import parse_link
+
+    async with running_server(tmp_path) as client:
+        reply = await create(client, seats=["random", "random"], players=2, seed=4, spectators=False)
+        link = parse_link(f"{_server(client)}/watch/{reply['table']}")
+        set_language("fr")  # as join does with --lang fr
+        try:
+            app = RemoteApp(link.server, link.table, None, "fr", bell=False)
+            async with app.run_test(size=(110, 36)) as pilot:
+                await run_until(pilot, lambda: not app.is_running, limit=10)
+        finally:
+            set_language("en")
+        assert app.problem == "Cette table n’accepte pas de spectateurs." and app.remote_session is None

@@ -54,7 +54,7 @@ from biblios_kit.tui.table_session import TableSession
 
 HUMAN = "human"
 
-STOPPING_ERRORS = frozenset({"bad_token", "unknown_table", "table_closed", "token_revoked"})
+STOPPING_ERRORS = frozenset({"bad_token", "unknown_table", "table_closed", "token_revoked", "no_spectators"})
 """Error codes after which this seat cannot go on: the app stops with the server's message."""
 
 BELL_DELAY = 0.25
@@ -63,6 +63,7 @@ BELL_DELAY = 0.25
 OWN_WORDS = {
     "table_closed": N_("This table was closed by the server."),
     "token_revoked": N_("This link no longer works: a new one was issued for this seat."),
+    "no_spectators": N_("This table does not accept spectators."),
 }
 """Errors this client words itself, in its player's language (the server's message is in the server's)."""
 
