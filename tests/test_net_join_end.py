@@ -71,6 +71,14 @@ async def test_a_terminal_seat_opts_in_and_moves_to_the_rematch_table(tmp_path: 
                 await pilot.pause(0.05)
                 state = await (await client.get(rematch, headers=bearer(token2))).json()
             assert "token" not in state  # seat 2 has not opted in: no place for it yet
+            end = app.screen
+            assert isinstance(end, EndScreen)
+            await run_until(pilot, lambda: end.rematch_text == "Wants a rematch: Ana · Away: Chloé")  # not connected
+            no = await client.post(rematch, json={"rematch": False}, headers=bearer(token2))
+            assert no.status == 200
+            await run_until(pilot, lambda: "Does not want a rematch: Chloé" in end.rematch_text)
+            assert str(end.query_one("#end-rematch").render()) == end.rematch_text  # on screen, as plain text
+            assert app.connection.table == table  # no new table while someone declines
             chloe = await (await client.post(rematch, json={"rematch": True}, headers=bearer(token2))).json()
             new = chloe["new_table"]
             await run_until(pilot, lambda: app.connection.table == new and isinstance(app.screen, TableScreen))

@@ -512,6 +512,7 @@ class RemoteApp(BibliosApp):
             if before["hints_allowed"] != info["hints_allowed"] or before["settings"] != info["settings"]:
                 self.action_who()
         self.refresh_bindings()
+        self.show_rematch_votes()
 
     def _on_unreachable(self, reason: str, delay: float) -> None:
         """An attempt to reach the server failed: said on the connecting screen (in a game, the status says it)."""
@@ -524,6 +525,7 @@ class RemoteApp(BibliosApp):
         """Switch the language (the server's error messages follow)."""
         await super().switch_language(lang)
         self.connection.lang = current_language()
+        self.show_rematch_votes()
 
     async def _connect(self) -> None:
         """Run the connection; a message the client refuses (too large, malformed) ends the app with its reason."""
@@ -716,6 +718,7 @@ class RemoteApp(BibliosApp):
         review = self.table_info is not None and bool(self.table_info["hints_allowed"])
         self._replace_screens(EndScreen(session.ruleset, session.result(), session.names, session.full_state,
                                         rematch=session.seat is not None, review=review))  # fmt: skip
+        self.show_rematch_votes()
 
     def ask_rematch(self) -> None:
         """This seat opts in to a rematch (the end screen's "Rematch"); the others are told."""
@@ -764,6 +767,20 @@ class RemoteApp(BibliosApp):
         for line in vote_changes(session.names, before, votes, session.seat, people):
             self.notify(line, timeout=6)
         self.rematch_votes = votes
+        self.show_rematch_votes()
+
+    def show_rematch_votes(self) -> None:
+        """Keep the end screen's line of the rematch up to date (who wants it, who does not, who left)."""
+        from biblios_kit.net.remote_end import rematch_line
+        from biblios_kit.tui.screens.end import EndScreen
+
+        session, screen = self.remote_session, self.screen
+        if session is None or not isinstance(screen, EndScreen) or not screen.rematch:
+            return
+        people = [seat for seat, kind in enumerate(session.seats) if kind == HUMAN]
+        votes = self.rematch_votes or [None] * len(session.names)
+        connected = self.table_info["connected"] if self.table_info is not None else None
+        screen.show_rematch(rematch_line(session.names, votes, people, connected))
 
     def _move_to(self, table: str, token: str) -> None:
         """Follow this seat to the rematch's table, on the same server, with its new token."""

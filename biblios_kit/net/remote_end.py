@@ -20,7 +20,7 @@ from biblios_kit.engine.records import from_json, replay
 from biblios_kit.engine.scoring import GameResult
 from biblios_kit.engine.state import GameState
 from biblios_kit.errors import BibliosError
-from biblios_kit.i18n import _
+from biblios_kit.i18n import _, format_list
 from biblios_kit.rules.model import Ruleset
 
 TABLE_ID = re.compile(r"[A-Za-z0-9_-]{1,64}")
@@ -82,3 +82,19 @@ def vote_changes(names: Sequence[str], before: Sequence[bool | None], after: Seq
             message = _("{player} wants a rematch.") if after[seat] else _("{player} does not want a rematch.")
             lines.append(message.format(player=names[seat]))
     return lines
+
+
+def rematch_line(names: Sequence[str], votes: Sequence[bool | None], people: Sequence[int],
+                 connected: Sequence[bool] | None) -> str:  # fmt: skip
+    """One line for the end screen: who wants a rematch, who does not, who left without saying."""
+    wanting = [names[seat] for seat in people if votes[seat] is True]
+    refusing = [names[seat] for seat in people if votes[seat] is False]
+    away = [names[seat] for seat in people if votes[seat] is None and connected is not None and not connected[seat]]
+    parts = []
+    if wanting:
+        parts.append(_("Wants a rematch: {players}").format(players=format_list(wanting)))
+    if refusing:
+        parts.append(_("Does not want a rematch: {players}").format(players=format_list(refusing)))
+    if away:
+        parts.append(_("Away: {players}").format(players=format_list(away)))
+    return " · ".join(parts)

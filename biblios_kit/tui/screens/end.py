@@ -147,6 +147,9 @@ class EndScreen(Screen[None]):
         height: 1fr;
         scrollbar-size-vertical: 1;
     }
+    EndScreen #end-rematch {
+        color: $text-muted;
+    }
     EndScreen #end-replay-hint {
         color: $text-muted;
         width: 100%;
@@ -160,6 +163,8 @@ class EndScreen(Screen[None]):
         """A seat of a server's table: "New game" is "Rematch" (the app's ``ask_rematch``), "Quit" declines it."""
         self.review_allowed = review
         """Whether the table allows the review (a server's table allows it where it allows hints)."""
+        self.rematch_text = ""
+        """At a server's table: who wants a rematch, who does not, who left (under the title)."""
         self.ruleset = ruleset
         self.result = result
         self.names = list(names)
@@ -178,6 +183,8 @@ class EndScreen(Screen[None]):
 
     def compose(self) -> ComposeResult:
         yield Static(id="end-title")
+        if self.rematch:
+            yield Static(id="end-rematch")
         with TabbedContent(id="end-tabs", initial="end-result"):
             with TabPane(_("Result"), id="end-result"), VerticalScroll(id="end-body"):
                 yield Static(id="end-result-body")
@@ -206,6 +213,8 @@ class EndScreen(Screen[None]):
             Text(_("{game}: the game is over").format(game=self.ruleset.title.get(current_language())), style="bold")
         )
         self.query_one("#end-result-body", Static).update(result_renderable(self.ruleset, self.result, self.names))
+        if self.rematch:
+            self.query_one("#end-rematch", Static).update(Text(self.rematch_text))
         new_label = _("Rematch") if self.rematch else _("New game")
         self.query_one("#end-new", Button).label = new_label
         self.query_one("#end-quit", Button).label = _("Quit")
@@ -235,6 +244,12 @@ class EndScreen(Screen[None]):
                 _("←/→ one move · PgUp/PgDn ten · Home/End the deal, the end")
             )
             self.query_one(ReplayView).redraw()
+
+    def show_rematch(self, text: str) -> None:
+        """At a server's table: show who wants a rematch, who does not, who left (``text``, plain text)."""
+        self.rematch_text = text
+        if self.rematch and self.is_mounted:
+            self.query_one("#end-rematch", Static).update(Text(text))
 
     def _reviewable(self) -> bool:
         """Whether this game can be reviewed: the whole game is here, a person played in it, and it was
