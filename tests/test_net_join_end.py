@@ -123,11 +123,16 @@ async def test_join_with_a_spectator_link_shows_the_public_table_and_its_log_liv
             first = len(log.texts)
             await run_until(pilot, lambda: len(log.texts) > first)  # live: the bots' moves keep coming
             assert session.observation(0).hand == () and session.legal_actions() == ()
+            for key in "tkaphw":  # a spectator's keys play nothing and break nothing
+                await pilot.press(key)
+            await pilot.pause()
+            assert app.is_running and app.problem is None and session.remote.pending is False
             # nothing private: exactly the events everybody sees, a card named only when every seat saw it
             state = client.server.app[HUB].table(link.table).state
             seen = list(session.remote.events)
             assert seen == public_events(state.log[: len(seen)])
-            assert all(e.card is None for e in seen if e.kind is EventKind.KEPT)  # a card kept face down
+            drawn = [e for e in seen if e.kind is EventKind.DREW]
+            assert drawn and all(e.card is None for e in drawn)  # a drawn card is seen by its player only
 
 
 async def test_join_with_a_spectator_link_stops_where_spectators_are_not_allowed(tmp_path: Path) -> None:
