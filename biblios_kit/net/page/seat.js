@@ -350,6 +350,7 @@ async function askRematch() {
     const reply = await fetch(`${base}/rematch`, { method: "POST", headers: { "Content-Type": "application/json" },
       body: JSON.stringify({ rematch: true }) });
     const data = await reply.json();
+    if (reply.ok && data.new_table) { location.assign(`${base}/rematch/go`); return; } // everyone had agreed already
     if (reply.ok) state.rematch = data;
     else state.askedRematch = false;
   } catch { state.askedRematch = false; }
