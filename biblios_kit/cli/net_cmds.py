@@ -226,9 +226,17 @@ def register_host(app: typer.Typer) -> None:
 def register_join(app: typer.Typer) -> None:
     """Add ``join`` to ``app``."""
 
-    @app.command("join", help=_("Play a seat of a table on a game server, from its invitation link."))
+    @app.command(
+        "join",
+        help=_(
+            "Play a seat of a table on a game server from its invitation link, or watch it from its spectator link."
+        ),
+    )
     def join(
-        link: Annotated[str, typer.Argument(help=_("The invitation link (…/play/TABLE?token=…)."))],
+        link: Annotated[
+            str,
+            typer.Argument(help=_("The invitation link (…/play/TABLE?token=…), or a spectator link (…/watch/TABLE).")),
+        ],
         bell: Annotated[
             bool, typer.Option("--bell/--no-bell", help=_("Ring the terminal bell when it is your turn."))
         ] = True,
@@ -243,7 +251,7 @@ def register_join(app: typer.Typer) -> None:
         except ValueError:
             fail(f"{error_prefix()} " + _("not an invitation link: {link}").format(link=clean_text(link, limit=200)))
         token = invitation.token
-        if token is None:
+        if token is None and not invitation.watch:  # a spectator link (/watch/TABLE) has none: the public view
             fail(f"{error_prefix()} " + _("the link has no seat token (…?token=…)"))
         if not os.environ.get("TEXTUAL_DRIVER") and not (sys.stdin.isatty() and sys.stdout.isatty()):
             fail(f"{error_prefix()} " + _("join needs an interactive terminal"))
@@ -251,6 +259,8 @@ def register_join(app: typer.Typer) -> None:
 
         app = RemoteApp(invitation.server, invitation.table, token, language, bell=bell)
         app.run()
+        if app.moved_to:  # a rematch moved the seat: its new link joins it again
+            typer.echo(_("Your seat at the rematch's table: {link}").format(link=clean_text(app.moved_to, limit=500)))
         if app.problem:
             fail(f"{error_prefix()} {app.problem}")
 

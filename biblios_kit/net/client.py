@@ -70,12 +70,14 @@ def server_error(problem: object, status: int) -> ApiError:
 
 @dataclass(frozen=True)
 class Invitation:
-    """A parsed invitation link: ``<server>/play/<table>?token=<token>``."""
+    """A parsed invitation link: ``<server>/play/<table>?token=<token>``, or a spectator link ``<server>/watch/<table>``."""
 
     server: str
     """The server's base URL (``http://host:port``)."""
     table: str
     token: str | None
+    watch: bool = False
+    """A spectator link: the public view, no token (a token it carries is not used)."""
 
 
 def parse_link(link: str) -> Invitation:
@@ -84,8 +86,10 @@ def parse_link(link: str) -> Invitation:
     if parts.scheme not in ("http", "https") or not parts.netloc:
         raise ValueError(f"expected an http:// or https:// link, got {link!r}")
     segments = [s for s in parts.path.split("/") if s]
-    if len(segments) != 2 or segments[0] != "play":
-        raise ValueError(f"expected a link ending in /play/<table>?token=..., got {link!r}")
+    if len(segments) != 2 or segments[0] not in ("play", "watch"):
+        raise ValueError(f"expected a link ending in /play/<table>?token=... or /watch/<table>, got {link!r}")
+    if segments[0] == "watch":
+        return Invitation(f"{parts.scheme}://{parts.netloc}", segments[1], None, watch=True)
     token = parse_qs(parts.query).get("token", [None])[0]
     return Invitation(f"{parts.scheme}://{parts.netloc}", segments[1], token)
 
@@ -229,6 +233,11 @@ class ApiClient:
         result: dict[str, Any] = await self._call("GET", f"/api/tables/{table}/record")
         return result
 
+    async def rematch(self, table: str, accept: bool) -> dict[str, Any]:
+        """``POST /api/tables/{table}/rematch``: this seat opts in to (or out of) a rematch at the end."""
+        result: dict[str, Any] = await self._call("POST", f"/api/tables/{table}/rematch", {"rematch": accept})
+        return result
+
 
 def _clean_summary(table: dict[str, Any]) -> None:
     """Clean a table summary of ``GET /api/tables`` in place, for a terminal (``KeyError``/``TypeError`` if malformed)."""
@@ -272,7 +281,8 @@ class SeatConnection:
     view (whole, with only the events not received yet) goes to ``on_view``; error
     replies go to ``on_error``; ``on_status(connected)`` tells when the link is lost or
     back; ``on_info`` gets each ``table_info`` message (who is connected, the table's
-    settings: asked for in the hello only when given); ``on_unreachable(reason, delay)``
+    settings: asked for in the hello only when given) and, at the end, the ``rematch`` and
+    ``rematch_ready`` messages; ``on_unreachable(reason, delay)``
     tells each failed attempt to connect (``reason`` a sentence of the active language) and
     the seconds until the next. ``lang`` asks for the server's error messages in that
     language. :meth:`send_actions` plays; :meth:`run` runs until :meth:`close`, or until the
@@ -392,7 +402,7 @@ class SeatConnection:
             result = self.on_view(message)
             if result is not None:
                 await result
-        elif kind == "table_info":
+        elif kind in ("table_info", "rematch", "rematch_ready"):  # the rematch at the end comes the same way
             if self.on_info is not None:
                 self.on_info(message)
         elif kind in ("accepted", "payment_options", "pong", "error"):

@@ -16,6 +16,7 @@ and a message too large or malformed stops the app with a clear message, never a
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import json
 import urllib.error
 import urllib.request
@@ -31,7 +32,7 @@ from biblios_kit.engine.actions import format_action, parse_action
 from biblios_kit.engine.events import Event
 from biblios_kit.engine.observation import Observation
 from biblios_kit.engine.scoring import GameResult
-from biblios_kit.engine.state import Phase
+from biblios_kit.engine.state import GameState, Phase
 from biblios_kit.errors import BibliosError
 from biblios_kit.i18n import N_, _, current_language, format_list
 from biblios_kit.names import clean_name, clean_text
@@ -49,10 +50,11 @@ from biblios_kit.rules.model import Ruleset
 from biblios_kit.tui import app as tui_app
 from biblios_kit.tui.app import BibliosApp
 from biblios_kit.tui.config import DEFAULT_AUTOPLAY, GameConfig
+from biblios_kit.tui.table_session import TableSession
 
 HUMAN = "human"
 
-STOPPING_ERRORS = frozenset({"bad_token", "unknown_table", "table_closed", "token_revoked"})
+STOPPING_ERRORS = frozenset({"bad_token", "unknown_table", "table_closed", "token_revoked", "no_spectators"})
 """Error codes after which this seat cannot go on: the app stops with the server's message."""
 
 BELL_DELAY = 0.25
@@ -61,11 +63,13 @@ BELL_DELAY = 0.25
 OWN_WORDS = {
     "table_closed": N_("This table was closed by the server."),
     "token_revoked": N_("This link no longer works: a new one was issued for this seat."),
+    "no_spectators": N_("This table does not accept spectators."),
 }
 """Errors this client words itself, in its player's language (the server's message is in the server's)."""
 
 
-def presence_changes(names: Sequence[str], before: Sequence[bool], after: Sequence[bool], me: int) -> list[str]:
+def presence_changes(names: Sequence[str], before: Sequence[bool], after: Sequence[bool],
+                     me: int | None) -> list[str]:  # fmt: skip
     """A sentence for each other seat that connected or left between two ``table_info`` messages."""
     lines = []
     for seat, (was, now) in enumerate(zip(before, after)):
@@ -175,7 +179,8 @@ class RemoteSession:
         self.send = send
         """Sends actions (text form) to the server; the app's event loop does the sending."""
         self.ruleset = ruleset
-        self.seat: int = view["seat"]
+        self.seat: int | None = view["seat"]
+        """This seat's number; ``None`` for a spectator (``join`` with a ``/watch/`` link: the public view)."""
         self.seats = tuple(clean_text(s["kind"], limit=100) or HUMAN for s in view["seats"])
         # Names come from the server, which may be anyone's: cleaned before any screen or terminal sees them;
         # an empty one is the seat's default name, in this player's language.
@@ -187,9 +192,11 @@ class RemoteSession:
         self.bots: dict[int, Bot] = {}
         self.save_error: str | None = None
         self._cards = range(len(ruleset.deck))
-        if not isinstance(self.seat, int) or self.seat not in range(len(self.names)):
+        if self.seat is not None and (not isinstance(self.seat, int) or self.seat not in range(len(self.names))):
             raise ValueError("the view's seat is not one of the table's")
         self.remote = RemoteState(ruleset, self._observation(view), [], 0, None)
+        self.final_state: GameState | None = None
+        """The finished game, replayed from the record the server serves at the end (every card named)."""
         self.state = self.remote
         self.update(view)
         self._payments: dict[tuple[int, ...], tuple[int, ...] | None] = {}
@@ -200,7 +207,7 @@ class RemoteSession:
         data = view["observation"]
         legal = [parse_action(self.ruleset, text) for text in data["legal_actions"]]
         observation = observation_from_json(data, legal)
-        check_observation(self.ruleset, observation, len(self.names))
+        check_observation(self.ruleset, observation, len(self.names), spectator=self.seat is None)
         return observation
 
     def update(self, view: dict[str, Any]) -> bool:
@@ -237,8 +244,8 @@ class RemoteSession:
 
     @property
     def humans(self) -> tuple[int, ...]:
-        """The one seat played here."""
-        return (self.seat,)
+        """The one seat played here (none for a spectator)."""
+        return () if self.seat is None else (self.seat,)
 
     @property
     def current(self) -> int | None:
@@ -256,17 +263,20 @@ class RemoteSession:
         return self.remote.is_terminal()
 
     @property
-    def full_state(self) -> None:
-        """The whole game is on the server: nothing to replay or review here."""
-        return None
+    def full_state(self) -> GameState | None:
+        """The finished game once its record came from the server (``None`` before: the game is on the server)."""
+        return self.final_state
 
     def legal_actions(self) -> tuple[int, ...]:
         """This seat's legal actions (none while its last actions are on their way)."""
         return tuple(self.remote.legal_actions())
 
     def events_since(self, viewer: int | None, start: int) -> list[Event]:
-        """This seat's events from index ``start`` (the server sends no other view: none for ``None``)."""
-        return self.remote.events[start:] if viewer is not None else []
+        """This seat's events from index ``start`` (the server sends no other view: none for ``None``).
+
+        A spectator's events are what everybody sees: the log of ``None``, the viewer a spectator's table has.
+        """
+        return self.remote.events[start:] if viewer is not None or self.seat is None else []
 
     def result(self) -> GameResult:
         """The result the server sent at the end."""
@@ -318,8 +328,10 @@ class RemoteSession:
         """Nothing to save here: the server saves after every action."""
 
 
-def check_observation(ruleset: Ruleset, obs: Observation, seats: int) -> None:
+def check_observation(ruleset: Ruleset, obs: Observation, seats: int, *, spectator: bool = False) -> None:
     """``ValueError`` unless every card and player ``obs`` names exists and its dice are the ruleset's.
+
+    ``spectator``: the public view, whose ``player`` is ``-1`` and which holds no hand.
 
     The table screen indexes the deck, the seats and the dice with these numbers: a server
     that sends others would crash it.
@@ -328,7 +340,12 @@ def check_observation(ruleset: Ruleset, obs: Observation, seats: int) -> None:
     players = range(seats)
     named_cards = [*obs.hand, *obs.public, *obs.discard, *obs.my_kept, *obs.my_auction_cards, *obs.revealed,
                    *obs.my_buried, *(card for _player, card in (*obs.acquired, *obs.gold_paid))]  # fmt: skip
-    named_players = [obs.player, obs.active_player, *(player for player, _card in (*obs.acquired, *obs.gold_paid))]
+    named_players = [obs.active_player, *(player for player, _card in (*obs.acquired, *obs.gold_paid))]
+    if spectator:
+        if obs.player != -1 or obs.hand or obs.legal_actions:
+            raise ValueError("a spectator's view holds a seat's private information")
+    else:
+        named_players.append(obs.player)
     named_cards += [card for card in (obs.drawn, obs.kept) if card is not None]
     if obs.current_player is not None:
         named_players.append(obs.current_player)
@@ -425,6 +442,13 @@ class RemoteApp(BibliosApp):
         """How many times the bell rang (its turn came)."""
         self.table_info: dict[str, Any] | None = None
         """The last ``table_info`` message: who is connected, the table's settings."""
+        self.rematch_votes: list[bool | None] | None = None
+        """The last ``rematch`` message's votes (each seat: opted in, out, or not yet)."""
+        self.rematch_asked = False
+        """This seat opted in to a rematch (its ``rematch_ready`` moves it to the new table)."""
+        self.moved_to: str | None = None
+        """The link of this seat at the rematch's table, once it moved there (printed when ``join`` ends)."""
+        self._ending = False
 
     def on_mount(self, event: events.Mount) -> None:  # type: ignore[override]
         event.prevent_default()  # not the local game's start-up (setup screen, saved game)
@@ -471,6 +495,9 @@ class RemoteApp(BibliosApp):
         session = self.remote_session
         if session is None:
             return
+        if message.get("type") in ("rematch", "rematch_ready"):
+            self._on_rematch(session, message)
+            return
         try:
             info = check_info(message, len(session.names))
         except ValueError:
@@ -485,6 +512,7 @@ class RemoteApp(BibliosApp):
             if before["hints_allowed"] != info["hints_allowed"] or before["settings"] != info["settings"]:
                 self.action_who()
         self.refresh_bindings()
+        self.show_rematch_votes()
 
     def _on_unreachable(self, reason: str, delay: float) -> None:
         """An attempt to reach the server failed: said on the connecting screen (in a game, the status says it)."""
@@ -497,6 +525,7 @@ class RemoteApp(BibliosApp):
         """Switch the language (the server's error messages follow)."""
         await super().switch_language(lang)
         self.connection.lang = current_language()
+        self.show_rematch_votes()
 
     async def _connect(self) -> None:
         """Run the connection; a message the client refuses (too large, malformed) ends the app with its reason."""
@@ -535,7 +564,7 @@ class RemoteApp(BibliosApp):
 
     def _first_session(self, view: dict[str, Any]) -> RemoteSession | None:
         """The session of the first view (``None`` after stopping the app: not a seat, another ruleset)."""
-        if view.get("seat") is None:
+        if view.get("seat") is None and self.connection.token is not None:
             self._stop(_("this link is not a seat of the table"))
             return None
         from biblios_kit.rules import load_ruleset
@@ -656,6 +685,121 @@ class RemoteApp(BibliosApp):
     def _stop(self, message: str) -> None:
         self.problem = clean_text(message)  # printed to the terminal after the app exits
         self.exit()
+
+    def show_end(self, session: TableSession) -> None:
+        """Show the end: the game record is fetched first (every hand, the log, the replay), then the end screen."""
+        if not isinstance(session, RemoteSession):
+            super().show_end(session)
+            return
+        if self._ending:
+            return
+        self._ending = True
+        self.session = session
+        self.run_worker(self._show_end(session), group="end")
+
+    async def _show_end(self, session: RemoteSession) -> None:
+        from biblios_kit.net.client import ApiClient
+        from biblios_kit.net.remote_end import finished_game
+        from biblios_kit.tui.screens.end import EndScreen
+
+        if session.final_state is None:
+            try:
+                async with ApiClient(self.connection.server, self.connection.token) as client:
+                    document = await client.record(self.connection.table)
+                session.final_state = await asyncio.to_thread(
+                    finished_game, session.ruleset, document, session.result()
+                )
+            except ApiError as error:
+                self.notify(error.message, severity="warning", timeout=6)
+        for _wait in range(40):  # the table's settings follow the first view: they say whether the review is allowed
+            if self.table_info is not None:
+                break
+            await asyncio.sleep(0.05)
+        review = self.table_info is not None and bool(self.table_info["hints_allowed"])
+        self._replace_screens(EndScreen(session.ruleset, session.result(), session.names, session.full_state,
+                                        rematch=session.seat is not None, review=review))  # fmt: skip
+        self.show_rematch_votes()
+
+    def ask_rematch(self) -> None:
+        """This seat opts in to a rematch (the end screen's "Rematch"); the others are told."""
+        if not self.rematch_asked:
+            self.rematch_asked = True
+            self.notify(_("You asked for a rematch: waiting for the others."), timeout=6)
+            self.run_worker(self._vote(True), group="rematch")
+
+    def leave_table(self) -> None:
+        """Leave from the end screen: this seat opts out of the rematch first (the others see it), then quits."""
+        self.run_worker(self._leave(), group="rematch")
+
+    async def _leave(self) -> None:
+        with contextlib.suppress(TimeoutError):
+            await asyncio.wait_for(self._vote(False), 3)
+        await self.action_quit()
+
+    async def _vote(self, accept: bool) -> None:
+        from biblios_kit.net.client import ApiClient
+
+        try:
+            async with ApiClient(self.connection.server, self.connection.token) as client:
+                reply = await client.rematch(self.connection.table, accept)
+        except ApiError as error:
+            self.rematch_asked = False
+            self.notify(error.message, severity="error", timeout=6)
+            return
+        if accept and isinstance(reply, dict) and reply.get("token") is not None:
+            self._on_info({**reply, "type": "rematch_ready"})
+
+    def _on_rematch(self, session: RemoteSession, message: dict[str, Any]) -> None:
+        """Take a ``rematch`` (who opted in or out: told) or ``rematch_ready`` (this seat moves to the new table)."""
+        from biblios_kit.net.remote_end import check_ready, check_votes, vote_changes
+
+        try:
+            if message["type"] == "rematch_ready":
+                new_table, token = check_ready(message, self.connection.table, len(session.names))
+                if self.rematch_asked:
+                    self._move_to(new_table, token)
+                return
+            votes = check_votes(message, len(session.names))
+        except ValueError:
+            return
+        before = self.rematch_votes or [None] * len(votes)
+        people = [seat for seat, kind in enumerate(session.seats) if kind == HUMAN]
+        for line in vote_changes(session.names, before, votes, session.seat, people):
+            self.notify(line, timeout=6)
+        self.rematch_votes = votes
+        self.show_rematch_votes()
+
+    def show_rematch_votes(self) -> None:
+        """Keep the end screen's line of the rematch up to date (who wants it, who does not, who left)."""
+        from biblios_kit.net.remote_end import rematch_line
+        from biblios_kit.tui.screens.end import EndScreen
+
+        session, screen = self.remote_session, self.screen
+        if session is None or not isinstance(screen, EndScreen) or not screen.rematch:
+            return
+        people = [seat for seat, kind in enumerate(session.seats) if kind == HUMAN]
+        votes = self.rematch_votes or [None] * len(session.names)
+        connected = self.table_info["connected"] if self.table_info is not None else None
+        screen.show_rematch(rematch_line(session.names, votes, people, connected))
+
+    def _move_to(self, table: str, token: str) -> None:
+        """Follow this seat to the rematch's table, on the same server, with its new token."""
+        old = self.connection
+        self.moved_to = f"{old.server}/play/{table}?token={token}"
+        self.notify(_("Everyone wants a rematch: to the new table."), timeout=4)
+        self.connection = SeatConnection(old.server, table, token, self._on_view, self._on_error, self._on_status,
+                                         lang=old.lang, on_info=self._on_info,
+                                         on_unreachable=self._on_unreachable)  # fmt: skip
+        self.remote_session = None
+        self.table_info = None
+        self.rematch_votes = None
+        self.rematch_asked = False
+        self._ending = False
+        self.run_worker(self._reconnect(old), group="move")
+
+    async def _reconnect(self, old: SeatConnection) -> None:
+        await old.close()
+        self.run_worker(self._connect(), exclusive=True, group="connection")
 
     def show_setup(self, message: str = "") -> None:
         """A remote game has no setup screen: "New game" and errors leave the app."""

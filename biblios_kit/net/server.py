@@ -152,6 +152,10 @@ def make_app(config: ServerConfig) -> web.Application:
     add_lobby_routes(app, hub, app[ADMIN], config.public_url, _limit, _body,
                      lambda table, token: invitation_link(config, table, token))  # fmt: skip
     add_spectator_page(app, hub, _websocket)
+    from biblios_kit.net.rematch import add_rematch_routes, add_seat_page_rematch
+
+    add_rematch_routes(app, hub, _table_and_seat, _body, lambda table, token: invitation_link(config, table, token))
+    add_seat_page_rematch(app, hub, _body)
     if config.lobby:
         from biblios_kit.net.lobby_page import add_lobby_page
 

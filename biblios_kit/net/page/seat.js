@@ -31,6 +31,8 @@ const state = {
   info: null, // the latest table_info: who is connected, the table's settings
   stopped: null, // why the page stopped reconnecting (a ui key: closed, revoked, no_spectators)
   mine: false, // whether the seat had a decision to make at the last drawing (for the turn signals)
+  rematch: null, // the latest rematch message: each seat's vote at the end
+  askedRematch: false, // this seat opted in to a rematch
 };
 
 const STOPPING = { table_closed: "closed", token_revoked: "revoked", no_spectators: "no_spectators" };
@@ -147,8 +149,11 @@ function build() {
   parts.replay = el("div", { id: "replay", "aria-live": "polite" });
   const replay = el("div", { class: "replay", role: "group", "aria-labelledby": "replay-h" },
     el("div", { class: "replay-nav" }, parts.previous, parts.slider, parts.next), parts.replay);
-  end.append(parts.summary, rankingHead, parts.ranking, awardsHead, parts.awards, parts.totals, handsHead,
-    parts.hands, replayHead, replay, el("p", {}, parts.record));
+  parts.rematch = el("button", { type: "button", class: "rematch", on: { click: askRematch } });
+  parts.rematch.dataset.ui = "rematch";
+  parts.rematchNote = el("p", { class: "rematch-note", role: "status" });
+  end.append(parts.summary, el("p", {}, parts.rematch), parts.rematchNote, rankingHead, parts.ranking, awardsHead,
+    parts.awards, parts.totals, handsHead, parts.hands, replayHead, replay, el("p", {}, parts.record));
   end.hidden = true;
   parts.end = end;
 
@@ -244,7 +249,7 @@ function render() {
   const end = view.result && live.end;
   const opening = end && parts.end.hidden;
   parts.end.hidden = !end;
-  if (end) renderEnd(end, names);
+  if (end) { renderEnd(end, names); renderRematch(view, names); }
   if (opening || (end && state.replayLang !== state.lang)) loadReplay(state.replayStep);
   if (opening) { // the game just ended: bring the end screen to the reader (and to screen readers)
     const heading = parts.end.querySelector("h2");
@@ -324,6 +329,33 @@ function renderEnd(end, names) {
     fill(list, hand.map((name) => el("li", { class: "card", text: name })));
     return el("div", {}, el("h4", { text: names[player] }), list);
   }));
+}
+
+// ---------------------------------------------------------------- the rematch (seats only; the server decides)
+
+function renderRematch(view, names) {
+  parts.rematch.hidden = view.seat === null;
+  parts.rematch.disabled = state.askedRematch;
+  const votes = (state.rematch && Array.isArray(state.rematch.votes)) ? state.rematch.votes : [];
+  const people = (which) => names.filter((_name, seat) => votes[seat] === which && view.seats[seat].kind === "human");
+  const lines = [];
+  if (people(true).length) lines.push(ui("rematch_yes", { players: people(true).join(", ") }));
+  if (people(false).length) lines.push(ui("rematch_no", { players: people(false).join(", ") }));
+  parts.rematchNote.textContent = lines.join(" ");
+}
+
+async function askRematch() {
+  state.askedRematch = true;
+  render();
+  try {
+    const reply = await fetch(`${base}/rematch`, { method: "POST", headers: { "Content-Type": "application/json" },
+      body: JSON.stringify({ rematch: true }) });
+    const data = await reply.json();
+    if (reply.ok && data.new_table) { location.assign(`${base}/rematch/go`); return; } // everyone had agreed already
+    if (reply.ok) state.rematch = data;
+    else state.askedRematch = false;
+  } catch { state.askedRematch = false; }
+  render();
 }
 
 // ---------------------------------------------------------------- the replay of a finished game
@@ -437,6 +469,8 @@ function connect() {
       if (Array.isArray(data.connected) && data.settings) { state.info = data; render(); }
     }
     else if (data.type === "accepted") { state.waiting = false; render(); }
+    else if (data.type === "rematch" && Array.isArray(data.votes)) { state.rematch = data; render(); }
+    else if (data.type === "rematch_ready" && state.askedRematch) location.assign(`${base}/rematch/go`);
     else if (data.type === "error") {
       state.waiting = false;
       if (STOPPING[data.code]) {

@@ -3,7 +3,8 @@ the whole log and a move-by-move replay.
 
 The game is over, so every card may be shown: the hands, the log and the replay come from
 the finished :class:`~biblios_kit.engine.GameState` (every card named). A game followed
-from another machine (``biblios-kit join``) has only its own view: it shows the result.
+from another machine (``biblios-kit join``) shows them once the server sent the game record (it
+serves it at the end only); "New game" is then the rematch.
 """
 
 from __future__ import annotations
@@ -146,14 +147,24 @@ class EndScreen(Screen[None]):
         height: 1fr;
         scrollbar-size-vertical: 1;
     }
+    EndScreen #end-rematch {
+        color: $text-muted;
+    }
     EndScreen #end-replay-hint {
         color: $text-muted;
         width: 100%;
     }
     """
 
-    def __init__(self, ruleset: Ruleset, result: GameResult, names: Sequence[str], state: object = None) -> None:
+    def __init__(self, ruleset: Ruleset, result: GameResult, names: Sequence[str], state: object = None, *,
+                 rematch: bool = False, review: bool = True) -> None:  # fmt: skip
         super().__init__(id="end")
+        self.rematch = rematch
+        """A seat of a server's table: "New game" is "Rematch" (the app's ``ask_rematch``), "Quit" declines it."""
+        self.review_allowed = review
+        """Whether the table allows the review (a server's table allows it where it allows hints)."""
+        self.rematch_text = ""
+        """At a server's table: who wants a rematch, who does not, who left (under the title)."""
         self.ruleset = ruleset
         self.result = result
         self.names = list(names)
@@ -172,6 +183,8 @@ class EndScreen(Screen[None]):
 
     def compose(self) -> ComposeResult:
         yield Static(id="end-title")
+        if self.rematch:
+            yield Static(id="end-rematch")
         with TabbedContent(id="end-tabs", initial="end-result"):
             with TabPane(_("Result"), id="end-result"), VerticalScroll(id="end-body"):
                 yield Static(id="end-result-body")
@@ -200,7 +213,10 @@ class EndScreen(Screen[None]):
             Text(_("{game}: the game is over").format(game=self.ruleset.title.get(current_language())), style="bold")
         )
         self.query_one("#end-result-body", Static).update(result_renderable(self.ruleset, self.result, self.names))
-        self.query_one("#end-new", Button).label = _("New game")
+        if self.rematch:
+            self.query_one("#end-rematch", Static).update(Text(self.rematch_text))
+        new_label = _("Rematch") if self.rematch else _("New game")
+        self.query_one("#end-new", Button).label = new_label
         self.query_one("#end-quit", Button).label = _("Quit")
         tabs = self.query_one(TabbedContent)
         titles = {
@@ -217,7 +233,7 @@ class EndScreen(Screen[None]):
                 keys.append(Binding(str(number), f"show_tab('{pane}')", titles[pane], show=False))
         if self._reviewable():
             keys.append(review_binding())
-        set_bindings(self, [Binding("n", "new", _("New game")), Binding("q", "quit_game", _("Quit")), *keys])
+        set_bindings(self, [Binding("n", "new", new_label), Binding("q", "quit_game", _("Quit")), *keys])
         if self.state is not None:
             self.query_one("#end-hands-body", Static).update(
                 hands_renderable(self.ruleset, self.state, self.result, self.names)
@@ -229,12 +245,24 @@ class EndScreen(Screen[None]):
             )
             self.query_one(ReplayView).redraw()
 
+    def show_rematch(self, text: str) -> None:
+        """At a server's table: show who wants a rematch, who does not, who left (``text``, plain text)."""
+        self.rematch_text = text
+        if self.rematch and self.is_mounted:
+            self.query_one("#end-rematch", Static).update(Text(text))
+
     def _reviewable(self) -> bool:
         """Whether this game can be reviewed: the whole game is here and a person played in it (a game
         continued from a save is replayed with its reseeds, as its record is)."""
         session = getattr(self.app, "session", None)
         state = self.state
-        return self.replay is not None and state is not None and session is not None and bool(session.humans)
+        return (
+            self.review_allowed
+            and self.replay is not None
+            and state is not None
+            and session is not None
+            and bool(session.humans)
+        )
 
     def action_review(self) -> None:
         """The bot's review of each person's decisions (``r``): where its evaluation differed most from the move played."""
@@ -302,12 +330,18 @@ class EndScreen(Screen[None]):
             self.action_quit_game()
 
     def action_new(self) -> None:
-        """Back to the setup screen."""
-        self.app.show_setup()  # type: ignore[attr-defined]
+        """Back to the setup screen (at a server's table: opt in to the rematch)."""
+        if self.rematch:
+            self.app.ask_rematch()  # type: ignore[attr-defined]
+        else:
+            self.app.show_setup()  # type: ignore[attr-defined]
 
     def action_quit_game(self) -> None:
-        """Leave the program."""
-        self.app.exit()
+        """Leave the program (at a server's table: opting out of the rematch first)."""
+        if self.rematch:
+            self.app.leave_table()  # type: ignore[attr-defined]
+        else:
+            self.app.exit()
 
     def help_section(self) -> str:
         """The rulebook section F1 opens here."""
