@@ -8,7 +8,7 @@ import subprocess
 import sys
 from pathlib import Path
 
-from net_helpers import HostProcess
+from net_helpers import NO_CLOCKS, HostProcess
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -56,7 +56,12 @@ def test_the_admin_lists_invites_changes_and_closes_tables(host: HostProcess) ->
     assert _cli("host", "tables", *common).stdout.strip() == "No tables on this server."
     quiet = _cli("host", "new", *common, "--players", "2", "--no-spectators", "--hints", "on", "--json")
     reply = json.loads(quiet.stdout)
-    assert reply["spectator_link"] is None and reply["settings"] == {"hints": "on", "spectators": False, "open": False}
+    assert reply["spectator_link"] is None and reply["settings"] == {
+        "hints": "on",
+        "spectators": False,
+        "open": False,
+        **NO_CLOCKS,
+    }
     opened = _cli("host", "new", *common, "--players", "2", "--free-seat", "2", "--open")
     assert opened.returncode == 0 and "  2. Player 2: free seat" in opened.stdout, opened
     listed = _cli("host", "tables", *common).stdout
