@@ -476,12 +476,12 @@ class RemoteApp(BibliosApp):
 
     def stand_in_action(self, action: str) -> bool:
         """Whether ``g`` (take my seat back) or ``v`` (vote for a stand-in for the people away) applies now."""
-        session, clock, info = self.remote_session, self.clock, self.table_info
-        if session is None or clock is None:
+        session, clock = self.remote_session, self.clock
+        if session is None:
             return False
         if action == "seat_back":
-            return clock["stand_in"][session.seat] in ("move_time", "absent", "vote")
-        return info is not None and bool(self.away_seats())
+            return clock is not None and clock["stand_in"][session.seat] in ("move_time", "absent", "vote")
+        return bool(self.away_seats())
 
     def away_seats(self) -> list[int]:
         """The other people's seats that are away and not yet played by the stand-in."""
