@@ -70,7 +70,9 @@ def test_join_votes_for_a_stand_in_tells_the_events_and_takes_its_seat_back(host
 
 def test_event_sentences_and_clock_times() -> None:
     names = ["Ana", "Beto"]
-    assert event_sentence({"kind": "time_out", "seat": 0, "clock": "game"}, names) == "Ana ran out of time for the game."
+    assert (
+        event_sentence({"kind": "time_out", "seat": 0, "clock": "game"}, names) == "Ana ran out of time for the game."
+    )
     assert event_sentence({"kind": "stand_in", "seat": 1, "reason": "absent"}, names) == (
         "Beto has been away too long: a stand-in bot plays for them."
     )
