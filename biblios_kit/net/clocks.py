@@ -142,12 +142,22 @@ class Clocks:
         clock = self.tables.get(table.id)
         if clock is None or not self.started:
             return
+        if not table.settings.clocked and not clock.stand_ins and clock.turn_seat is None:
+            return  # a table without clocks (the default): nothing to do at each action
         loop = asyncio.get_running_loop()
         now = loop.time()
         self._charge(table, clock, now)
         seat = table.state.current_player
         owner = self.hub.shared is None or table.bot_wait == 0.0  # this process made the change
-        if table.finished or seat is None or table.seats[seat] != HUMAN or seat in clock.stand_ins or not owner:
+        timed = table.settings.move_seconds or table.settings.game_seconds
+        if (
+            table.finished
+            or seat is None
+            or table.seats[seat] != HUMAN
+            or seat in clock.stand_ins
+            or not owner
+            or not timed
+        ):
             self._stop_turn(clock)
         elif seat != clock.turn_seat:
             clock.turn_seat, clock.turn_started, clock.charged = seat, now, now

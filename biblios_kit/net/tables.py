@@ -532,7 +532,10 @@ class TableHub:
         if stored is None:
             self.forget_table(table)
         else:
+            before = table.settings
             self._same_access(table, stored.token_digests, stored.settings)
+            if table.settings != before:
+                self.clocks.settings_changed(table)
 
     async def _compare_access(self) -> None:
         """After announcements may have been missed: each open table's tokens, settings and closing, as stored."""
@@ -544,7 +547,10 @@ class TableHub:
             if table.id not in stored:
                 self.forget_table(table)
             else:
+                before = table.settings
                 self._same_access(table, *stored[table.id])
+                if table.settings != before:
+                    self.clocks.settings_changed(table)
 
     @staticmethod
     def _same_access(table: Table, digests: tuple[str, ...], settings_json: dict[str, object]) -> None:

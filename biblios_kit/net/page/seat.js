@@ -554,7 +554,7 @@ function renderClock(names) {
       text: ui("vote", { player: names[player] || "" }), on: { click: () => send({ type: "stand_in_vote", seat: player }) } })));
   }
   clearTimeout(state.clockTimer);
-  if (text) state.clockTimer = setTimeout(render, 1000);
+  if (text) state.clockTimer = setTimeout(() => renderClock(names), 1000); // the countdown alone, not the table
 }
 
 function send(message) {
