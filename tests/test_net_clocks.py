@@ -31,7 +31,7 @@ async def _view(client: TestClient[Any, Any], table: str, token: str) -> dict[st
     return view
 
 
-async def _join(client: TestClient[Any, Any], table: str, token: str) -> Any:
+async def _join(client: TestClient[Any, Any], table: str, token: str | None) -> Any:
     ws = await client.ws_connect(f"/api/tables/{table}/ws")
     await ws.send_json({"type": "hello", "token": token, "table_info": True})
     return ws
@@ -133,6 +133,11 @@ async def test_a_majority_of_the_others_hands_an_absent_seat_to_the_stand_in(tmp
         assert taken["event"]["reason"] == "vote" and taken["event"]["bot"] == "medium"
         watcher = await client.post(f"/api/tables/{table}/stand-in", json={"seat": 0})
         assert watcher.status == 401
+        spectator = await _join(client, table, None)
+        for message in ({"type": "back"}, {"type": "stand_in_vote", "seat": 0}):
+            await spectator.send_json(message)
+            assert (await _next(spectator, "error"))["code"] == "spectator"
+        await spectator.close()
         await _join(client, table, tokens[0])
         await _next(first, "table_event", _event("back", 0))
         events = [event["kind"] for event in _saved(tmp_path, table)["events"]]

@@ -80,3 +80,4 @@ def test_event_sentences_and_clock_times() -> None:
                 {"kind": "vote", "seat": 0, "by": 1, "votes": "many", "needed": 1}):  # fmt: skip
         assert event_sentence(bad, names) is None
     assert [clock_time(t) for t in (0, 0.2, 59.5, 61, 3600)] == ["0:00", "0:01", "1:00", "1:01", "1:00:00"]
+    assert [clock_time(t) for t in (float("nan"), float("inf"), -5, 1e300)] == ["0:00", "0:00", "0:00", "168:00:00"]

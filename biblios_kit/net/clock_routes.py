@@ -14,8 +14,10 @@ from typing import Any
 
 from aiohttp import web
 
+from biblios_kit.i18n import _
 from biblios_kit.net.clocks import ClockError
 from biblios_kit.net.tables import Rejected, Table, TableHub
+from biblios_kit.net.views import SPECTATOR
 
 TableAndSeat = Callable[..., tuple[Table, int, str | None]]
 
@@ -23,6 +25,8 @@ TableAndSeat = Callable[..., tuple[Table, int, str | None]]
 def clock_request(hub: TableHub, table: Table, seat: int, message: dict[str, Any]) -> dict[str, Any] | None:
     """The reply to a ``back`` or ``stand_in_vote`` message (``None`` for another type; ``Rejected`` when refused)."""
     kind = message.get("type")
+    if seat == SPECTATOR:
+        raise Rejected(403, "spectator", _("spectators cannot play"))
     try:
         if kind == "back":
             return hub.clocks.back(table, seat)

@@ -8,10 +8,14 @@ Names are the client's own (cleaned) seat names: content, never markup.
 
 from __future__ import annotations
 
+import math
 from collections.abc import Sequence
 from typing import Any
 
 from biblios_kit.i18n import N_, _
+
+MAX_SHOWN = 7 * 24 * 3600
+"""The longest time a clock shows (the longest a table's clock may be)."""
 
 EVENT_TEXTS: dict[str, str] = {
     "ev_time_out_move": N_("{player} ran out of time for this turn."),
@@ -60,7 +64,8 @@ def event_sentence(event: dict[str, Any], names: Sequence[str]) -> str | None:
 
 
 def clock_time(seconds: float) -> str:
-    """``seconds`` as ``m:ss`` (or ``h:mm:ss``)."""
+    """``seconds`` as ``m:ss`` (or ``h:mm:ss``); a server's nonsense (NaN, infinite, above a week) is bounded."""
+    seconds = min(float(seconds), MAX_SHOWN) if math.isfinite(seconds) else 0.0
     whole = max(0, int(seconds + 0.999))
     hours, rest = divmod(whole, 3600)
     minutes, secs = divmod(rest, 60)
