@@ -501,6 +501,28 @@ function receive(view) {
   fetchTexts(false);
 }
 
+function act(action) {
+  if (state.waiting || !state.socket || state.socket.readyState !== WebSocket.OPEN || !state.view) return;
+  if (!state.view.observation.legal_actions.includes(action)) return;
+  state.waiting = true;
+  for (const button of parts.buttons.querySelectorAll("button")) button.disabled = true;
+  state.socket.send(JSON.stringify({ type: "action", action, version: state.view.version, lang: state.lang }));
+}
+
+document.addEventListener("keydown", (event) => {
+  if (event.altKey || event.ctrlKey || event.metaKey) return;
+  const target = event.target;
+  if (target && (target.tagName === "SELECT" || target.tagName === "INPUT")) return;
+  if (/^[1-9]$/.test(event.key)) {
+    const button = parts.buttons.querySelectorAll("button")[Number(event.key) - 1];
+    if (button && !button.disabled) {
+      event.preventDefault();
+      button.focus();
+      button.click();
+    }
+  }
+});
+
 // ---------------------------------------------------------------- clocks and stand-ins (net/clocks.py)
 
 const EVENT_KEYS = { back: "ev_back", vote: "ev_vote", vote_passed: "ev_vote_passed" };
@@ -562,28 +584,6 @@ function send(message) {
     state.socket.send(JSON.stringify({ ...message, lang: state.lang }));
   }
 }
-
-function act(action) {
-  if (state.waiting || !state.socket || state.socket.readyState !== WebSocket.OPEN || !state.view) return;
-  if (!state.view.observation.legal_actions.includes(action)) return;
-  state.waiting = true;
-  for (const button of parts.buttons.querySelectorAll("button")) button.disabled = true;
-  state.socket.send(JSON.stringify({ type: "action", action, version: state.view.version, lang: state.lang }));
-}
-
-document.addEventListener("keydown", (event) => {
-  if (event.altKey || event.ctrlKey || event.metaKey) return;
-  const target = event.target;
-  if (target && (target.tagName === "SELECT" || target.tagName === "INPUT")) return;
-  if (/^[1-9]$/.test(event.key)) {
-    const button = parts.buttons.querySelectorAll("button")[Number(event.key) - 1];
-    if (button && !button.disabled) {
-      event.preventDefault();
-      button.focus();
-      button.click();
-    }
-  }
-});
 
 build();
 fetchTexts(true).then(connect);
