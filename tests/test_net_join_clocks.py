@@ -64,6 +64,18 @@ def test_join_votes_for_a_stand_in_tells_the_events_and_takes_its_seat_back(host
             await run_until(pilot, lambda: "Beto is back and plays again." in notes, limit=10)
             assert app.clock is not None and app.clock["stand_in"] == ["vote", None]
             assert notes.count("Beto ran out of time for this turn.") == 1  # a reconnection would not tell it again
+            # A client does not trust its server: nonsense clock messages are ignored, never a crash.
+            told = len(notes)
+            for bad in ({"type": "clock", "stand_in": "x"}, {"type": "clock", "stand_in": [None]},
+                        {"type": "table_event", "event": {"kind": "back", "seat": 9}},
+                        {"type": "table_event", "event": ["back"]},
+                        {"type": "table_event", "event": {"kind": "vote", "seat": 0, "by": "Ana"}}):  # fmt: skip
+                app._on_info(bad)
+            assert len(notes) == told and app.clock is not None and app.clock["stand_in"] == ["vote", None]
+            app._on_info({"type": "clock", "stand_in": ["[b]x[/b]", None], "to_move": 0, "running": True,
+                          "move_left": float("nan"), "game_left": None})  # fmt: skip
+            await pilot.pause()
+            assert app.is_running and not app.stand_in_action("seat_back")
 
     asyncio.run(scenario())
 
