@@ -22,8 +22,10 @@ a stand-in comes or goes, a ``clock`` message tells the connections whose turn i
 the time left and which seats a stand-in plays.
 
 With a store shared by several processes, only the process that made a table's last change
-runs its clocks (the others learn the moves through the store), so two processes never
-start two takeovers for one seat; each process judges absence by its own connections.
+runs its clocks and takes absent seats over (the others learn the moves through the store),
+so two processes never start two takeovers for one seat; after a start, a process runs a
+table's clocks from the next change it makes. Each process judges absence by its own
+connections.
 """
 
 from __future__ import annotations
@@ -94,6 +96,9 @@ class TableClock:
     absent_timers: dict[int, asyncio.TimerHandle] = field(default_factory=dict)
     away: set[int] = field(default_factory=set)
     """Seats without a connection (as last seen)."""
+    owner: bool = False
+    """Whether this process made the table's last change, so runs its clocks (always, with one process)."""
+    saved_final: bool = False
 
 
 class Clocks:
@@ -134,7 +139,8 @@ class Clocks:
         """The event loop runs: start every table's clocks."""
         self.started = True
         for table in list(self.hub.tables.values()):
-            self.changed(table)
+            if self.hub.shared is None:  # with several processes, the one that makes the next change runs them
+                self.changed(table)
             self.presence(table)
 
     def changed(self, table: Table) -> None:
@@ -142,13 +148,17 @@ class Clocks:
         clock = self.tables.get(table.id)
         if clock is None or not self.started:
             return
+        owner = clock.owner = self.hub.shared is None or table.bot_wait == 0.0  # this process made the change
+        if table.finished and clock.events and not clock.saved_final:
+            clock.saved_final = True
+            self._stop_timers(clock)
+            self._save(table, clock)
         if not table.settings.clocked and not clock.stand_ins and clock.turn_seat is None:
             return  # a table without clocks (the default): nothing to do at each action
         loop = asyncio.get_running_loop()
         now = loop.time()
         self._charge(table, clock, now)
         seat = table.state.current_player
-        owner = self.hub.shared is None or table.bot_wait == 0.0  # this process made the change
         timed = table.settings.move_seconds or table.settings.game_seconds
         if (
             table.finished
@@ -381,8 +391,7 @@ class Clocks:
         if table is None or clock is None:
             return
         clock.absent_timers.pop(seat, None)
-        owner = self.hub.shared is None or table.bot_wait == 0.0
-        if table.finished or seat in clock.stand_ins or connected_seats(table)[seat] or not owner:
+        if table.finished or seat in clock.stand_ins or connected_seats(table)[seat] or not clock.owner:
             return
         self._take_over(table, clock, seat, "absent")
 
