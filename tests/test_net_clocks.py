@@ -186,3 +186,20 @@ async def test_the_game_clock_is_kept_across_a_restart(tmp_path: Path) -> None:
         refused = await client.post(f"/api/tables/{table}/back", headers=bearer(token))
         assert refused.status == 409 and (await refused.json())["error"]["code"] == "out_of_time"
         await ws.close()
+
+
+async def test_a_stand_in_still_plays_after_a_restart_until_its_person_returns(tmp_path: Path) -> None:
+    async with running_server(tmp_path) as client:
+        reply = await create(client, players=2, seed=3, bot_delay=2, absent_seconds=0.1, stand_in="easy")
+        table = reply["table"]
+        other = await _join(client, table, reply["seats"][1]["token"])
+        await _next(other, "table_event", _event("stand_in", 0))
+        await other.close()
+    assert _saved(tmp_path, table)["stand_in"][0] == "absent"
+    async with running_server(tmp_path) as client:
+        person = await _join(client, table, reply["seats"][0]["token"])
+        seen = [(await _next(person, "table_event"))["event"]["kind"] for _ in range(3)]
+        assert seen[0] == "stand_in" and "back" in seen[1:]  # the stand-in was back after the restart, then left
+        clock = await _next(person, "clock", lambda m: m["stand_in"][0] is None)
+        assert clock["stand_in"][1] in (None, "absent")
+        await person.close()
