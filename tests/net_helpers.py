@@ -96,3 +96,7 @@ class HostProcess:
             os.killpg(self.process.pid, signal.SIGKILL)
             out, err = self.process.communicate(timeout=5)
         return out, err
+
+
+NO_CLOCKS = {"move_seconds": 0.0, "game_seconds": 0.0, "absent_seconds": 0.0, "stand_in": "medium"}
+"""The clock settings of a table that has none (the default)."""

@@ -9,7 +9,7 @@ from pathlib import Path
 from typing import Any
 
 from aiohttp.test_utils import TestClient
-from net_helpers import ADMIN, bearer, create, running_server
+from net_helpers import ADMIN, NO_CLOCKS, bearer, create, running_server
 
 from biblios_kit.net.protocol import validate
 from biblios_kit.net.store import Store
@@ -37,7 +37,7 @@ async def test_the_listing_shows_seats_presence_and_whose_turn(tmp_path: Path) -
                              bot_delay=5)  # fmt: skip
         table = reply["table"]
         assert reply["spectator_link"].endswith(f"/watch/{table}")
-        assert reply["settings"] == {"hints": "bots-only", "spectators": True, "open": False}
+        assert reply["settings"] == {"hints": "bots-only", "spectators": True, "open": False, **NO_CLOCKS}
         (entry,) = (await _listing(client))["tables"]
         assert entry["table"] == table and entry["state"] == "playing" and entry["to_move"] == 0
         assert [s["connected"] for s in entry["seats"]] == [False, True, False]  # the bot is always there
@@ -108,6 +108,7 @@ async def test_spectators_can_be_turned_off(tmp_path: Path) -> None:
             "hints": "on",
             "spectators": False,
             "open": False,
+            **NO_CLOCKS,
         }
         table = closed["table"]
         for path in (f"/api/tables/{table}", f"/watch/{table}", f"/watch/{table}/texts"):
@@ -142,7 +143,7 @@ async def test_spectators_can_be_turned_off(tmp_path: Path) -> None:
     async with running_server(tmp_path) as client:  # the settings are stored
         assert (await client.get(f"/api/tables/{table}")).status == 403
         (entry,) = (await _listing(client))["tables"]
-        assert entry["settings"] == {"hints": "on", "spectators": False, "open": False}
+        assert entry["settings"] == {"hints": "on", "spectators": False, "open": False, **NO_CLOCKS}
 
 
 async def test_hints_follow_the_setting_and_the_number_of_people(tmp_path: Path) -> None:

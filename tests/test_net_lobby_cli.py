@@ -8,7 +8,7 @@ import subprocess
 import sys
 from pathlib import Path
 
-from net_helpers import HostProcess
+from net_helpers import NO_CLOCKS, HostProcess
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -56,7 +56,12 @@ def test_the_admin_lists_invites_changes_and_closes_tables(host: HostProcess) ->
     assert _cli("host", "tables", *common).stdout.strip() == "No tables on this server."
     quiet = _cli("host", "new", *common, "--players", "2", "--no-spectators", "--hints", "on", "--json")
     reply = json.loads(quiet.stdout)
-    assert reply["spectator_link"] is None and reply["settings"] == {"hints": "on", "spectators": False, "open": False}
+    assert reply["spectator_link"] is None and reply["settings"] == {
+        "hints": "on",
+        "spectators": False,
+        "open": False,
+        **NO_CLOCKS,
+    }
     opened = _cli("host", "new", *common, "--players", "2", "--free-seat", "2", "--open")
     assert opened.returncode == 0 and "  2. Player 2: free seat" in opened.stdout, opened
     listed = _cli("host", "tables", *common).stdout
@@ -64,5 +69,17 @@ def test_the_admin_lists_invites_changes_and_closes_tables(host: HostProcess) ->
     for args in (["--seat", "2=easy", "--free-seat", "2"], ["--free-seat", "3"], ["--free-seat", "x"]):
         failed = _cli("host", "new", *common, "--players", "2", *args)
         assert failed.returncode == 2 and "person's seat" in failed.stderr, (args, failed.stderr)
+    clocked = _cli("host", "new", *common, "--players", "2", "--move-seconds", "30", "--absent-seconds", "90",
+                   "--stand-in", "easy", "--json")  # fmt: skip
+    assert clocked.returncode == 0, clocked.stderr
+    clocked_table = json.loads(clocked.stdout)["table"]
+    slower = _cli("host", "settings", clocked_table, "--game-seconds", "600", *common)
+    assert slower.stdout.splitlines()[-1] == (
+        "  clocks: 30 s per turn · 600 s per game · stand-in after 90 s away (stand-in: easy)"
+    ), slower
+    for args, message in [(["new", "--move-seconds", "-1"], "move_seconds"), (["new", "--stand-in", "nobody"], "stand_in"),
+                          (["settings", clocked_table, "--absent-seconds", "1e9"], "absent_seconds")]:  # fmt: skip
+        failed = _cli("host", *args, *common)
+        assert failed.returncode == 2 and message in failed.stderr and "Traceback" not in failed.stderr, (args, failed)
     nobody = _cli("host", "tables", "--port", str(host.port), "--data-dir", str(host.data_dir / "elsewhere"))
     assert nobody.returncode == 2 and "admin token" in nobody.stderr

@@ -594,3 +594,40 @@ def test_host_serves_from_postgres_and_says_where(db_url: str, tmp_path: Path) -
         _out, err = server.stop()
     assert f"tables in {db_url}" in err.decode()
     assert not (tmp_path / "tables.sqlite3").exists()
+
+
+def test_only_the_process_that_made_the_last_change_runs_the_clocks(db_url: str, tmp_path: Path) -> None:
+    """Two processes follow a table whose move clock runs out: one takeover, by the process that made the change."""
+    from biblios_kit.net.lobby import change_settings
+
+    async def scenario() -> None:
+        hubs = [TableHub(PgStore(db_url, tmp_path / name), ThreadPoolExecutor(1)) for name in ("a", "b")]
+        for hub in hubs:
+            hub.start()
+        following = [asyncio.create_task(hub.follow()) for hub in hubs]
+        invitation = hubs[0].create("biblios", [], 2, ["human", "easy"], seed=8, bot_delay=0.05)
+        tables = [hub.table(invitation.table) for hub in hubs]
+        # The person plays through a until the bot has moved and it is their turn again, b up to date.
+        while tables[0].version < 3 or tables[0].state.current_player != 0 or tables[1].version != tables[0].version:
+            if tables[0].state.current_player == 0:
+                await hubs[0].submit(tables[0], 0, [tables[0].view(0)["observation"]["legal_actions"][0]])
+            await asyncio.sleep(0.05)
+        change_settings(hubs[0], tables[0], {"move_seconds": 0.3, "stand_in": "random"})
+        await _until(lambda: tables[1].settings.move_seconds == 0.3)
+        await _until(lambda: any(e["kind"] == "stand_in" for e in hubs[0].clocks.events(tables[0])))
+        version = tables[0].version
+        await _until(lambda: tables[1].version > version + 4)  # the stand-in and the bot play on, b follows
+        kinds = [event["kind"] for event in hubs[0].clocks.events(tables[0])]
+        assert kinds == ["time_out", "stand_in"], kinds
+        assert hubs[1].clocks.events(tables[1]) == [] and 0 not in tables[1].bots  # b never took the seat over
+        for task in following:
+            task.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await task
+        for hub in hubs:
+            await hub.stop()
+            assert hub.shared is not None
+            await hub.shared.aclose()
+            hub.store.close()
+
+    asyncio.run(scenario())

@@ -12,6 +12,14 @@ from typing import Annotated, Any, TypeVar
 import typer
 
 from biblios_kit.bounded import count_of
+from biblios_kit.cli.clock_options import (
+    AbsentSecondsOption,
+    GameSecondsOption,
+    MoveSecondsOption,
+    StandInOption,
+    clock_fields,
+    clock_line,
+)
 from biblios_kit.cli.common import error_prefix, fail
 from biblios_kit.i18n import N_, _
 
@@ -121,6 +129,9 @@ def table_lines(summary: dict[str, Any]) -> list[str]:
         else _("no spectators")
     )
     lines.append(f"  {hints} · {watching}" + (" · " + _("open in the lobby") if settings["open"] else ""))
+    clocks = clock_line(settings)
+    if clocks is not None:
+        lines.append(f"  {clocks}")
     return lines
 
 
@@ -161,7 +172,7 @@ def register_lobby(host_app: typer.Typer) -> None:
         print(_("New link for seat {seat} (the old one no longer works):").format(seat=number))
         print(f"  {reply['link']}")
 
-    @host_app.command("settings", help=_("Change a table's settings: hints, spectators."))
+    @host_app.command("settings", help=_("Change a table's settings: hints, spectators, clocks."))
     def settings(
         table: Annotated[str, typer.Argument(help=_("The table's id."))],
         hints: Annotated[
@@ -178,6 +189,10 @@ def register_lobby(host_app: typer.Typer) -> None:
         server: ServerOption = None,
         data_dir: DataDirOption = None,
         port: PortOption = DEFAULT_PORT,
+        move_seconds: MoveSecondsOption = None,
+        game_seconds: GameSecondsOption = None,
+        absent_seconds: AbsentSecondsOption = None,
+        stand_in: StandInOption = None,
     ) -> None:
         """Change the table's settings (``POST /api/tables/{table}/settings``) and print the table."""
         table = table_id(table)
@@ -188,6 +203,7 @@ def register_lobby(host_app: typer.Typer) -> None:
             fields["spectators"] = spectators
         if open_table is not None:
             fields["open"] = open_table
+        fields.update(clock_fields(move_seconds, game_seconds, absent_seconds, stand_in))
         admin = admin_token(data_dir)
         reply = call(server_url(server, port), lambda client: client.change_settings(admin, table, **fields))
         print("\n".join(table_lines(reply)))

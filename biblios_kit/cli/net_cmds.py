@@ -11,6 +11,13 @@ from typing import Annotated, Any
 import typer
 
 from biblios_kit.bounded import count_of
+from biblios_kit.cli.clock_options import (
+    AbsentSecondsOption,
+    GameSecondsOption,
+    MoveSecondsOption,
+    StandInOption,
+    clock_fields,
+)
 from biblios_kit.cli.common import LangOption, error_prefix, fail, start
 from biblios_kit.cli.lobby_cmds import (
     DEFAULT_PORT,
@@ -163,6 +170,10 @@ def register_host(app: typer.Typer) -> None:
             list[str] | None,
             typer.Option("--free-seat", help=_("A seat left for a visitor of the lobby (repeatable; from 1).")),
         ] = None,
+        move_seconds: MoveSecondsOption = None,
+        game_seconds: GameSecondsOption = None,
+        absent_seconds: AbsentSecondsOption = None,
+        stand_in: StandInOption = None,
     ) -> None:
         """Create a table through the API with the data folder's admin token; print the invitations."""
         if not 1 <= players <= 12:
@@ -193,6 +204,7 @@ def register_host(app: typer.Typer) -> None:
             body["hints"] = hints
         if open_table:
             body["open"] = True
+        body.update(clock_fields(move_seconds, game_seconds, absent_seconds, stand_in))
         free: list[int] = []
         for item in free_seat or []:
             left = count_of(item.strip())

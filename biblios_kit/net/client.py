@@ -281,7 +281,8 @@ class SeatConnection:
     view (whole, with only the events not received yet) goes to ``on_view``; error
     replies go to ``on_error``; ``on_status(connected)`` tells when the link is lost or
     back; ``on_info`` gets each ``table_info`` message (who is connected, the table's
-    settings: asked for in the hello only when given) and, at the end, the ``rematch`` and
+    settings: asked for in the hello only when given), the ``table_event`` and ``clock``
+    messages of a table with clocks or stand-ins and, at the end, the ``rematch`` and
     ``rematch_ready`` messages; ``on_unreachable(reason, delay)``
     tells each failed attempt to connect (``reason`` a sentence of the active language) and
     the seconds until the next. ``lang`` asks for the server's error messages in that
@@ -402,10 +403,16 @@ class SeatConnection:
             result = self.on_view(message)
             if result is not None:
                 await result
-        elif kind in ("table_info", "rematch", "rematch_ready"):  # the rematch at the end comes the same way
+        elif kind in (
+            "table_info",
+            "table_event",
+            "clock",
+            "rematch",
+            "rematch_ready",
+        ):  # net/clocks.py, net/rematch.py
             if self.on_info is not None:
                 self.on_info(message)
-        elif kind in ("accepted", "payment_options", "pong", "error"):
+        elif kind in ("accepted", "payment_options", "pong", "error", "back", "vote"):
             future = self._pending.pop(kind if kind != "error" else next(iter(self._pending), ""), None)
             if kind == "error" and future is None and self.on_error:
                 self.on_error(clean_text(message.get("code"), limit=40), clean_text(message.get("message")))
@@ -461,6 +468,19 @@ class SeatConnection:
             body["lang"] = self.lang
         result: dict[str, Any] = await self._request(body, "accepted")
         return result
+
+    async def take_seat_back(self) -> dict[str, Any]:
+        """Ask for this seat back from the stand-in bot playing it (``ApiError`` when none does)."""
+        result: dict[str, Any] = await self._request(self._with_lang({"type": "back"}), "back")
+        return result
+
+    async def vote_stand_in(self, seat: int) -> dict[str, Any]:
+        """Vote to let the stand-in bot play the absent ``seat``; returns the ``vote`` reply (``ApiError`` if refused)."""
+        result: dict[str, Any] = await self._request(self._with_lang({"type": "stand_in_vote", "seat": seat}), "vote")
+        return result
+
+    def _with_lang(self, message: dict[str, Any]) -> dict[str, Any]:
+        return {**message, "lang": self.lang} if self.lang else message
 
     async def payment_options(self, pay: list[str]) -> list[str] | None:
         """The payer's options after paying ``pay`` (``None`` once complete)."""

@@ -83,6 +83,7 @@ def change_settings(hub: TableHub, table: Table, body: dict[str, Any]) -> None:
         raise Rejected(400, "bad_settings", str(error)) from None
     store_or_refuse(lambda: hub.store.set_settings(table.id, settings.to_json()))
     new_settings(table, settings)
+    hub.clocks.settings_changed(table)
 
 
 def close(hub: TableHub, table: Table) -> None:

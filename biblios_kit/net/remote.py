@@ -20,7 +20,7 @@ import contextlib
 import json
 import urllib.error
 import urllib.request
-from collections.abc import Callable, Sequence
+from collections.abc import Awaitable, Callable, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -449,6 +449,10 @@ class RemoteApp(BibliosApp):
         self.moved_to: str | None = None
         """The link of this seat at the rematch's table, once it moved there (printed when ``join`` ends)."""
         self._ending = False
+        self.clock: dict[str, Any] | None = None
+        """The last ``clock`` message: whose turn, the time left, which seats a stand-in plays."""
+        self.seen_events: set[str] = set()
+        """The table events already told (the server sends them again after a reconnection)."""
 
     def on_mount(self, event: events.Mount) -> None:  # type: ignore[override]
         event.prevent_default()  # not the local game's start-up (setup screen, saved game)
@@ -462,6 +466,8 @@ class RemoteApp(BibliosApp):
         super()._localize_bindings()
         for binding in (
             Binding("w", "who", _("Who is here")),
+            Binding("g", "seat_back", _("Take my seat back")),
+            Binding("v", "vote_stand_in", _("Vote for a stand-in")),
             # priority: it comes before the table's own hint key, and only when the table allows no hints
             Binding("t", "no_hints", _("Hint"), show=False, priority=True),
         ):
@@ -478,6 +484,8 @@ class RemoteApp(BibliosApp):
                 self.screen, TableScreen)  # fmt: skip
         if action == "who":
             return self.table_info is not None and self.remote_session is not None
+        if action in ("seat_back", "vote_stand_in"):
+            return self.stand_in_action(action)
         return super().check_action(action, parameters)
 
     def action_no_hints(self) -> None:
@@ -490,10 +498,94 @@ class RemoteApp(BibliosApp):
         if session is not None and self.table_info is not None:
             self.notify(presence_summary(session.names, session.seats, self.table_info), timeout=8)
 
-    def _on_info(self, message: dict[str, Any]) -> None:
-        """Take a ``table_info`` message: tell who connected or left (a bad one is ignored)."""
+    def stand_in_action(self, action: str) -> bool:
+        """Whether ``g`` (take my seat back) or ``v`` (vote for a stand-in for the people away) applies now."""
+        session, clock = self.remote_session, self.clock
+        if session is None:
+            return False
+        if action == "seat_back":
+            return clock is not None and clock["stand_in"][session.seat] in ("move_time", "absent", "vote")
+        return bool(self.away_seats())
+
+    def away_seats(self) -> list[int]:
+        """The other people's seats that are away and not yet played by the stand-in."""
+        session, clock, info = self.remote_session, self.clock, self.table_info
+        if session is None or info is None:
+            return []
+        standing = clock["stand_in"] if clock is not None else [None] * len(session.seats)
+        return [seat for seat, kind in enumerate(session.seats)
+                if kind == HUMAN and seat != session.seat and not info["connected"][seat] and not standing[seat]]  # fmt: skip
+
+    def action_seat_back(self) -> None:
+        """Ask the server for this seat back from the stand-in bot."""
+        self.run_worker(self._clock_request(self.connection.take_seat_back()), group="clocks")
+
+    def action_vote_stand_in(self) -> None:
+        """Vote to let the stand-in play for each person who is away."""
+        for seat in self.away_seats():
+            self.run_worker(self._clock_request(self.connection.vote_stand_in(seat)), group="clocks")
+
+    async def _clock_request(self, request: Awaitable[dict[str, Any]]) -> None:
+        from biblios_kit.net.client import ApiError
+
+        try:
+            reply = await request
+        except ApiError as error:
+            self.notify(clean_text(error.message, limit=200), severity="warning", timeout=5)
+            return
+        if reply.get("type") == "vote" and not reply.get("passed"):
+            votes, needed = reply.get("votes"), reply.get("needed")
+            if isinstance(votes, int) and isinstance(needed, int):
+                self.notify(
+                    _("Your vote is counted: {votes} of {needed}.").format(votes=votes, needed=needed), timeout=4
+                )
+
+    def _on_clock(self, message: dict[str, Any]) -> None:
+        """A ``table_event`` (said in a notice) or a ``clock`` message (the time of this seat's turn, its stand-in)."""
+        from biblios_kit.net.clock_texts import clock_time, event_sentence
+
         session = self.remote_session
         if session is None:
+            return
+        if message["type"] == "table_event":
+            event = message.get("event")
+            line = event_sentence(event, session.names) if isinstance(event, dict) else None
+            key = json.dumps(event, sort_keys=True)[:500]
+            if line is not None and key not in self.seen_events:
+                self.seen_events.add(key)
+                self.notify(line, timeout=6)
+            return
+        stand_in = message.get("stand_in")
+        if not isinstance(stand_in, list) or len(stand_in) != len(session.names):
+            return
+        before, self.clock = self.clock, message
+        me = session.seat
+        if me is None:  # a spectator: nothing here is said to them
+            return
+        if stand_in[me] and (before is None or not before["stand_in"][me]):
+            hint = _("A stand-in bot plays for you.")
+            if stand_in[me] != "game_time":
+                hint += " " + _("Press g to take your seat back.")
+            self.notify(hint, severity="warning", timeout=10)
+        to_move, left = message.get("to_move"), message.get("move_left")
+        game = message.get("game_left")
+        if to_move == me and message.get("running") and (before is None or before.get("to_move") != me):
+            if isinstance(left, int | float):
+                self.notify(_("Time left for this turn: {time}").format(time=clock_time(left)), timeout=5)
+            elif isinstance(game, list) and len(game) > me and isinstance(game[me], int | float):
+                self.notify(_("Time left in the game: {time}").format(time=clock_time(game[me])), timeout=5)
+        self.refresh_bindings()
+
+    def _on_info(self, message: dict[str, Any]) -> None:
+        """Take a ``table_info`` message: tell who connected or left (a bad one is ignored).
+
+        The ``table_event`` and ``clock`` messages of the table's clocks come here too (:meth:`_on_clock`).
+        """
+        session = self.remote_session
+        if session is None:
+            return
+        if message.get("type") in ("table_event", "clock"):
+            self._on_clock(message)
             return
         if message.get("type") in ("rematch", "rematch_ready"):
             self._on_rematch(session, message)

@@ -22,6 +22,7 @@ from aiohttp import web
 
 from biblios_kit.engine.actions import BID, CHURCH, parse_action
 from biblios_kit.i18n import N_, SUPPORTED, _, in_language, ngettext
+from biblios_kit.net.clock_texts import CLOCK_UI_TEXTS
 from biblios_kit.net.security import Handler, json_error
 from biblios_kit.net.views import SPECTATOR, legal_texts, public_event, public_observation
 from biblios_kit.rulebook.describe import (
@@ -97,6 +98,7 @@ UI_TEXTS: dict[str, str] = {
     "no_spectators": N_("This table does not accept spectators."),
 }
 """The page's own words (its headings, its connection notices), translated into the page's language."""
+UI_TEXTS.update(CLOCK_UI_TEXTS)  # clocks, stand-ins and their events (net/clock_texts.py)
 
 
 def seat_cookie(table: str) -> str:

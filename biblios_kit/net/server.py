@@ -156,6 +156,9 @@ def make_app(config: ServerConfig) -> web.Application:
 
     add_rematch_routes(app, hub, _table_and_seat, _body, lambda table, token: invitation_link(config, table, token))
     add_seat_page_rematch(app, hub, _body)
+    from biblios_kit.net.clock_routes import add_clock_routes
+
+    add_clock_routes(app, hub, _table_and_seat, _body)
     if config.lobby:
         from biblios_kit.net.lobby_page import add_lobby_page
 
@@ -376,6 +379,7 @@ async def _actions(request: web.Request) -> web.Response:
     except ProtocolError as error:
         raise Rejected(400, "bad_request", str(error)) from None
     accepted = await request.app[HUB].submit(table, seat, texts, expected)
+    request.app[HUB].clocks.acted(table, seat)  # a stand-in playing for this person steps aside
     return _json({"type": "accepted", "actions": accepted, "version": table.version})
 
 
@@ -572,6 +576,7 @@ async def _answer(hub: TableHub, table: Table, seat: int, message: dict[str, Any
         except ProtocolError as error:
             raise Rejected(400, "bad_request", str(error)) from None
         accepted = await hub.submit(table, seat, texts, expected)
+        hub.clocks.acted(table, seat)  # a stand-in playing for this person steps aside
         return {"type": "accepted", "actions": accepted, "version": table.version}
     if kind == "payment_options":
         if seat == SPECTATOR:
@@ -580,6 +585,10 @@ async def _answer(hub: TableHub, table: Table, seat: int, message: dict[str, Any
         if not _strings(pay) or len(pay) > 64:
             raise Rejected(400, "bad_request", _('"pay" must be a list of actions in text form'))
         return {"type": "payment_options", "pay": pay, "options": hub.payment_options(table, seat, pay)}
+    if kind in ("back", "stand_in_vote"):
+        from biblios_kit.net.clock_routes import clock_request
+
+        return clock_request(hub, table, seat, message)
     return error_message("bad_request", _("unknown message type {type}").format(type=repr(kind)[:40]))
 
 

@@ -33,6 +33,7 @@ from biblios_kit.errors import BibliosError, IllegalActionError, InvalidActionEr
 from biblios_kit.i18n import _, ngettext
 from biblios_kit.names import clean_name, name_problem
 from biblios_kit.net import presence
+from biblios_kit.net.clocks import Clocks
 from biblios_kit.net.presence import announce
 from biblios_kit.net.protocol import PROTOCOL_VERSION, dumps
 from biblios_kit.net.security import new_token, same_secret, token_digest
@@ -240,6 +241,8 @@ class TableHub:
         """Stored tables that could not be resumed, with the reason."""
         self.playing = 0
         """Tables whose game is not over (counted as they open and finish, not by a walk over every table)."""
+        self.clocks = Clocks(self)
+        """The tables' clocks and stand-ins (:mod:`biblios_kit.net.clocks`)."""
 
     # ------------------------------------------------------------------ creating and loading
 
@@ -350,6 +353,7 @@ class TableHub:
                 table.bots[seat] = make_bot(spec, bot_seed(None, seat), state.ruleset)
         self.tables[table.id] = table
         self.playing += not table.finished
+        self.clocks.opened(table)
         keep_observation_scans(len(self.tables), stored.players)
         return table
 
@@ -357,6 +361,7 @@ class TableHub:
         """Let the bots of every resumed table play (call once the event loop runs)."""
         for table in self.tables.values():
             self._schedule_bot(table)
+        self.clocks.start()
 
     # ------------------------------------------------------------------ looking up
 
@@ -373,6 +378,7 @@ class TableHub:
         """``table`` was closed (here or by another process): no longer served; its bot and connections stop."""
         if self.tables.pop(table.id, None) is not None:
             self.playing -= not table.finished
+        self.clocks.closed(table)
         presence.closed(table)
 
     def seat(self, table: Table, token: str | None) -> int:
@@ -556,7 +562,10 @@ class TableHub:
         if stored is None:
             self.forget_table(table)
         else:
+            before = table.settings
             self._same_access(table, stored.token_digests, stored.settings)
+            if table.settings != before:
+                self.clocks.settings_changed(table)
 
     async def _compare_access(self) -> None:
         """After announcements may have been missed: each open table's tokens, settings and closing, as stored."""
@@ -568,7 +577,10 @@ class TableHub:
             if table.id not in stored:
                 self.forget_table(table)
             else:
+                before = table.settings
                 self._same_access(table, *stored[table.id])
+                if table.settings != before:
+                    self.clocks.settings_changed(table)
 
     @staticmethod
     def _same_access(table: Table, digests: tuple[str, ...], settings_json: dict[str, object]) -> None:
@@ -647,6 +659,8 @@ class TableHub:
         table.listeners.add(listener)
         self._send_view(table, listener, since)
         announce(table)  # who is connected, to every connection (the new one after its view)
+        self.clocks.joined(listener, table)
+        self.clocks.presence(table)
         return listener
 
     def forget(self, table: Table, listener: Listener) -> None:
@@ -654,6 +668,7 @@ class TableHub:
         if listener in table.listeners:
             table.listeners.discard(listener)
             announce(table)
+        self.clocks.presence(table)
 
     def _send_view(self, table: Table, listener: Listener, since: int | None = None) -> None:
         made = None
@@ -683,6 +698,7 @@ class TableHub:
         for listener in list(table.listeners):
             self._send_view(table, listener)
         self._schedule_bot(table)
+        self.clocks.changed(table)
 
     # ------------------------------------------------------------------ bots
 
@@ -735,6 +751,7 @@ class TableHub:
 
     async def stop(self) -> None:
         """Cancel the bots' pending moves and close the listeners."""
+        self.clocks.stop()
         for table in self.tables.values():
             if table.bot_task is not None:
                 table.bot_task.cancel()

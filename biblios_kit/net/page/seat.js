@@ -33,6 +33,9 @@ const state = {
   mine: false, // whether the seat had a decision to make at the last drawing (for the turn signals)
   rematch: null, // the latest rematch message: each seat's vote at the end
   askedRematch: false, // this seat opted in to a rematch
+  clock: null, // the latest clock message: whose turn, the time left, the stand-ins (net/clocks.py)
+  clockAt: 0, // when it came (performance.now()), for the countdown
+  tableEvents: [], // {event, at}: the table's events (time out, stand-in, back, vote), at their place in the log
 };
 
 const STOPPING = { table_closed: "closed", token_revoked: "revoked", no_spectators: "no_spectators" };
@@ -96,7 +99,12 @@ function build() {
   parts.phase = el("p", { id: "phase", class: "phase" });
   parts.focus = el("p", { id: "focus", class: "focus" });
   parts.settings = el("p", { id: "settings", class: "phase" });
-  now.append(parts.turn, parts.phase, parts.focus, parts.settings);
+  parts.clock = el("p", { id: "clock", class: "clock", hidden: "" });
+  parts.standIn = el("p", { id: "stand-in", class: "warning", hidden: "" });
+  parts.back = el("button", { type: "button", id: "back", hidden: "", on: { click: () => send({ type: "back" }) } });
+  parts.back.dataset.ui = "back";
+  parts.votes = el("p", { id: "votes" });
+  now.append(parts.turn, parts.phase, parts.focus, parts.settings, parts.clock, parts.standIn, parts.back, parts.votes);
 
   const actions = section("actions", "actions");
   parts.buttons = el("div", { id: "choices", role: "group", "aria-labelledby": "actions-h" });
@@ -238,6 +246,11 @@ function render() {
   parts.public.setAttribute("aria-label", terms.public_space);
 
   const wanted = state.log.map((line) => el("li", { class: line.heading ? "heading" : "", text: line.text }));
+  for (const item of [...state.tableEvents].reverse()) { // each table event where the log stood when it came
+    const text = eventText(item.event, names);
+    if (text) wanted.splice(Math.min(item.at, wanted.length), 0, el("li", { class: "table-event", text }));
+  }
+  renderClock(names);
   if (parts.log.children.length !== wanted.length || parts.log.dataset.lang !== state.lang) {
     parts.log.replaceChildren(...wanted);
     parts.log.dataset.lang = state.lang;
@@ -471,6 +484,17 @@ function connect() {
     else if (data.type === "accepted") { state.waiting = false; render(); }
     else if (data.type === "rematch" && Array.isArray(data.votes)) { state.rematch = data; render(); }
     else if (data.type === "rematch_ready" && state.askedRematch) location.assign(`${base}/rematch/go`);
+    else if (data.type === "table_event") {
+      const same = (item) => ["kind", "seat", "time"].every((k) => item.event[k] === data.event[k]);
+      if (data.event && typeof data.event.kind === "string" && !state.tableEvents.some(same)) { // (sent again on reconnecting)
+        // a past event (sent on joining, before the log came) goes at the end; a new one where the log stands now
+        state.tableEvents.push({ event: data.event, at: state.log.length || Infinity });
+        render();
+      }
+    }
+    else if (data.type === "clock") {
+      if (Array.isArray(data.stand_in)) { state.clock = data; state.clockAt = performance.now(); render(); }
+    }
     else if (data.type === "error") {
       state.waiting = false;
       if (STOPPING[data.code]) {
@@ -547,6 +571,68 @@ document.addEventListener("keydown", (event) => {
     }
   }
 });
+
+// ---------------------------------------------------------------- clocks and stand-ins (net/clocks.py)
+
+const EVENT_KEYS = { back: "ev_back", vote: "ev_vote", vote_passed: "ev_vote_passed" };
+
+function eventText(event, names) {
+  let key = EVENT_KEYS[event.kind];
+  if (event.kind === "time_out") key = event.clock === "game" ? "ev_time_out_game" : "ev_time_out_move";
+  if (event.kind === "stand_in") key = event.reason === "absent" ? "ev_stand_in_absent" : "ev_stand_in";
+  if (!key || names[event.seat] === undefined) return "";
+  return ui(key, { player: names[event.seat], voter: names[event.by] || "", votes: Number(event.votes) || 0,
+    needed: Number(event.needed) || 0 });
+}
+
+function clockTime(seconds) {
+  const whole = Math.max(0, Math.ceil(seconds));
+  const [h, m, s] = [Math.floor(whole / 3600), Math.floor(whole / 60) % 60, whole % 60];
+  return `${h ? `${h}:${String(m).padStart(2, "0")}` : m}:${String(s).padStart(2, "0")}`;
+}
+
+function renderClock(names) {
+  const clock = state.clock;
+  const view = state.view;
+  const seat = view.seat;
+  const standIn = clock ? clock.stand_in : [];
+  // The clock of the seat to move, counting down.
+  let text = "";
+  if (clock && clock.running && clock.to_move !== null && !view.result) {
+    const gone = (performance.now() - state.clockAt) / 1000;
+    const player = names[clock.to_move] || "";
+    if (typeof clock.move_left === "number") text = ui("clock_move", { time: clockTime(clock.move_left - gone) });
+    else if (clock.game_left) text = ui("clock_game", { time: clockTime(clock.game_left[clock.to_move] - gone) });
+    if (text) text = `⏱ ${player}: ${text}`;
+  }
+  parts.clock.textContent = text;
+  parts.clock.hidden = !text;
+  // Who the stand-in plays for; the button that takes one's seat back.
+  const played = standIn.map((reason, player) => (reason ? player : -1)).filter((player) => player >= 0);
+  const mine = seat !== null && standIn[seat];
+  parts.standIn.textContent = played.map((player) => (player === seat ? ui("stand_in_you")
+    : ui("ev_stand_in", { player: names[player] || "" }))).join(" ");
+  parts.standIn.hidden = !played.length;
+  parts.back.hidden = !mine || mine === "game_time" || !!view.result;
+  // A vote to let the stand-in play for a person who is away.
+  const away = (state.info && seat !== null && !view.result) ? view.seats.map((s, player) => player)
+    .filter((player) => player !== seat && view.seats[player].kind === "human" && !state.info.connected[player]
+      && !standIn[player]) : [];
+  const key = JSON.stringify([away, state.lang]);
+  if (parts.votes.dataset.key !== key) {
+    parts.votes.dataset.key = key;
+    parts.votes.replaceChildren(...away.map((player) => el("button", { type: "button", class: "step",
+      text: ui("vote", { player: names[player] || "" }), on: { click: () => send({ type: "stand_in_vote", seat: player }) } })));
+  }
+  clearTimeout(state.clockTimer);
+  if (text) state.clockTimer = setTimeout(() => renderClock(names), 1000); // the countdown alone, not the table
+}
+
+function send(message) {
+  if (state.socket && state.socket.readyState === WebSocket.OPEN) {
+    state.socket.send(JSON.stringify({ ...message, lang: state.lang }));
+  }
+}
 
 build();
 fetchTexts(true).then(connect);
