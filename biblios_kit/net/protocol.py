@@ -20,10 +20,10 @@ from typing import Any
 from biblios_kit.bounded import MAX_INT_DIGITS, InputError, decode_utf8, loads_json
 from biblios_kit.engine.events import Event, EventKind
 from biblios_kit.engine.observation import AuctionView, Observation, PaymentView
-from biblios_kit.engine.scoring import CategoryResult, DieAward, GameResult, Placing, WonBy
+from biblios_kit.engine.scoring import BonusAward, CategoryResult, DieAward, GameResult, Placing, WonBy
 from biblios_kit.engine.state import Phase
 from biblios_kit.i18n import _
-from biblios_kit.rules.model import TieBreak, TieBreakBy
+from biblios_kit.rules.model import CardKind, TieBreak, TieBreakBy
 
 PROTOCOL_VERSION = 1
 """The version of the messages this module writes (``"protocol"`` in every view)."""
@@ -344,6 +344,7 @@ def result_to_json(result: GameResult) -> dict[str, Any]:
                         "value": a.value,
                         "winner": a.winner,
                         "by": a.by.value,
+                        "multiplier": a.multiplier,
                     }
                     for a in c.awards
                 ],
@@ -354,11 +355,33 @@ def result_to_json(result: GameResult) -> dict[str, Any]:
             {
                 "place": p.place,
                 "players": list(p.players),
-                "by": None if p.by is None else {"by": p.by.by.value, "category": p.by.category},
+                "by": None if p.by is None else _tiebreak_json(p.by),
             }
             for p in result.ranking
         ],
+        "bonuses": [{"bonus": b.bonus, "points": b.points, "players": list(b.players)} for b in result.bonuses],
     }
+
+
+def _tiebreak_json(step: TieBreak) -> dict[str, Any]:
+    """A tie-break step: ``by`` and ``category``, plus a count step's ``fewest``, ``kind`` and ``value``."""
+    data: dict[str, Any] = {"by": step.by.value, "category": step.category}
+    if step.counts:
+        data |= {"fewest": step.fewest, "kind": None if step.kind is None else step.kind.value, "value": step.value}
+    return data
+
+
+def _tiebreak(data: dict[str, Any]) -> TieBreak:
+    """The :class:`TieBreak` of :func:`_tiebreak_json` (a count step's filters absent from older servers)."""
+    kind = data.get("kind")
+    value = data.get("value")
+    return TieBreak(
+        TieBreakBy(data["by"]),
+        None if data["category"] is None else str(data["category"]),
+        fewest=data.get("fewest", False) is True,
+        kind=None if kind is None else CardKind(kind),
+        value=None if value is None else _int(value),
+    )
 
 
 def result_from_json(data: object) -> GameResult:
@@ -379,6 +402,7 @@ def result_from_json(data: object) -> GameResult:
                         _int(a["value"]),
                         _opt_int(a["winner"]),
                         WonBy(a["by"]),
+                        _int(a.get("multiplier", 1)),
                     )
                     for a in c["awards"]
                 ),
@@ -389,11 +413,7 @@ def result_from_json(data: object) -> GameResult:
             Placing(
                 _int(p["place"]),
                 _ints(p["players"]),
-                None
-                if p["by"] is None
-                else TieBreak(
-                    TieBreakBy(p["by"]["by"]), None if p["by"]["category"] is None else str(p["by"]["category"])
-                ),
+                None if p["by"] is None else _tiebreak(p["by"]),
             )
             for p in data["ranking"]
         )
@@ -403,6 +423,9 @@ def result_from_json(data: object) -> GameResult:
             victory_points=_ints(data["victory_points"]),
             gold=_ints(data["gold"]),
             ranking=ranking,
+            bonuses=tuple(
+                BonusAward(_int(b["bonus"]), _int(b["points"]), _ints(b["players"])) for b in data.get("bonuses", [])
+            ),
         )
     except (KeyError, TypeError, ValueError) as error:
         raise ProtocolError(f"result: missing or mistyped field {error}") from None

@@ -14,6 +14,7 @@ import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 
+from biblios_kit.bots.seeds import BATCH, bot_seed
 from biblios_kit.engine import Event, GameState, new_game
 from biblios_kit.i18n import _, format_number, in_language, ngettext, pgettext
 from biblios_kit.rulebook.claims import Checker, Claim, Tracker
@@ -107,7 +108,8 @@ def play(ruleset: Ruleset, players: int, seed: int, bots: Sequence[str],
 
     state = new_game(ruleset, players, seed)
     made = [
-        make_bot(spec, game_seed(seed, seat), ruleset) if spec != "random" else None for seat, spec in enumerate(bots)
+        make_bot(spec, bot_seed(seed, seat, BATCH), ruleset) if spec != "random" else None
+        for seat, spec in enumerate(bots)
     ]
     rngs = [random.Random(game_seed(seed, seat)) for seat in range(players)]
     while not state.is_terminal():

@@ -1,4 +1,5 @@
-"""An observation crosses the network whole: what a winner who could not pay proved reaches a client's bots."""
+"""Observations and results cross the network whole: what a winner who could not pay proved reaches a client's
+bots, and a result keeps its multiplied dice, set bonuses and count tie-breaks."""
 
 from __future__ import annotations
 
@@ -9,7 +10,14 @@ import pytest
 from biblios_kit.engine import new_game
 from biblios_kit.engine.actions import format_action
 from biblios_kit.engine.observation import Observation
-from biblios_kit.net.protocol import ProtocolError, observation_from_json, observation_to_json, validate
+from biblios_kit.net.protocol import (
+    ProtocolError,
+    observation_from_json,
+    observation_to_json,
+    result_from_json,
+    result_to_json,
+    validate,
+)
 from biblios_kit.rules import load_ruleset
 from biblios_kit.rules.model import Ruleset
 
@@ -52,3 +60,27 @@ def test_a_view_of_an_older_server_without_unpaid_still_reads_and_a_malformed_on
     for bad in ([[0, 1, 2]], [[0, 1, 2, [3], 4]], ["x"], [[0, 1, "two", []]]):
         with pytest.raises(ProtocolError):
             observation_from_json({**data, "unpaid": bad}, obs.legal_actions)
+
+
+@pytest.mark.parametrize(
+    ("variant", "options"),
+    [("complete-library", ("count-the-books",)), ("complete-library", ()), ("ties-counting-cards", ())],
+)
+def test_a_result_of_scoring_as_data_survives_the_round_trip(variant: str, options: tuple[str, ...]) -> None:
+    ruleset = load_ruleset(variant, list(options))
+    seen_multiplier = seen_bonus = False
+    for seed in range(40):
+        state = new_game(ruleset, 3, seed)
+        rng = random.Random(seed)
+        while not state.is_terminal():
+            state.apply(state.random_action(rng))
+        result = state.result()
+        data = result_to_json(result)
+        validate(data, "result")
+        assert result_from_json(data) == result
+        seen_multiplier |= any(a.multiplier != 1 for c in result.categories for a in c.awards)
+        seen_bonus |= any(b.players for b in result.bonuses)
+    if options:
+        assert seen_multiplier
+    elif variant == "complete-library":
+        assert seen_bonus
