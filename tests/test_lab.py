@@ -108,16 +108,21 @@ def test_measured_while_played_equals_a_replay(name: str, players: int, bot: str
         assert 0 <= live["overrides"] <= live["choices"] < live["decisions"]
 
 
-@pytest.mark.parametrize(("name", "players"), [("biblios", 2), ("biblios", 4), ("second-place-dice", 3)])
-def test_projected_points_are_the_engines_score(name: str, players: int) -> None:
-    """The lab's fast projection gives score_hands' victory points at every step of random games."""
+@pytest.mark.parametrize(
+    ("name", "options", "players"),
+    [("biblios", (), 2), ("biblios", (), 4), ("second-place-dice", (), 3), ("complete-library", (), 3),
+     ("complete-library", ("count-the-books",), 2)],
+)  # fmt: skip
+def test_projected_points_are_the_engines_score(name: str, options: tuple[str, ...], players: int) -> None:
+    """The lab's fast projection gives score_hands' victory points at every step of random games (set bonuses
+    and multiplied dice included)."""
     import random
 
     from biblios_kit.engine import compile_rules
     from biblios_kit.engine.scoring import score_hands
     from biblios_kit.lab.metrics import _Projector
 
-    ruleset = load_ruleset(name)
+    ruleset = load_ruleset(name, list(options))
     rules = compile_rules(ruleset)
     for seed in range(12):
         state = new_game(ruleset, players, seed)

@@ -14,7 +14,7 @@ from typing import Any
 
 from biblios_kit.bots.base import Bot
 from biblios_kit.engine import GameState, Phase, compile_rules, new_game
-from biblios_kit.engine.compiled import KIND_CATEGORY
+from biblios_kit.engine.compiled import KIND_CATEGORY, POINTS_DIE
 from biblios_kit.engine.core import EV_CANNOT_PAY, EV_DISCARDED, EV_REFUSED, EV_REVEALED
 from biblios_kit.engine.scoring import category_places, score_hands
 from biblios_kit.rules.model import Ruleset
@@ -114,6 +114,9 @@ class _Projector:
         """The points of the dice as :attr:`awards` give them, with the faces :attr:`faces`."""
         self.last: tuple[int, ...] = (0,) * players
         self.kind, self.value, self.cat, self.letter = rules.kind, rules.value, rules.cat, rules.letter
+        self.plain = rules.points == POINTS_DIE and not rules.bonus
+        """Whether a die is worth its face to its taker and there is no set bonus (the printed rule): the
+        incremental count applies; otherwise (scoring as data) each position is scored by the engine."""
 
     def _count_in(self, p: int, cards: Sequence[int], dirty: list[int]) -> None:
         """Add ``cards`` to player ``p``'s totals; add to ``dirty`` the categories whose dice may go elsewhere now.
@@ -195,6 +198,8 @@ class _Projector:
         after them (the gift phase's case at every boundary: no set is built). The points are added
         up again only when a die changed hands or faces.
         """
+        if not self.plain:
+            return score_hands(self.rules, now, faces).victory_points
         hands = self.hands
         dirty: list[int] = []
         kind, value, cat, letter = self.kind, self.value, self.cat, self.letter
