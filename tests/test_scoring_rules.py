@@ -430,3 +430,19 @@ def test_an_award_says_what_a_multiplied_die_gave(lang: str) -> None:
         award_reason(ruleset, printed.awards[0], printed.totals, printed.best_letters, ["Ana", "Bruno"], lang)
         == (reason.split(";")[0].split("\u202f")[0])
     )
+
+
+@pytest.mark.parametrize("lang", ["en", "fr", "es"])
+def test_the_end_screens_name_each_set_bonus_and_who_scored_it(lang: str) -> None:
+    from biblios_kit.engine.scoring import BonusAward
+    from biblios_kit.rulebook.describe import bonus_award_text
+
+    ruleset = load_ruleset("complete-library")
+    names = ["Ana", "Zed", "Cy"]
+    scored = bonus_award_text(ruleset, BonusAward(0, 3, (1,)), names, lang)
+    nobody = bonus_award_text(ruleset, BonusAward(0, 3, ()), names, lang)
+    for text in (scored, nobody):
+        for category in ruleset.scoring.bonus[0].categories:
+            assert ruleset.category(category).name.get(lang) in text
+    assert "Zed" in scored and "+3" in scored and ruleset.term("victory_points", lang).lower() in scored.lower()
+    assert "Zed" not in nobody and {"en": "nobody", "fr": "personne", "es": "nadie"}[lang] in nobody

@@ -29,6 +29,7 @@ from biblios_kit.rulebook.describe import (
     EventDescriber,
     action_label,
     award_reason,
+    bonus_award_text,
     card_name,
     die_name,
     placing_text,
@@ -265,6 +266,7 @@ def _end_texts(table: Table, lang: str) -> dict[str, Any]:
         "victory_points": list(result.victory_points),
         "vp": capitalize(term(ruleset, "victory_points", lang)),
         "awards": awards,
+        "bonuses": [bonus_award_text(ruleset, bonus, names, lang) for bonus in result.bonuses],
         "totals": totals,
         "hands": [[card_name(ruleset, card, lang) for card in sorted(hand)] for hand in state.hands],
     }

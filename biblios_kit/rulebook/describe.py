@@ -27,7 +27,7 @@ from biblios_kit.engine.actions import (
     church_parts,
 )
 from biblios_kit.engine.events import Event, EventKind
-from biblios_kit.engine.scoring import DieAward, GameResult, Placing, WonBy
+from biblios_kit.engine.scoring import BonusAward, DieAward, GameResult, Placing, WonBy
 from biblios_kit.i18n import _, current_language, format_list, format_number, in_language, ngettext, pgettext
 from biblios_kit.rulebook.grammar import capitalize, counted_term, name_forms, term_forms, term_values, with_article
 from biblios_kit.rulebook.scoring_words import describe_count
@@ -494,6 +494,24 @@ def award_reason(ruleset: Ruleset, award: DieAward, totals: Sequence[int], lette
             reason=reason,
             face=award.value,
             multiplier=award.multiplier,
+            points=award.points,
+            victory_points=counted_term(ruleset, "victory_points", award.points, code),
+        )
+
+
+def bonus_award_text(ruleset: Ruleset, award: BonusAward, names: Sequence[str], lang: str | None = None) -> str:
+    """One set bonus at the end of a game and who scored it: ``Set bonus (Holy Books, Manuscripts and Forbidden
+    Tomes): Ann, +3 Victory Points`` (``nobody`` when no player won enough categories of the set)."""
+    with _language(lang) as code:
+        bonus = ruleset.scoring.bonus[award.bonus]
+        categories = format_list([ruleset.category(c).name.get(code) for c in bonus.categories])
+        if bonus.at_least < len(bonus.categories):
+            categories = _("at least {count} of {categories}").format(count=bonus.at_least, categories=categories)
+        if not award.players:
+            return _("Set bonus ({categories}): nobody").format(categories=categories)
+        return _("Set bonus ({categories}): {players}, +{points} {victory_points}").format(
+            categories=categories,
+            players=format_list([_name(names, p) for p in award.players]),
             points=award.points,
             victory_points=counted_term(ruleset, "victory_points", award.points, code),
         )

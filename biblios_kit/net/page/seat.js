@@ -329,7 +329,8 @@ function drawChoices(legal, live) {
 function renderEnd(end, names) {
   parts.summary.textContent = end.summary;
   parts.ranking.replaceChildren(...end.ranking.map((line) => el("li", { text: line })));
-  parts.awards.replaceChildren(...end.awards.map((a) => el("li", { text: `${a.die} (${a.value}): ${a.reason}` })));
+  parts.awards.replaceChildren(...end.awards.map((a) => el("li", { text: `${a.die} (${a.value}): ${a.reason}` })),
+    ...(end.bonuses || []).map((text) => el("li", { text })));
   const head = el("tr", {}, el("th", { scope: "col", text: ui("totals") }),
     ...names.map((name) => el("th", { scope: "col", text: name })));
   const rows = end.totals.map((row) => el("tr", {}, el("th", { scope: "row", text: row.category }),

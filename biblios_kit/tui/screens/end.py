@@ -26,6 +26,7 @@ from biblios_kit.i18n import _, current_language, format_number, ngettext
 from biblios_kit.rulebook.describe import (
     EventDescriber,
     award_reason,
+    bonus_award_text,
     placing_text,
     result_summary,
     term,
@@ -84,10 +85,12 @@ def result_renderable(ruleset: Ruleset, result: GameResult, names: Sequence[str]
     table.add_row(
         Text(vp_term, style="bold"), "", *(Text(format_number(v), style="bold") for v in result.victory_points), ""
     )
+    bonuses = [Text(bonus_award_text(ruleset, bonus, names)) for bonus in result.bonuses]
     return Group(
         headline,
         Text(""),
         table,
+        *bonuses,
         Text(""),
         Text(_("Final ranking"), style=ACCENT),
         ranking_table(ruleset, result, names),
