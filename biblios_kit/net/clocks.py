@@ -21,11 +21,15 @@ move gets a fresh turn; absences count from the restart). After each change, and
 a stand-in comes or goes, a ``clock`` message tells the connections whose turn it is,
 the time left and which seats a stand-in plays.
 
-With a store shared by several processes, only the process that made a table's last change
-runs its clocks and takes absent seats over (the others learn the moves through the store),
-so two processes never start two takeovers for one seat; after a start, a process runs a
-table's clocks from the next change it makes. Each process judges absence by its own
-connections.
+With a store shared by several processes, only the process that holds a table's clock lock
+(:meth:`~biblios_kit.net.storage.SharedStorage.hold_clocks`: a PostgreSQL session-level
+advisory lock) runs its clocks and takes absent seats over (the others learn the moves
+through the store), so two processes never start two takeovers for one seat. A process
+tries to take the lock of each open table with clocks after a change it made and at each
+comparison with the store (every 5 s); the lock goes with its process's connection, so when
+that process dies another one takes the clocks over within seconds (the seat to move gets a
+fresh turn; stand-ins saved in a shared data folder are read again). Each process judges
+absence by its own connections.
 """
 
 from __future__ import annotations
@@ -96,7 +100,7 @@ class TableClock:
     away: set[int] = field(default_factory=set)
     """Seats without a connection (as last seen)."""
     owner: bool = False
-    """Whether this process made the table's last change, so runs its clocks (always, with one process)."""
+    """Whether this process runs the table's clocks (always with one process; with several, the clock lock's holder)."""
     saved_final: bool = False
 
 
@@ -107,6 +111,8 @@ class Clocks:
         self.hub = hub
         self.tables: dict[str, TableClock] = {}
         self.started = False
+        self._claiming: asyncio.Task[None] | None = None
+        """With a shared store: the pending attempt to take the clock locks after a change this process made."""
 
     # ------------------------------------------------------------------ hooks called by the hub
 
@@ -147,7 +153,11 @@ class Clocks:
         clock = self.tables.get(table.id)
         if clock is None or not self.started:
             return
-        owner = clock.owner = self.hub.shared is None or table.bot_wait == 0.0  # this process made the change
+        if self.hub.shared is None:
+            clock.owner = True
+        elif table.bot_wait == 0.0 and not clock.owner and self.wanted(table):  # this process made the change
+            self._claim_soon()
+        owner = clock.owner
         if table.finished and clock.events and not clock.saved_final:
             clock.saved_final = True
             self._stop_timers(clock)
@@ -176,6 +186,48 @@ class Clocks:
             self._save(table, clock)
         if table.settings.clocked or clock.stand_ins:
             self._send(table, self.clock_message(table))
+
+    def wanted(self, table: Table) -> bool:
+        """Whether ``table`` needs a process to run its clocks: a game not over, with clocks or a stand-in."""
+        clock = self.tables.get(table.id)
+        return clock is not None and not table.finished and (table.settings.clocked or bool(clock.stand_ins))
+
+    def own(self, table: Table, owned: bool) -> None:
+        """This process now runs ``table``'s clocks (it took the clock lock), or no longer does (a shared store)."""
+        clock = self.tables.get(table.id)
+        if clock is None or not self.started or owned == clock.owner:
+            return
+        clock.owner = owned
+        if not owned:
+            self._stop_turn(clock)
+            if clock.timer is not None:
+                clock.timer.cancel()
+                clock.timer = None
+            return
+        saved = self._read(table)  # what the previous owner saved, when the processes share a data folder
+        if saved is not None:
+            self._restore(table, clock, saved)
+        self.changed(table)  # the seat to move gets a fresh turn
+        limit = table.settings.absent_seconds
+        if limit:  # the seats this process saw leave: their absence counts again from now
+            loop = asyncio.get_running_loop()
+            for seat in sorted(clock.away - clock.absent_timers.keys() - clock.stand_ins.keys()):
+                if table.token_digests[seat]:
+                    clock.absent_timers[seat] = loop.call_later(limit, self._absent, table.id, seat)
+        self.hub._schedule_bot(table)
+
+    def _claim_soon(self) -> None:
+        """Try to take the clock locks now (once at a time), rather than at the next comparison."""
+        if self._claiming is None or self._claiming.done():
+            self._claiming = asyncio.get_running_loop().create_task(self._claim())
+
+    async def _claim(self) -> None:
+        from biblios_kit.net.storage import StorageError
+
+        try:
+            await self.hub.hold_clocks()
+        except StorageError as error:
+            log.warning("cannot take the clock locks: %s", error)
 
     def presence(self, table: Table) -> None:
         """Someone connected or left ``table``: absences start or end, a person back gets their seat."""
@@ -237,6 +289,8 @@ class Clocks:
 
     def stop(self) -> None:
         """The server stops: every timer stops, the game clocks are saved."""
+        if self._claiming is not None:
+            self._claiming.cancel()
         for table_id, clock in self.tables.items():
             self._stop_timers(clock)
             table = self.hub.tables.get(table_id)
