@@ -804,3 +804,41 @@ def test_the_clocks_of_a_dead_process_are_taken_over_by_another(db_url: str, tmp
         hubs[1].store.close()
 
     asyncio.run(scenario())
+
+
+def test_a_seat_connected_to_another_process_is_not_absent(db_url: str, tmp_path: Path) -> None:
+    """The process that runs the clocks counts a seat connected to another process as present; gone, it is absent."""
+    from biblios_kit.net.settings import TableSettings
+
+    async def scenario() -> None:
+        hubs = [TableHub(PgStore(db_url, tmp_path / name), ThreadPoolExecutor(1)) for name in ("a", "b")]
+        for hub in hubs:
+            hub.start()
+        following = [asyncio.create_task(hub.follow()) for hub in hubs]
+        settings = TableSettings(absent_seconds=1.5, stand_in="random")
+        invitation = hubs[0].create("biblios", [], 3, ["human", "human", "easy"], seed=8, bot_delay=0.05,
+                                    settings=settings)  # fmt: skip
+        tables = [hub.table(invitation.table) for hub in hubs]
+        hubs[0].listen(tables[0], 0, info=True)  # seat 0 on a (which runs the clocks), seat 1 on b only
+        on_b = hubs[1].listen(tables[1], 1, info=True)
+        await _until(lambda: hubs[0].clocks.tables[invitation.table].owner)
+        await asyncio.sleep(2.5)  # longer than the absence limit
+        assert hubs[0].clocks.events(tables[0]) == [] and 1 not in tables[0].bots  # seat 1 is not absent
+        hubs[1].forget(tables[1], on_b)  # seat 1 leaves b: a hears it and counts the absence
+        await _until(lambda: any(e["kind"] == "stand_in" for e in hubs[0].clocks.events(tables[0])), limit=5)
+        (event,) = [e for e in hubs[0].clocks.events(tables[0]) if e["kind"] == "stand_in"]
+        assert event["seat"] == 1 and event["reason"] == "absent"
+        hubs[1].listen(tables[1], 1, info=True)  # back, through b: a gives the seat back
+        await _until(lambda: any(e["kind"] == "back" for e in hubs[0].clocks.events(tables[0])), limit=5)
+        assert 1 not in tables[0].bots
+        for task in following:
+            task.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await task
+        for hub in hubs:
+            await hub.stop()
+            assert hub.shared is not None
+            await hub.shared.aclose()
+            hub.store.close()
+
+    asyncio.run(scenario())

@@ -102,6 +102,10 @@ class TableClock:
     owner: bool = False
     """Whether this process runs the table's clocks (always with one process; with several, the clock lock's holder)."""
     saved_final: bool = False
+    elsewhere: frozenset[int] = frozenset()
+    """Seats connected to other processes (a shared store), as they last said."""
+    local: list[bool] = field(default_factory=list)
+    """Per seat, whether it was connected to this process when last told to the others."""
 
 
 class Clocks:
@@ -187,6 +191,23 @@ class Clocks:
         if table.settings.clocked or clock.stand_ins:
             self._send(table, self.clock_message(table))
 
+    def judges_absence(self, table: Table) -> bool:
+        """Whether ``table``'s absences count: a game not over, with ``absent_seconds``."""
+        return not table.finished and bool(table.settings.absent_seconds) and table.id in self.tables
+
+    def connected(self, table: Table) -> list[bool]:
+        """Per seat, whether it is connected, here or (a shared store) to another live process."""
+        clock = self.tables.get(table.id)
+        elsewhere = clock.elsewhere if clock is not None else frozenset()
+        return [here or seat in elsewhere for seat, here in enumerate(connected_seats(table))]
+
+    def elsewhere_now(self, table: Table, seats: frozenset[int]) -> None:
+        """The seats of ``table`` connected to other processes are now ``seats``: absences start or end."""
+        clock = self.tables.get(table.id)
+        if clock is not None and clock.elsewhere != seats:
+            clock.elsewhere = seats
+            self.presence(table)
+
     def wanted(self, table: Table) -> bool:
         """Whether ``table`` needs a process to run its clocks: a game not over, with clocks or a stand-in."""
         clock = self.tables.get(table.id)
@@ -234,7 +255,12 @@ class Clocks:
         clock = self.tables.get(table.id)
         if clock is None or not self.started:
             return
-        connected = connected_seats(table)
+        if self.hub.shared is not None and self.judges_absence(table):
+            local = connected_seats(table)
+            if local != clock.local:
+                clock.local = local
+                self.hub.share_presence_soon(table.id)  # the process that runs the clocks judges absence
+        connected = self.connected(table)
         loop = asyncio.get_running_loop()
         for seat, spec in enumerate(table.seats):
             if spec != HUMAN:
@@ -334,7 +360,7 @@ class Clocks:
             raise ClockError(409, "not_absent", _("you cannot vote on your own seat"))
         if table.seats[seat] != HUMAN or seat in clock.stand_ins:
             raise ClockError(409, "not_absent", _("a bot already plays that seat"))
-        if connected_seats(table)[seat]:
+        if self.connected(table)[seat]:
             raise ClockError(409, "not_absent", _("that seat's player is connected"))
         voters = self.voters(table, seat)
         needed = len(voters) // 2 + 1
@@ -444,7 +470,7 @@ class Clocks:
         if table is None or clock is None:
             return
         clock.absent_timers.pop(seat, None)
-        if table.finished or seat in clock.stand_ins or connected_seats(table)[seat] or not clock.owner:
+        if table.finished or seat in clock.stand_ins or self.connected(table)[seat] or not clock.owner:
             return
         self._take_over(table, clock, seat, "absent")
 

@@ -18,6 +18,7 @@ from __future__ import annotations
 import asyncio
 import json
 import logging
+import secrets
 import time
 from collections.abc import AsyncGenerator, Awaitable, Callable, Iterator, Sequence
 from pathlib import Path
@@ -27,7 +28,14 @@ import psycopg
 
 from biblios_kit.engine.records import record_of, save_record
 from biblios_kit.engine.state import GameState
-from biblios_kit.net.storage import REMATCH_CHANGED, TABLE_CHANGED, StorageError, VersionConflict, redacted
+from biblios_kit.net.storage import (
+    PRESENCE_CHANGED,
+    REMATCH_CHANGED,
+    TABLE_CHANGED,
+    StorageError,
+    VersionConflict,
+    redacted,
+)
 from biblios_kit.net.store import RematchRecord, StoredTable, TableExists, settings_from_json
 
 log = logging.getLogger("biblios_kit.net")
@@ -75,10 +83,17 @@ CREATE TABLE IF NOT EXISTS rematch_votes (
     digest TEXT NOT NULL,
     PRIMARY KEY (table_id, seat)
 );
+CREATE TABLE IF NOT EXISTS presence (
+    process TEXT NOT NULL,
+    table_id TEXT NOT NULL,
+    seats TEXT NOT NULL,
+    seen TIMESTAMPTZ NOT NULL DEFAULT now(),
+    PRIMARY KEY (process, table_id)
+);
 """
 """The SQLite store's two tables (``docs/network.md``), plus each table's ``version`` (its number of actions);
 ``settings`` and ``closed`` are added to a database made before they existed; the rematch votes
-(:mod:`biblios_kit.net.rematch`)."""
+(:mod:`biblios_kit.net.rematch`); the seats connected to each process (``presence``, to judge absence)."""
 
 COMMIT = """
 WITH bump AS (
@@ -109,6 +124,13 @@ CHANGED = "changed"
 REMATCH = "rematch"
 """The version word of a notification that a finished table's rematch votes changed or its new table exists."""
 
+PRESENCE = "presence"
+"""The version word of a notification that the seats connected to a table through some process changed."""
+
+PRESENCE_SECONDS = 15.0
+"""How long the seats a process said were connected count without that process saying it again (it says it
+every :data:`RESYNC_SECONDS`, and whenever they change): a process that died stops counting then."""
+
 CLOCK_LOCK = "SELECT pg_try_advisory_lock(('x' || substr(md5(%s), 1, 16))::bit(64)::bigint)"
 """Take a table's clock lock (a session-level advisory lock keyed by 64 bits of the table id's MD5)."""
 
@@ -138,6 +160,8 @@ class PgStore:
         self._locker: psycopg.AsyncConnection[Any] | None = None
         """The connection that holds this process's clock locks (they go with it when it closes or dies)."""
         self._held: set[str] = set()
+        self.process = secrets.token_hex(8)
+        """This process's id among the processes sharing the database (its ``presence`` rows)."""
 
     def __repr__(self) -> str:
         return f"PgStore({redacted(self.url)!r})"
@@ -409,6 +433,41 @@ class PgStore:
             raise StorageError(_reason(error)) from error
         return set(self._held)
 
+    async def share_presence(
+        self, connected: dict[str, list[int]], announce: Sequence[str] = ()
+    ) -> dict[str, set[int]]:
+        """Say which seats of which tables are connected to this process; returns those connected to the others.
+
+        ``connected`` replaces what this process said before. The tables of ``announce`` are
+        notified (``"<table> presence"``): their seats changed here. Only what a process said
+        in the last :data:`PRESENCE_SECONDS` counts.
+        """
+
+        async def work(connection: psycopg.AsyncConnection[Any]) -> list[tuple[Any, ...]]:
+            async with connection.transaction():
+                await connection.execute(
+                    "DELETE FROM presence WHERE process = %s OR seen < now() - %s * interval '4 seconds'",
+                    (self.process, PRESENCE_SECONDS),
+                )
+                async with connection.cursor() as cursor:
+                    await cursor.executemany(
+                        "INSERT INTO presence (process, table_id, seats) VALUES (%s, %s, %s)",
+                        [(self.process, table_id, json.dumps(seats)) for table_id, seats in connected.items()],
+                    )
+                cursor = await connection.execute(
+                    "SELECT table_id, seats FROM presence WHERE process <> %s AND seen > now() - %s * interval '1 second'",
+                    (self.process, PRESENCE_SECONDS),
+                )
+                rows = await cursor.fetchall()
+                for table_id in announce:
+                    await connection.execute("SELECT pg_notify(%s, %s)", (CHANNEL, f"{table_id} {PRESENCE}"))
+            return rows
+
+        elsewhere: dict[str, set[int]] = {}
+        for table_id, seats in await self._run(work):
+            elsewhere.setdefault(table_id, set()).update(seat for seat in json.loads(seats) if isinstance(seat, int))
+        return elsewhere
+
     async def changes(self) -> AsyncGenerator[tuple[str, int] | None, None]:
         """``(table, version)`` for each commit of any process; ``None`` when some may have been missed.
 
@@ -463,6 +522,8 @@ def _change(payload: str) -> tuple[str, int] | None:
         return table_id, TABLE_CHANGED
     if table_id and version == REMATCH:
         return table_id, REMATCH_CHANGED
+    if table_id and version == PRESENCE:
+        return table_id, PRESENCE_CHANGED
     return (table_id, int(version)) if table_id and version.isdigit() else None
 
 

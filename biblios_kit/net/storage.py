@@ -30,6 +30,10 @@ REMATCH_CHANGED = -2
 """The version :meth:`SharedStorage.changes` gives when a finished table's rematch votes changed or its new table exists."""
 
 
+PRESENCE_CHANGED = -3
+"""The version :meth:`SharedStorage.changes` gives when the seats connected to a table through another process changed."""
+
+
 class VersionConflict(Exception):
     """Another process committed an action of this table first: its stored version is not ``expected``."""
 
@@ -117,11 +121,18 @@ class SharedStorage(Storage, Protocol):
     async def hold_clocks(self, table_ids: Sequence[str]) -> set[str]:
         """Hold the clock lock of each of ``table_ids`` that no live process holds, release the others; returns those held."""
 
+    async def share_presence(
+        self, connected: dict[str, list[int]], announce: Sequence[str] = ()
+    ) -> dict[str, set[int]]:
+        """Say which seats of which tables are connected to this process (announcing the tables of ``announce``);
+        returns the seats connected to the other live processes, by table."""
+
     def changes(self) -> AsyncGenerator[tuple[str, int] | None, None]:
         """``(table, version)`` for each commit of any process; ``None`` when some may have been missed.
 
         ``version`` is :data:`TABLE_CHANGED` when the table's tokens or settings changed or it was closed,
-        :data:`REMATCH_CHANGED` when its rematch votes changed or its rematch table exists.
+        :data:`REMATCH_CHANGED` when its rematch votes changed or its rematch table exists,
+        :data:`PRESENCE_CHANGED` when the seats connected to it through another process changed.
 
         ``None`` comes once listening starts and after each reconnection: the caller compares
         its tables with :meth:`versions` then.

@@ -39,6 +39,7 @@ from biblios_kit.net.protocol import PROTOCOL_VERSION, dumps
 from biblios_kit.net.security import new_token, same_secret, token_digest
 from biblios_kit.net.settings import TableSettings
 from biblios_kit.net.storage import (
+    PRESENCE_CHANGED,
     REMATCH_CHANGED,
     TABLE_CHANGED,
     SharedStorage,
@@ -257,6 +258,9 @@ class TableHub:
         """Tables whose game is not over (counted as they open and finish, not by a walk over every table)."""
         self.clocks = Clocks(self)
         """The tables' clocks and stand-ins (:mod:`biblios_kit.net.clocks`)."""
+        self._sharing: asyncio.Task[None] | None = None
+        """With a shared store: the pending write of the seats connected here (:meth:`share_presence_soon`)."""
+        self._announce: set[str] = set()
         self.rematch_heard: Callable[[Table], None] | None = None
         """Called when another process changed a finished table's rematch (set by :mod:`biblios_kit.net.rematch`)."""
 
@@ -561,6 +565,7 @@ class TableHub:
                             await self._heard(table_id, version)
                         await self._compare_access()
                         await self.hold_clocks()
+                        await self.share_presence()
                         self._compare_rematches()
                     else:
                         await self._heard(*change)
@@ -573,6 +578,10 @@ class TableHub:
 
     async def _heard(self, table_id: str, version: int) -> None:
         table = self.tables.get(table_id)
+        if table is not None and version == PRESENCE_CHANGED:
+            if self.clocks.judges_absence(table):
+                await self.share_presence()
+            return
         if table is not None and version == REMATCH_CHANGED:
             if self.rematch_heard is not None:
                 self.rematch_heard(table)
@@ -625,6 +634,36 @@ class TableHub:
             table = self.tables.get(table_id)
             if table is not None:
                 self.clocks.own(table, table_id in held)
+
+    async def share_presence(self, announce: Sequence[str] = ()) -> None:
+        """Write the seats connected here of each table whose absence is judged, and read those connected elsewhere.
+
+        The process that runs a table's clocks then counts a seat connected to any live process
+        as present (:meth:`Clocks.elsewhere_now <biblios_kit.net.clocks.Clocks.elsewhere_now>`).
+        """
+        assert self.shared is not None
+        connected = {}
+        for table in self.tables.values():
+            seats = sorted({listener.seat for listener in table.listeners if listener.seat != SPECTATOR})
+            if seats and self.clocks.judges_absence(table):
+                connected[table.id] = seats
+        elsewhere = await self.shared.share_presence(connected, announce)
+        for table in list(self.tables.values()):
+            self.clocks.elsewhere_now(table, frozenset(elsewhere.get(table.id, ())))
+
+    def share_presence_soon(self, table_id: str) -> None:
+        """The seats connected here to ``table_id`` changed: tell the other processes (a shared store)."""
+        self._announce.add(table_id)
+        if self._sharing is None or self._sharing.done():
+            self._sharing = asyncio.get_running_loop().create_task(self._share_announced())
+
+    async def _share_announced(self) -> None:
+        while self._announce:
+            announce, self._announce = sorted(self._announce), set()
+            try:
+                await self.share_presence(announce)
+            except StorageError as error:  # the 5-second comparison says it again
+                log.warning("cannot share who is connected: %s", error)
 
     def _compare_rematches(self) -> None:
         """After announcements may have been missed: the rematch of each finished table someone follows, as stored."""
@@ -808,6 +847,8 @@ class TableHub:
     async def stop(self) -> None:
         """Cancel the bots' pending moves and close the listeners."""
         self.clocks.stop()
+        if self._sharing is not None:
+            self._sharing.cancel()
         for table in self.tables.values():
             if table.bot_task is not None:
                 table.bot_task.cancel()
