@@ -28,8 +28,10 @@ through the store), so two processes never start two takeovers for one seat. A p
 tries to take the lock of each open table with clocks after a change it made and at each
 comparison with the store (every 5 s); the lock goes with its process's connection, so when
 that process dies another one takes the clocks over within seconds (the seat to move gets a
-fresh turn; stand-ins saved in a shared data folder are read again). Each process judges
-absence by its own connections.
+fresh turn; stand-ins saved in a shared data folder are read again). Absence is judged by
+the connections of every process: each one writes which seats are connected to it
+(:meth:`~biblios_kit.net.storage.SharedStorage.share_presence`), and the owner counts a seat
+connected anywhere as present (:meth:`Clocks.connected`).
 """
 
 from __future__ import annotations
