@@ -261,6 +261,8 @@ class TableHub:
         self._sharing: asyncio.Task[None] | None = None
         """With a shared store: the pending write of the seats connected here (:meth:`share_presence_soon`)."""
         self._announce: set[str] = set()
+        self._presence_written = False
+        """Whether the store holds seats this process said were connected."""
         self.rematch_heard: Callable[[Table], None] | None = None
         """Called when another process changed a finished table's rematch (set by :mod:`biblios_kit.net.rematch`)."""
 
@@ -629,11 +631,14 @@ class TableHub:
         """
         assert self.shared is not None
         wanted = [table.id for table in self.tables.values() if self.clocks.wanted(table)]
-        held = await self.shared.hold_clocks(wanted)
-        for table_id in wanted:
-            table = self.tables.get(table_id)
-            if table is not None:
-                self.clocks.own(table, table_id in held)
+        held: set[str] = set()  # after a failure, none: the locks may have gone with the connection
+        try:
+            held = await self.shared.hold_clocks(wanted)
+        finally:
+            for table_id in wanted:
+                table = self.tables.get(table_id)
+                if table is not None:
+                    self.clocks.own(table, table_id in held)
 
     async def share_presence(self, announce: Sequence[str] = ()) -> None:
         """Write the seats connected here of each table whose absence is judged, and read those connected elsewhere.
@@ -643,11 +648,17 @@ class TableHub:
         """
         assert self.shared is not None
         connected = {}
+        judged = False
         for table in self.tables.values():
-            seats = sorted({listener.seat for listener in table.listeners if listener.seat != SPECTATOR})
-            if seats and self.clocks.judges_absence(table):
-                connected[table.id] = seats
+            if self.clocks.judges_absence(table):
+                judged = True
+                seats = sorted({listener.seat for listener in table.listeners if listener.seat != SPECTATOR})
+                if seats:
+                    connected[table.id] = seats
+        if not judged and not self._presence_written and not announce:
+            return  # no table here counts absences: nothing to say or read
         elsewhere = await self.shared.share_presence(connected, announce)
+        self._presence_written = bool(connected)
         for table in list(self.tables.values()):
             self.clocks.elsewhere_now(table, frozenset(elsewhere.get(table.id, ())))
 
