@@ -633,14 +633,23 @@ def test_only_the_process_that_made_the_last_change_runs_the_clocks(db_url: str,
             if tables[0].state.current_player == 0:
                 await hubs[0].submit(tables[0], 0, [tables[0].view(0)["observation"]["legal_actions"][0]])
             await asyncio.sleep(0.05)
+        on_b = hubs[1].listen(tables[1], 0, info=True)  # the person's connection is on b
         change_settings(hubs[0], tables[0], {"move_seconds": 0.3, "stand_in": "random"})
         await _until(lambda: tables[1].settings.move_seconds == 0.3)
         await _until(lambda: any(e["kind"] == "stand_in" for e in hubs[0].clocks.events(tables[0])))
+        seen: list[dict[str, Any]] = []
+        await _until(lambda: any(m["type"] == "table_event" and m["event"]["kind"] == "stand_in"
+                                 for m in _drain(on_b, seen)))  # fmt: skip
+        clocks = [m for m in seen if m["type"] == "clock"]
+        # b's connection was told the clock a runs (b's own would have said none runs), then a's events.
+        assert clocks and clocks[0]["running"] and 0 < clocks[0]["move_left"] <= 0.3, clocks
+        assert [m["event"]["kind"] for m in seen if m["type"] == "table_event"] == ["time_out", "stand_in"]
         version = tables[0].version
         await _until(lambda: tables[1].version > version + 4)  # the stand-in and the bot play on, b follows
         kinds = [event["kind"] for event in hubs[0].clocks.events(tables[0])]
         assert kinds == ["time_out", "stand_in"], kinds
-        assert hubs[1].clocks.events(tables[1]) == [] and 0 not in tables[1].bots  # b never took the seat over
+        assert 0 not in tables[1].bots  # b never took the seat over; it passed a's events on to its connections
+        assert hubs[1].clocks.events(tables[1]) == hubs[0].clocks.events(tables[0])
         for task in following:
             task.cancel()
             with contextlib.suppress(asyncio.CancelledError):

@@ -31,7 +31,9 @@ that process dies another one takes the clocks over within seconds (the seat to 
 fresh turn; stand-ins saved in a shared data folder are read again). Absence is judged by
 the connections of every process: each one writes which seats are connected to it
 (:meth:`~biblios_kit.net.storage.SharedStorage.share_presence`), and the owner counts a seat
-connected anywhere as present (:meth:`Clocks.connected`).
+connected anywhere as present (:meth:`Clocks.connected`). Events are relayed to the other
+processes' connections, and so are the ``clock`` messages of the process that runs the
+clocks (the others send none of their own).
 """
 
 from __future__ import annotations
@@ -106,6 +108,10 @@ class TableClock:
     saved_final: bool = False
     elsewhere: frozenset[int] = frozenset()
     """Seats connected to other processes (a shared store), as they last said."""
+    relayed: dict[str, Any] | None = None
+    """The last ``clock`` message the process that runs the clocks relayed (a shared store), as received."""
+    relayed_at: float = 0.0
+    """Loop time it was received."""
     local: list[bool] = field(default_factory=list)
     """Per seat, whether it was connected to this process when last told to the others."""
 
@@ -117,6 +123,9 @@ class Clocks:
         self.hub = hub
         self.tables: dict[str, TableClock] = {}
         self.started = False
+        self._outbox: list[tuple[str, str]] = []
+        """With a shared store: messages to relay to the other processes, in order."""
+        self._relaying: asyncio.Task[None] | None = None
         self._claiming: asyncio.Task[None] | None = None
         """With a shared store: the pending attempt to take the clock locks after a change this process made."""
 
@@ -306,8 +315,48 @@ class Clocks:
             return
         for event in clock.events:
             send_to(listener, dumps({"type": "table_event", "table": table.id, "event": event}))
-        if table.settings.clocked or clock.stand_ins:
+        if self.hub.shared is not None and not clock.owner:
+            if clock.relayed is not None:  # the clocks another process runs, counted down since
+                send_to(listener, dumps(self._aged(clock.relayed, clock.relayed_at)))
+        elif table.settings.clocked or clock.stand_ins:
             send_to(listener, dumps(self.clock_message(table)))
+
+    def relayed(self, table_id: str, text: str) -> None:
+        """A ``clock`` or ``table_event`` message another process relayed: this process's connections get it too."""
+        table = self.hub.tables.get(table_id)
+        clock = self.tables.get(table_id)
+        try:
+            message = json.loads(text)
+        except ValueError:
+            return
+        if table is None or clock is None or not isinstance(message, dict) or message.get("table") != table_id:
+            return
+        if message.get("type") == "table_event" and isinstance(message.get("event"), dict):
+            clock.events.append(message["event"])
+            del clock.events[:-MAX_EVENTS]
+        elif message.get("type") == "clock":
+            if clock.owner:
+                return  # this process runs them now
+            clock.relayed, clock.relayed_at = message, asyncio.get_running_loop().time()
+        else:
+            return
+        self._tell(table, text)
+
+    def _aged(self, message: dict[str, Any], received: float) -> dict[str, Any]:
+        """A relayed ``clock`` message with the time gone by since it was received taken off the running clock."""
+        if not message.get("running"):
+            return message
+        gone = asyncio.get_running_loop().time() - received
+        aged = dict(message)
+        if isinstance(aged.get("move_left"), int | float):
+            aged["move_left"] = max(0.0, round(aged["move_left"] - gone, 1))
+        left, seat = aged.get("game_left"), aged.get("to_move")
+        if isinstance(left, list) and isinstance(seat, int) and 0 <= seat < len(left):
+            left = list(left)
+            if isinstance(left[seat], int | float):
+                left[seat] = max(0.0, round(left[seat] - gone, 1))
+            aged["game_left"] = left
+        return aged
 
     def closed(self, table: Table) -> None:
         """``table`` is no longer served: its timers stop."""
@@ -319,6 +368,8 @@ class Clocks:
         """The server stops: every timer stops, the game clocks are saved."""
         if self._claiming is not None:
             self._claiming.cancel()
+        if self._relaying is not None:
+            self._relaying.cancel()
         for table_id, clock in self.tables.items():
             self._stop_timers(clock)
             table = self.hub.tables.get(table_id)
@@ -520,12 +571,36 @@ class Clocks:
         log.info("table %s: %s", table.id, json.dumps(event))
         self._send(table, {"type": "table_event", "table": table.id, "event": event})
 
+    def _send(self, table: Table, message: dict[str, Any]) -> None:
+        """Send ``message`` to the table's connections that take ``table_info``; with a shared store, to the other
+        processes' too (a ``clock`` message only from the process that runs the clocks: the others' would say none runs)."""
+        shared = self.hub.shared
+        if shared is not None and message["type"] == "clock":
+            clock = self.tables.get(table.id)
+            if clock is None or not clock.owner:
+                return
+        text = dumps(message)
+        self._tell(table, text)
+        if shared is not None:
+            self._outbox.append((table.id, text))
+            if self._relaying is None or self._relaying.done():
+                self._relaying = asyncio.get_running_loop().create_task(self._relay())
+
+    async def _relay(self) -> None:
+        from biblios_kit.net.storage import StorageError
+
+        assert self.hub.shared is not None
+        while self._outbox:
+            table_id, text = self._outbox.pop(0)
+            try:
+                await self.hub.shared.relay(table_id, text)
+            except StorageError as error:
+                log.warning("table %s: cannot relay a message to the other processes: %s", table_id, error)
+
     @staticmethod
-    def _send(table: Table, message: dict[str, Any]) -> None:
+    def _tell(table: Table, text: str) -> None:
         wanting: Iterable[Listener] = [listener for listener in table.listeners if listener.info]
-        text = None
         for listener in wanting:
-            text = text or dumps(message)
             send_to(listener, text)
 
     @staticmethod

@@ -127,6 +127,13 @@ REMATCH = "rematch"
 PRESENCE = "presence"
 """The version word of a notification that the seats connected to a table through some process changed."""
 
+RELAY = "relay"
+"""The word of a notification ``"<table> relay <process> <message>"``: a clock message or event of a table, passed on
+to the other processes' connections."""
+
+MAX_RELAY = 7_900
+"""The longest notification payload relayed (PostgreSQL's limit is 8,000 bytes)."""
+
 PRESENCE_SECONDS = 15.0
 """How long the seats a process said were connected count without that process saying it again (it says it
 every :data:`RESYNC_SECONDS`, and whenever they change): a process that died stops counting then."""
@@ -162,6 +169,8 @@ class PgStore:
         self._held: set[str] = set()
         self.process = secrets.token_hex(8)
         """This process's id among the processes sharing the database (its ``presence`` rows)."""
+        self.relayed: Callable[[str, str], None] | None = None
+        """Called with ``(table, message)`` for each message another process relayed (:meth:`relay`)."""
 
     def __repr__(self) -> str:
         return f"PgStore({redacted(self.url)!r})"
@@ -468,6 +477,18 @@ class PgStore:
             elsewhere.setdefault(table_id, set()).update(seat for seat in json.loads(seats) if isinstance(seat, int))
         return elsewhere
 
+    async def relay(self, table_id: str, text: str) -> None:
+        """Pass ``text`` (a JSON message for ``table_id``'s connections) on to the other processes."""
+        payload = f"{table_id} {RELAY} {self.process} {text}"
+        if len(payload.encode()) > MAX_RELAY:
+            log.warning("table %s: a message too long to relay to the other processes", table_id)
+            return
+
+        async def work(connection: psycopg.AsyncConnection[Any]) -> None:
+            await connection.execute("SELECT pg_notify(%s, %s)", (CHANNEL, payload))
+
+        await self._run(work)
+
     async def changes(self) -> AsyncGenerator[tuple[str, int] | None, None]:
         """``(table, version)`` for each commit of any process; ``None`` when some may have been missed.
 
@@ -492,11 +513,20 @@ class PgStore:
                     while True:
                         yield None
                         async for note in connection.notifies(timeout=RESYNC_SECONDS):
+                            self._relayed(note.payload)
                             change = _change(note.payload)
                             if change is not None:
                                 yield change
             except psycopg.Error as error:
                 log.warning("lost the notifications of %s (%s); listening again", redacted(self.url), _reason(error))
+
+    def _relayed(self, payload: str) -> None:
+        """Hand a message another process relayed to :attr:`relayed` (this process's own are dropped)."""
+        table_id, _space, rest = payload.partition(" ")
+        word, _space, rest = rest.partition(" ")
+        process, _space, text = rest.partition(" ")
+        if word == RELAY and process != self.process and self.relayed is not None:
+            self.relayed(table_id, text)
 
     async def aclose(self) -> None:
         """Close the event loop's connections (the clock locks go with them)."""

@@ -10,7 +10,7 @@ N) and tells every process of every commit (:meth:`SharedStorage.changes`).
 
 from __future__ import annotations
 
-from collections.abc import AsyncGenerator, Iterator, Sequence
+from collections.abc import AsyncGenerator, Callable, Iterator, Sequence
 from pathlib import Path
 from typing import Protocol, runtime_checkable
 from urllib.parse import urlsplit
@@ -126,6 +126,12 @@ class SharedStorage(Storage, Protocol):
     ) -> dict[str, set[int]]:
         """Say which seats of which tables are connected to this process (announcing the tables of ``announce``);
         returns the seats connected to the other live processes, by table."""
+
+    relayed: Callable[[str, str], None] | None
+    """Called with ``(table, message)`` for each message another process relayed (set by the hub)."""
+
+    async def relay(self, table_id: str, text: str) -> None:
+        """Pass ``text`` (a JSON message for ``table_id``'s connections) on to the other processes."""
 
     def changes(self) -> AsyncGenerator[tuple[str, int] | None, None]:
         """``(table, version)`` for each commit of any process; ``None`` when some may have been missed.

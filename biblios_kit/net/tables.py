@@ -258,6 +258,8 @@ class TableHub:
         """Tables whose game is not over (counted as they open and finish, not by a walk over every table)."""
         self.clocks = Clocks(self)
         """The tables' clocks and stand-ins (:mod:`biblios_kit.net.clocks`)."""
+        if self.shared is not None:
+            self.shared.relayed = self.clocks.relayed  # the clocks and events other processes tell
         self._sharing: asyncio.Task[None] | None = None
         """With a shared store: the pending write of the seats connected here (:meth:`share_presence_soon`)."""
         self._announce: set[str] = set()
