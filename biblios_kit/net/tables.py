@@ -326,6 +326,8 @@ class TableHub:
             state = new_game(ruleset, players, seed)
         except ValueError as error:
             raise Rejected(400, "bad_ruleset", str(error)) from None
+        if table_id is not None and table_id in self.tables:
+            raise TableExists(table_id)
         while table_id is None or table_id in self.tables:  # pragma: no branch - a collision: 2^-48
             table_id = new_table_id()
         if not all(isinstance(seat, int) and 0 <= seat < players and specs[seat] == HUMAN for seat in free_seats):
