@@ -203,7 +203,7 @@ async def test_refusals_come_in_the_language_the_client_asks(tmp_path: Path) -> 
 
 def test_an_old_database_is_migrated_and_keeps_its_tables(tmp_path: Path) -> None:
     """A database made before settings existed (user_version 0) opens, gains the columns, and reads as the defaults."""
-    from biblios_kit.net.store import SCHEMA
+    from biblios_kit.net.store import MIGRATIONS, SCHEMA
 
     with sqlite3.connect(tmp_path / "tables.sqlite3") as db:
         db.executescript(SCHEMA)
@@ -216,7 +216,7 @@ def test_an_old_database_is_migrated_and_keeps_its_tables(tmp_path: Path) -> Non
     try:
         (stored,) = list(store.load_all())
         assert stored.id == "old" and stored.actions == ("keep",) and stored.settings == {}
-        assert store.db.execute("PRAGMA user_version").fetchone() == (1,)
+        assert store.db.execute("PRAGMA user_version").fetchone() == (len(MIGRATIONS),)
         store.set_settings("old", {"hints": "on", "spectators": False})
         assert next(iter(store.load_all())).settings == {"hints": "on", "spectators": False}
     finally:

@@ -19,6 +19,7 @@ import sys
 import time
 from collections.abc import Callable, Iterator
 from concurrent.futures import ThreadPoolExecutor
+from dataclasses import replace
 from pathlib import Path
 from types import SimpleNamespace
 from typing import Any
@@ -37,8 +38,9 @@ from biblios_kit.net.open_store import open_store
 from biblios_kit.net.pg_store import PgStore
 from biblios_kit.net.server import HUB
 from biblios_kit.net.storage import SharedStorage, VersionConflict, redacted
-from biblios_kit.net.store import Store, StoredTable
-from biblios_kit.net.tables import TAKEOVER_SECONDS, Rejected, TableHub
+from biblios_kit.net.store import RematchRecord, Store, StoredTable, TableExists
+from biblios_kit.net.tables import TAKEOVER_SECONDS, Listener, Rejected, Table, TableHub
+from biblios_kit.net.views import SPECTATOR
 from biblios_kit.rules import load_ruleset
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -330,6 +332,24 @@ def test_a_bot_move_left_by_a_dead_process_is_played_by_another(db_url: str, tmp
     asyncio.run(scenario())
 
 
+def test_store_contract_of_rematch_votes(any_store: Store | PgStore) -> None:
+    store = any_store
+    store.create(_stored("t1"))
+    assert store.rematch_record("t1") == RematchRecord(None, False, {})
+    assert store.rematch_table("t1", "new1") == "new1"
+    assert store.rematch_table("t1", "new2") == "new1"  # reserved once, by the first vote
+    store.rematch_vote("t1", 0, True, "d" * 64)
+    store.rematch_vote("t1", 1, True, "e" * 64)
+    store.rematch_vote("t1", 1, False, "")  # a seat changes its mind
+    assert store.rematch_record("t1") == RematchRecord("new1", False, {0: (True, "d" * 64), 1: (False, "")})
+    store.create(replace(_stored("new1"), token_digests=("", "d" * 64, "")))
+    with pytest.raises(TableExists):  # a second process making the same rematch table: refused, nothing written
+        store.create(_stored("new1"))
+    store.rematch_created("t1")
+    assert store.rematch_record("t1").created
+    assert {table.id: table.token_digests for table in store.load_all()}["new1"] == ("", "d" * 64, "")
+
+
 async def _until(condition: Callable[[], bool], limit: float = 10.0) -> None:
     deadline = time.monotonic() + limit
     while not condition():
@@ -597,7 +617,8 @@ def test_host_serves_from_postgres_and_says_where(db_url: str, tmp_path: Path) -
 
 
 def test_only_the_process_that_made_the_last_change_runs_the_clocks(db_url: str, tmp_path: Path) -> None:
-    """Two processes follow a table whose move clock runs out: one takeover, by the process that made the change."""
+    """Two processes follow a table whose move clock runs out: one takeover, by the process that made the change
+    (it took the table's clock lock at once; the other finds it held)."""
     from biblios_kit.net.lobby import change_settings
 
     async def scenario() -> None:
@@ -612,14 +633,213 @@ def test_only_the_process_that_made_the_last_change_runs_the_clocks(db_url: str,
             if tables[0].state.current_player == 0:
                 await hubs[0].submit(tables[0], 0, [tables[0].view(0)["observation"]["legal_actions"][0]])
             await asyncio.sleep(0.05)
+        on_b = hubs[1].listen(tables[1], 0, info=True)  # the person's connection is on b
         change_settings(hubs[0], tables[0], {"move_seconds": 0.3, "stand_in": "random"})
         await _until(lambda: tables[1].settings.move_seconds == 0.3)
         await _until(lambda: any(e["kind"] == "stand_in" for e in hubs[0].clocks.events(tables[0])))
+        seen: list[dict[str, Any]] = []
+        await _until(lambda: any(m["type"] == "table_event" and m["event"]["kind"] == "stand_in"
+                                 for m in _drain(on_b, seen)))  # fmt: skip
+        clocks = [m for m in seen if m["type"] == "clock"]
+        # b's connection was told the clock a runs (b's own would have said none runs), then a's events.
+        assert clocks and clocks[0]["running"] and 0 < clocks[0]["move_left"] <= 0.3, clocks
+        assert [m["event"]["kind"] for m in seen if m["type"] == "table_event"] == ["time_out", "stand_in"]
         version = tables[0].version
         await _until(lambda: tables[1].version > version + 4)  # the stand-in and the bot play on, b follows
         kinds = [event["kind"] for event in hubs[0].clocks.events(tables[0])]
         assert kinds == ["time_out", "stand_in"], kinds
-        assert hubs[1].clocks.events(tables[1]) == [] and 0 not in tables[1].bots  # b never took the seat over
+        assert 0 not in tables[1].bots  # b never took the seat over; it passed a's events on to its connections
+        assert hubs[1].clocks.events(tables[1]) == hubs[0].clocks.events(tables[0])
+        for task in following:
+            task.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await task
+        for hub in hubs:
+            await hub.stop()
+            assert hub.shared is not None
+            await hub.shared.aclose()
+            hub.store.close()
+
+    asyncio.run(scenario())
+
+
+def _drain(listener: Listener, into: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """Move the messages waiting in a hub listener's queue (one without a writer) into ``into``; returns ``into``."""
+    while not listener.queue.empty():
+        text = listener.queue.get_nowait()
+        if text is not None:
+            into.append(json.loads(text))
+    return into
+
+
+async def _finish(hub: TableHub, table: Table, seed: int) -> None:
+    """Random legal actions for every person's seat (through ``hub``) until the game is over; the bots play theirs."""
+    rng = random.Random(seed)
+    while not table.finished:
+        seat = table.state.current_player
+        if seat is None or seat in table.bots:
+            await asyncio.sleep(0.01)
+            continue
+        legal = table.view(seat)["observation"]["legal_actions"]
+        await hub.submit(table, seat, [rng.choice(legal)], table.version)
+
+
+def test_rematch_votes_through_two_processes_make_one_table_each_token_to_its_seat(db_url: str, tmp_path: Path) -> None:
+    """Seats voting through different processes complete one rematch; each seat's connections get only its token."""
+    from aiohttp import web
+
+    from biblios_kit.net.rematch import REMATCHES, Rematch, add_rematch_routes, seat_ready, start_rematch, vote
+
+    def link(table: str, token: str) -> str:
+        return f"http://x/play/{table}?token={token}"
+
+    async def unused(*args: Any, **kwargs: Any) -> Any:
+        raise AssertionError("no request in this test")
+
+    async def scenario() -> None:
+        hubs = [TableHub(PgStore(db_url, tmp_path / name), ThreadPoolExecutor(1)) for name in ("a", "b")]
+        told = []
+        for hub in hubs:
+            app = web.Application()
+            add_rematch_routes(app, hub, unused, unused, link)  # what a server does: hears the others' votes
+            told.append(app[REMATCHES])
+            hub.start()
+        following = [asyncio.create_task(hub.follow()) for hub in hubs]
+        invitation = hubs[0].create("biblios", [], 3, ["human", "human", "easy"], seed=9, bot_delay=0.0)
+        tables = [hub.table(invitation.table) for hub in hubs]
+        await _finish(hubs[0], tables[0], seed=3)
+        await _until(lambda: tables[1].finished)
+        t0, t1 = invitation.tokens[0], invitation.tokens[1]
+        on_a = hubs[0].listen(tables[0], 0, info=True, token=t0)  # seat 0 is connected to a
+        on_b = hubs[1].listen(tables[1], 1, info=True, token=t1)  # seat 1 to b
+        watcher = hubs[1].listen(tables[1], SPECTATOR, info=True)
+        seen_a: list[dict[str, Any]] = []
+        seen_b: list[dict[str, Any]] = []
+        watched: list[dict[str, Any]] = []
+        for listener, seen in ((on_a, seen_a), (on_b, seen_b), (watcher, watched)):
+            _drain(listener, seen).clear()
+
+        first = vote(hubs[0], tables[0], 0, t0, True, told[0], link)
+        assert first.votes == [True, None, True] and first.new_table is None
+        # b counts it, told at once (well before the comparison every 5 s)
+        await _until(lambda: any(m.get("votes") == [True, None, True] for m in _drain(on_b, seen_b)), limit=2)
+
+        last = vote(hubs[1], tables[1], 1, t1, True, told[1], link)  # the last vote, on b: b makes the table
+        new = last.new_table
+        assert new is not None
+        await _until(lambda: any(m["type"] == "rematch_ready" for m in _drain(on_a, seen_a)), limit=2)  # a tells seat 0
+        await asyncio.sleep(0.3)  # anything more that would come
+        for listener, seen in ((on_a, seen_a), (on_b, seen_b), (watcher, watched)):
+            _drain(listener, seen)
+        ready_a = [m for m in seen_a if m["type"] == "rematch_ready"]
+        ready_b = [m for m in seen_b if m["type"] == "rematch_ready"]
+        assert len(ready_a) == 1 and len(ready_b) == 1, (seen_a, seen_b)
+        assert ready_a[0]["seat"] == 1 and ready_b[0]["seat"] == 2 and ready_a[0]["token"] != ready_b[0]["token"]
+        assert ready_a[0]["new_table"] == ready_b[0]["new_table"] == new
+        assert ready_b[0]["token"] not in json.dumps(seen_a) and ready_a[0]["token"] not in json.dumps(seen_b)
+        assert all(m["type"] != "rematch_ready" for m in watched) and "token" not in json.dumps(watched)
+        assert any(m["type"] == "rematch" and m["new_table"] == new for m in watched)
+        for hub in hubs:  # each process seats each new token where it belongs
+            assert hub.table(new).seat_of(ready_a[0]["token"]) == 1
+            assert hub.table(new).seat_of(ready_b[0]["token"]) == 2
+            assert hub.table(new).seats == ("easy", "human", "human")
+        # Another seat's old token never makes this seat's new one.
+        rematch = Rematch.of(tables[0], hubs[0].store.rematch_record(tables[0].id))
+        assert seat_ready(hubs[0], rematch, 1, t0, link) is None
+        assert seat_ready(hubs[0], rematch, 0, t1, link) is None
+        mine = seat_ready(hubs[0], rematch, 0, t0, link)
+        assert mine is not None and mine["token"] == ready_a[0]["token"]  # a seat that asks again finds its place
+        # A process that saw the votes complete before the table existed also tries to make it: it reads it instead.
+        late = Rematch.of(tables[0], replace(hubs[0].store.rematch_record(tables[0].id), created=False))
+        start_rematch(hubs[0], tables[0], late, new)
+        with psycopg.connect(db_url) as db:
+            assert db.execute("SELECT count(*) FROM tables").fetchone() == (2,)  # exactly one new table
+        assert vote(hubs[0], tables[0], 0, t0, False, told[0], link).new_table == new  # decided: a late "no"
+        for task in following:
+            task.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await task
+        for hub in hubs:
+            await hub.stop()
+            assert hub.shared is not None
+            await hub.shared.aclose()
+            hub.store.close()
+
+    asyncio.run(scenario())
+
+
+def test_the_clocks_of_a_dead_process_are_taken_over_by_another(db_url: str, tmp_path: Path) -> None:
+    """The process that runs a table's clocks dies: another takes its clock lock, and the timed-out seat's stand-in plays."""
+    from biblios_kit.net.lobby import change_settings
+
+    async def scenario() -> None:
+        hubs = [TableHub(PgStore(db_url, tmp_path / name), ThreadPoolExecutor(1)) for name in ("a", "b")]
+        for hub in hubs:
+            hub.start()
+        following = [asyncio.create_task(hub.follow()) for hub in hubs]
+        invitation = hubs[0].create("biblios", [], 2, ["human", "easy"], seed=8, bot_delay=0.05)
+        tables = [hub.table(invitation.table) for hub in hubs]
+        while tables[0].version < 3 or tables[0].state.current_player != 0 or tables[1].version != tables[0].version:
+            if tables[0].state.current_player == 0:
+                await hubs[0].submit(tables[0], 0, [tables[0].view(0)["observation"]["legal_actions"][0]])
+            await asyncio.sleep(0.05)
+        change_settings(hubs[0], tables[0], {"move_seconds": 2.0, "stand_in": "random"})
+        await _until(lambda: hubs[0].clocks.tables[invitation.table].owner)  # a took the clock lock
+        await _until(lambda: tables[1].settings.move_seconds == 2.0)
+        assert not hubs[1].clocks.tables[invitation.table].owner
+        version = tables[0].version
+        # a dies before the seat's time runs out: its timers stop, its connections close (and its lock with them).
+        following[0].cancel()
+        with contextlib.suppress(asyncio.CancelledError):
+            await following[0]
+        await hubs[0].stop()
+        assert hubs[0].shared is not None
+        await hubs[0].shared.aclose()
+        hubs[0].store.close()
+        assert hubs[0].clocks.events(tables[0]) == []
+        await _until(lambda: hubs[1].clocks.tables[invitation.table].owner, limit=15)  # at b's next comparison
+        await _until(lambda: any(e["kind"] == "stand_in" for e in hubs[1].clocks.events(tables[1])))
+        assert [e["kind"] for e in hubs[1].clocks.events(tables[1])] == ["time_out", "stand_in"]
+        await _until(lambda: tables[1].version > version + 2)  # b's stand-in and bot play on
+        with psycopg.connect(db_url) as db:
+            stored = db.execute("SELECT version FROM tables WHERE id = %s", (invitation.table,)).fetchone()
+        assert stored is not None and stored[0] > version + 2
+        following[1].cancel()
+        with contextlib.suppress(asyncio.CancelledError):
+            await following[1]
+        await hubs[1].stop()
+        assert hubs[1].shared is not None
+        await hubs[1].shared.aclose()
+        hubs[1].store.close()
+
+    asyncio.run(scenario())
+
+
+def test_a_seat_connected_to_another_process_is_not_absent(db_url: str, tmp_path: Path) -> None:
+    """The process that runs the clocks counts a seat connected to another process as present; gone, it is absent."""
+    from biblios_kit.net.settings import TableSettings
+
+    async def scenario() -> None:
+        hubs = [TableHub(PgStore(db_url, tmp_path / name), ThreadPoolExecutor(1)) for name in ("a", "b")]
+        for hub in hubs:
+            hub.start()
+        following = [asyncio.create_task(hub.follow()) for hub in hubs]
+        settings = TableSettings(absent_seconds=1.5, stand_in="random")
+        invitation = hubs[0].create("biblios", [], 3, ["human", "human", "easy"], seed=8, bot_delay=0.05,
+                                    settings=settings)  # fmt: skip
+        tables = [hub.table(invitation.table) for hub in hubs]
+        hubs[0].listen(tables[0], 0, info=True)  # seat 0 on a (which runs the clocks), seat 1 on b only
+        on_b = hubs[1].listen(tables[1], 1, info=True)
+        await _until(lambda: hubs[0].clocks.tables[invitation.table].owner)
+        await asyncio.sleep(2.5)  # longer than the absence limit
+        assert hubs[0].clocks.events(tables[0]) == [] and 1 not in tables[0].bots  # seat 1 is not absent
+        hubs[1].forget(tables[1], on_b)  # seat 1 leaves b: a hears it and counts the absence
+        await _until(lambda: any(e["kind"] == "stand_in" for e in hubs[0].clocks.events(tables[0])), limit=5)
+        (event,) = [e for e in hubs[0].clocks.events(tables[0]) if e["kind"] == "stand_in"]
+        assert event["seat"] == 1 and event["reason"] == "absent"
+        hubs[1].listen(tables[1], 1, info=True)  # back, through b: a gives the seat back
+        await _until(lambda: any(e["kind"] == "back" for e in hubs[0].clocks.events(tables[0])), limit=5)
+        assert 1 not in tables[0].bots
         for task in following:
             task.cancel()
             with contextlib.suppress(asyncio.CancelledError):

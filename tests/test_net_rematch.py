@@ -192,3 +192,30 @@ async def test_hostile_rematch_requests_get_a_clear_4xx_and_change_nothing(tmp_p
         await refused("GET", f"/play/{table}/rematch/go", None, None, 403, "bad_token")
         state = await (await client.get(rematch, headers=bearer(token))).json()
         assert state["votes"] == [None, None] and state["new_table"] is None
+
+
+def test_votes_are_stored_and_survive_a_restart(tmp_path: Path) -> None:
+    """A vote is kept in the database: a server restarted before everyone opted in still counts it."""
+    from biblios_kit.net.rematch import seat_ready, vote
+    from biblios_kit.net.store import Store
+    from biblios_kit.net.tables import TableHub
+
+    def link(table: str, token: str) -> str:
+        return f"/play/{table}?token={token}"
+
+    hub = TableHub(Store(tmp_path))
+    invitation = hub.create("biblios", [], 2, ["human", "human"], seed=12)
+    _finish(hub, invitation.table, seed=1)
+    first = vote(hub, hub.table(invitation.table), 0, invitation.tokens[0], True, {}, link)
+    assert first.votes == [True, None]
+    hub.store.close()
+
+    hub = TableHub(Store(tmp_path))  # restarted
+    hub.load()
+    table = hub.table(invitation.table)
+    last = vote(hub, table, 1, invitation.tokens[1], True, {}, link)
+    assert last.votes == [True, True] and last.new_table is not None
+    mine = seat_ready(hub, last, 0, invitation.tokens[0], link)
+    assert mine is not None and hub.table(last.new_table).seat_of(mine["token"]) == 1
+    assert seat_ready(hub, last, 0, invitation.tokens[1], link) is None  # another seat's token makes nothing
+    hub.store.close()

@@ -21,11 +21,19 @@ move gets a fresh turn; absences count from the restart). After each change, and
 a stand-in comes or goes, a ``clock`` message tells the connections whose turn it is,
 the time left and which seats a stand-in plays.
 
-With a store shared by several processes, only the process that made a table's last change
-runs its clocks and takes absent seats over (the others learn the moves through the store),
-so two processes never start two takeovers for one seat; after a start, a process runs a
-table's clocks from the next change it makes. Each process judges absence by its own
-connections.
+With a store shared by several processes, only the process that holds a table's clock lock
+(:meth:`~biblios_kit.net.storage.SharedStorage.hold_clocks`: a PostgreSQL session-level
+advisory lock) runs its clocks and takes absent seats over (the others learn the moves
+through the store), so two processes never start two takeovers for one seat. A process
+tries to take the lock of each open table with clocks after a change it made and at each
+comparison with the store (every 5 s); the lock goes with its process's connection, so when
+that process dies another one takes the clocks over within seconds (the seat to move gets a
+fresh turn; stand-ins saved in a shared data folder are read again). Absence is judged by
+the connections of every process: each one writes which seats are connected to it
+(:meth:`~biblios_kit.net.storage.SharedStorage.share_presence`), and the owner counts a seat
+connected anywhere as present (:meth:`Clocks.connected`). Events are relayed to the other
+processes' connections, and so are the ``clock`` messages of the process that runs the
+clocks (the others send none of their own).
 """
 
 from __future__ import annotations
@@ -96,8 +104,16 @@ class TableClock:
     away: set[int] = field(default_factory=set)
     """Seats without a connection (as last seen)."""
     owner: bool = False
-    """Whether this process made the table's last change, so runs its clocks (always, with one process)."""
+    """Whether this process runs the table's clocks (always with one process; with several, the clock lock's holder)."""
     saved_final: bool = False
+    elsewhere: frozenset[int] = frozenset()
+    """Seats connected to other processes (a shared store), as they last said."""
+    relayed: dict[str, Any] | None = None
+    """The last ``clock`` message the process that runs the clocks relayed (a shared store), as received."""
+    relayed_at: float = 0.0
+    """Loop time it was received."""
+    local: list[bool] = field(default_factory=list)
+    """Per seat, whether it was connected to this process when last told to the others."""
 
 
 class Clocks:
@@ -107,6 +123,11 @@ class Clocks:
         self.hub = hub
         self.tables: dict[str, TableClock] = {}
         self.started = False
+        self._outbox: list[tuple[str, str]] = []
+        """With a shared store: messages to relay to the other processes, in order."""
+        self._relaying: asyncio.Task[None] | None = None
+        self._claiming: asyncio.Task[None] | None = None
+        """With a shared store: the pending attempt to take the clock locks after a change this process made."""
 
     # ------------------------------------------------------------------ hooks called by the hub
 
@@ -147,7 +168,11 @@ class Clocks:
         clock = self.tables.get(table.id)
         if clock is None or not self.started:
             return
-        owner = clock.owner = self.hub.shared is None or table.bot_wait == 0.0  # this process made the change
+        if self.hub.shared is None:
+            clock.owner = True
+        elif table.bot_wait == 0.0 and not clock.owner and self.wanted(table):  # this process made the change
+            self._claim_soon()
+        owner = clock.owner
         if table.finished and clock.events and not clock.saved_final:
             clock.saved_final = True
             self._stop_timers(clock)
@@ -177,12 +202,76 @@ class Clocks:
         if table.settings.clocked or clock.stand_ins:
             self._send(table, self.clock_message(table))
 
+    def judges_absence(self, table: Table) -> bool:
+        """Whether ``table``'s absences count: a game not over, with ``absent_seconds``."""
+        return not table.finished and bool(table.settings.absent_seconds) and table.id in self.tables
+
+    def connected(self, table: Table) -> list[bool]:
+        """Per seat, whether it is connected, here or (a shared store) to another live process."""
+        clock = self.tables.get(table.id)
+        elsewhere = clock.elsewhere if clock is not None else frozenset()
+        return [here or seat in elsewhere for seat, here in enumerate(connected_seats(table))]
+
+    def elsewhere_now(self, table: Table, seats: frozenset[int]) -> None:
+        """The seats of ``table`` connected to other processes are now ``seats``: absences start or end."""
+        clock = self.tables.get(table.id)
+        if clock is not None and clock.elsewhere != seats:
+            clock.elsewhere = seats
+            self.presence(table)
+
+    def wanted(self, table: Table) -> bool:
+        """Whether ``table`` needs a process to run its clocks: a game not over, with clocks or a stand-in."""
+        clock = self.tables.get(table.id)
+        return clock is not None and not table.finished and (table.settings.clocked or bool(clock.stand_ins))
+
+    def own(self, table: Table, owned: bool) -> None:
+        """This process now runs ``table``'s clocks (it took the clock lock), or no longer does (a shared store)."""
+        clock = self.tables.get(table.id)
+        if clock is None or not self.started or owned == clock.owner:
+            return
+        clock.owner = owned
+        if not owned:
+            self._stop_turn(clock)
+            if clock.timer is not None:
+                clock.timer.cancel()
+                clock.timer = None
+            return
+        saved = self._read(table)  # what the previous owner saved, when the processes share a data folder
+        if saved is not None:
+            self._restore(table, clock, saved)
+        self.changed(table)  # the seat to move gets a fresh turn
+        limit = table.settings.absent_seconds
+        if limit:  # the seats this process saw leave: their absence counts again from now
+            loop = asyncio.get_running_loop()
+            for seat in sorted(clock.away - clock.absent_timers.keys() - clock.stand_ins.keys()):
+                if table.token_digests[seat]:
+                    clock.absent_timers[seat] = loop.call_later(limit, self._absent, table.id, seat)
+        self.hub._schedule_bot(table)
+
+    def _claim_soon(self) -> None:
+        """Try to take the clock locks now (once at a time), rather than at the next comparison."""
+        if self._claiming is None or self._claiming.done():
+            self._claiming = asyncio.get_running_loop().create_task(self._claim())
+
+    async def _claim(self) -> None:
+        from biblios_kit.net.storage import StorageError
+
+        try:
+            await self.hub.hold_clocks()
+        except StorageError as error:
+            log.warning("cannot take the clock locks: %s", error)
+
     def presence(self, table: Table) -> None:
         """Someone connected or left ``table``: absences start or end, a person back gets their seat."""
         clock = self.tables.get(table.id)
         if clock is None or not self.started:
             return
-        connected = connected_seats(table)
+        if self.hub.shared is not None and self.judges_absence(table):
+            local = connected_seats(table)
+            if local != clock.local:
+                clock.local = local
+                self.hub.share_presence_soon(table.id)  # the process that runs the clocks judges absence
+        connected = self.connected(table)
         loop = asyncio.get_running_loop()
         for seat, spec in enumerate(table.seats):
             if spec != HUMAN:
@@ -226,8 +315,48 @@ class Clocks:
             return
         for event in clock.events:
             send_to(listener, dumps({"type": "table_event", "table": table.id, "event": event}))
-        if table.settings.clocked or clock.stand_ins:
+        if self.hub.shared is not None and not clock.owner:
+            if clock.relayed is not None:  # the clocks another process runs, counted down since
+                send_to(listener, dumps(self._aged(clock.relayed, clock.relayed_at)))
+        elif table.settings.clocked or clock.stand_ins:
             send_to(listener, dumps(self.clock_message(table)))
+
+    def relayed(self, table_id: str, text: str) -> None:
+        """A ``clock`` or ``table_event`` message another process relayed: this process's connections get it too."""
+        table = self.hub.tables.get(table_id)
+        clock = self.tables.get(table_id)
+        try:
+            message = json.loads(text)
+        except ValueError:
+            return
+        if table is None or clock is None or not isinstance(message, dict) or message.get("table") != table_id:
+            return
+        if message.get("type") == "table_event" and isinstance(message.get("event"), dict):
+            clock.events.append(message["event"])
+            del clock.events[:-MAX_EVENTS]
+        elif message.get("type") == "clock":
+            if clock.owner:
+                return  # this process runs them now
+            clock.relayed, clock.relayed_at = message, asyncio.get_running_loop().time()
+        else:
+            return
+        self._tell(table, text)
+
+    def _aged(self, message: dict[str, Any], received: float) -> dict[str, Any]:
+        """A relayed ``clock`` message with the time gone by since it was received taken off the running clock."""
+        if not message.get("running"):
+            return message
+        gone = asyncio.get_running_loop().time() - received
+        aged = dict(message)
+        if isinstance(aged.get("move_left"), int | float):
+            aged["move_left"] = max(0.0, round(aged["move_left"] - gone, 1))
+        left, seat = aged.get("game_left"), aged.get("to_move")
+        if isinstance(left, list) and isinstance(seat, int) and 0 <= seat < len(left):
+            left = list(left)
+            if isinstance(left[seat], int | float):
+                left[seat] = max(0.0, round(left[seat] - gone, 1))
+            aged["game_left"] = left
+        return aged
 
     def closed(self, table: Table) -> None:
         """``table`` is no longer served: its timers stop."""
@@ -237,6 +366,10 @@ class Clocks:
 
     def stop(self) -> None:
         """The server stops: every timer stops, the game clocks are saved."""
+        if self._claiming is not None:
+            self._claiming.cancel()
+        if self._relaying is not None:
+            self._relaying.cancel()
         for table_id, clock in self.tables.items():
             self._stop_timers(clock)
             table = self.hub.tables.get(table_id)
@@ -280,7 +413,7 @@ class Clocks:
             raise ClockError(409, "not_absent", _("you cannot vote on your own seat"))
         if table.seats[seat] != HUMAN or seat in clock.stand_ins:
             raise ClockError(409, "not_absent", _("a bot already plays that seat"))
-        if connected_seats(table)[seat]:
+        if self.connected(table)[seat]:
             raise ClockError(409, "not_absent", _("that seat's player is connected"))
         voters = self.voters(table, seat)
         needed = len(voters) // 2 + 1
@@ -390,7 +523,7 @@ class Clocks:
         if table is None or clock is None:
             return
         clock.absent_timers.pop(seat, None)
-        if table.finished or seat in clock.stand_ins or connected_seats(table)[seat] or not clock.owner:
+        if table.finished or seat in clock.stand_ins or self.connected(table)[seat] or not clock.owner:
             return
         self._take_over(table, clock, seat, "absent")
 
@@ -438,12 +571,36 @@ class Clocks:
         log.info("table %s: %s", table.id, json.dumps(event))
         self._send(table, {"type": "table_event", "table": table.id, "event": event})
 
+    def _send(self, table: Table, message: dict[str, Any]) -> None:
+        """Send ``message`` to the table's connections that take ``table_info``; with a shared store, to the other
+        processes' too (a ``clock`` message only from the process that runs the clocks: the others' would say none runs)."""
+        shared = self.hub.shared
+        if shared is not None and message["type"] == "clock":
+            clock = self.tables.get(table.id)
+            if clock is None or not clock.owner:
+                return
+        text = dumps(message)
+        self._tell(table, text)
+        if shared is not None:
+            self._outbox.append((table.id, text))
+            if self._relaying is None or self._relaying.done():
+                self._relaying = asyncio.get_running_loop().create_task(self._relay())
+
+    async def _relay(self) -> None:
+        from biblios_kit.net.storage import StorageError
+
+        assert self.hub.shared is not None
+        while self._outbox:
+            table_id, text = self._outbox.pop(0)
+            try:
+                await self.hub.shared.relay(table_id, text)
+            except StorageError as error:
+                log.warning("table %s: cannot relay a message to the other processes: %s", table_id, error)
+
     @staticmethod
-    def _send(table: Table, message: dict[str, Any]) -> None:
+    def _tell(table: Table, text: str) -> None:
         wanting: Iterable[Listener] = [listener for listener in table.listeners if listener.info]
-        text = None
         for listener in wanting:
-            text = text or dumps(message)
             send_to(listener, text)
 
     @staticmethod

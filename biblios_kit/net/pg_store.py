@@ -18,6 +18,7 @@ from __future__ import annotations
 import asyncio
 import json
 import logging
+import secrets
 import time
 from collections.abc import AsyncGenerator, Awaitable, Callable, Iterator, Sequence
 from pathlib import Path
@@ -27,8 +28,15 @@ import psycopg
 
 from biblios_kit.engine.records import record_of, save_record
 from biblios_kit.engine.state import GameState
-from biblios_kit.net.storage import TABLE_CHANGED, StorageError, VersionConflict, redacted
-from biblios_kit.net.store import StoredTable, settings_from_json
+from biblios_kit.net.storage import (
+    PRESENCE_CHANGED,
+    REMATCH_CHANGED,
+    TABLE_CHANGED,
+    StorageError,
+    VersionConflict,
+    redacted,
+)
+from biblios_kit.net.store import RematchRecord, StoredTable, TableExists, settings_from_json
 
 log = logging.getLogger("biblios_kit.net")
 
@@ -63,9 +71,29 @@ CREATE TABLE IF NOT EXISTS actions (
 );
 ALTER TABLE tables ADD COLUMN IF NOT EXISTS settings TEXT NOT NULL DEFAULT '{}';
 ALTER TABLE tables ADD COLUMN IF NOT EXISTS closed BOOLEAN NOT NULL DEFAULT FALSE;
+CREATE TABLE IF NOT EXISTS rematches (
+    table_id TEXT PRIMARY KEY,
+    new_table TEXT NOT NULL,
+    created BOOLEAN NOT NULL DEFAULT FALSE
+);
+CREATE TABLE IF NOT EXISTS rematch_votes (
+    table_id TEXT NOT NULL,
+    seat INTEGER NOT NULL,
+    vote BOOLEAN NOT NULL,
+    digest TEXT NOT NULL,
+    PRIMARY KEY (table_id, seat)
+);
+CREATE TABLE IF NOT EXISTS presence (
+    process TEXT NOT NULL,
+    table_id TEXT NOT NULL,
+    seats TEXT NOT NULL,
+    seen TIMESTAMPTZ NOT NULL DEFAULT now(),
+    PRIMARY KEY (process, table_id)
+);
 """
 """The SQLite store's two tables (``docs/network.md``), plus each table's ``version`` (its number of actions);
-``settings`` and ``closed`` are added to a database made before they existed."""
+``settings`` and ``closed`` are added to a database made before they existed; the rematch votes
+(:mod:`biblios_kit.net.rematch`); the seats connected to each process (``presence``, to judge absence)."""
 
 COMMIT = """
 WITH bump AS (
@@ -93,6 +121,28 @@ COLUMNS = "id, ruleset, options, players, seed, seats, names, token_digests, bot
 CHANGED = "changed"
 """The version word of a notification that a table's tokens or settings changed, or that it was closed."""
 
+REMATCH = "rematch"
+"""The version word of a notification that a finished table's rematch votes changed or its new table exists."""
+
+PRESENCE = "presence"
+"""The version word of a notification that the seats connected to a table through some process changed."""
+
+RELAY = "relay"
+"""The word of a notification ``"<table> relay <process> <message>"``: a clock message or event of a table, passed on
+to the other processes' connections."""
+
+MAX_RELAY = 7_900
+"""The longest notification payload relayed (PostgreSQL's limit is 8,000 bytes)."""
+
+PRESENCE_SECONDS = 15.0
+"""How long the seats a process said were connected count without that process saying it again (it says it
+every :data:`RESYNC_SECONDS`, and whenever they change): a process that died stops counting then."""
+
+CLOCK_LOCK = "SELECT pg_try_advisory_lock(('x' || substr(md5(%s), 1, 16))::bit(64)::bigint)"
+"""Take a table's clock lock (a session-level advisory lock keyed by 64 bits of the table id's MD5)."""
+
+CLOCK_UNLOCK = "SELECT pg_advisory_unlock(('x' || substr(md5(%s), 1, 16))::bit(64)::bigint)"
+
 POOL_SIZE = 4
 """Connections the event loop commits through (a commit waits for PostgreSQL's flush of its log)."""
 
@@ -114,6 +164,13 @@ class PgStore:
             raise StorageError(f"{redacted(url)}: {_reason(error)}") from None
         self._idle: list[psycopg.AsyncConnection[Any]] = []
         self._slots: asyncio.Semaphore | None = None
+        self._locker: psycopg.AsyncConnection[Any] | None = None
+        """The connection that holds this process's clock locks (they go with it when it closes or dies)."""
+        self._held: set[str] = set()
+        self.process = secrets.token_hex(8)
+        """This process's id among the processes sharing the database (its ``presence`` rows)."""
+        self.relayed: Callable[[str, str], None] | None = None
+        """Called with ``(table, message)`` for each message another process relayed (:meth:`relay`)."""
 
     def __repr__(self) -> str:
         return f"PgStore({redacted(self.url)!r})"
@@ -135,14 +192,63 @@ class PgStore:
         raise AssertionError("unreachable")  # pragma: no cover
 
     def create(self, table: StoredTable) -> None:
-        """Store a new table (with no action yet)."""
-        self._blocking(lambda db: db.execute(
+        """Store a new table (with no action yet); :class:`TableExists` when another process stored its id first."""
+        inserted = self._blocking(lambda db: db.execute(
             "INSERT INTO tables (id, ruleset, options, players, seed, seats, names, token_digests, bot_delay,"
-            " created, settings) VALUES (%s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s)",
+            " created, settings) VALUES (%s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s)"
+            " ON CONFLICT (id) DO NOTHING RETURNING id",
             (table.id, table.ruleset, json.dumps(list(table.options)), table.players, table.seed,
              json.dumps(list(table.seats)), json.dumps(list(table.names), ensure_ascii=False),
              json.dumps(list(table.token_digests)), table.bot_delay, time.time(), json.dumps(table.settings)),
-        ))  # fmt: skip
+        ).fetchone())  # fmt: skip
+        if inserted is None:
+            raise TableExists(table.id)
+
+    def rematch_table(self, table_id: str, candidate: str) -> str:
+        """The id of ``table_id``'s rematch table: ``candidate`` when no process reserved one yet."""
+
+        def work(db: psycopg.Connection[Any]) -> str:
+            db.execute("INSERT INTO rematches (table_id, new_table) VALUES (%s, %s) ON CONFLICT (table_id) DO NOTHING",
+                       (table_id, candidate))  # fmt: skip
+            row = db.execute("SELECT new_table FROM rematches WHERE table_id = %s", (table_id,)).fetchone()
+            assert row is not None
+            return str(row[0])
+
+        return self._blocking(work)
+
+    def rematch_vote(self, table_id: str, seat: int, vote: bool, digest: str) -> None:
+        """Record ``seat``'s rematch vote (with its new token's digest); every process hears of it."""
+
+        def work(db: psycopg.Connection[Any]) -> None:
+            db.execute(
+                "INSERT INTO rematch_votes (table_id, seat, vote, digest) VALUES (%s, %s, %s, %s)"
+                " ON CONFLICT (table_id, seat) DO UPDATE SET vote = excluded.vote, digest = excluded.digest",
+                (table_id, seat, vote, digest),
+            )
+            db.execute("SELECT pg_notify(%s, %s)", (CHANNEL, f"{table_id} {REMATCH}"))
+
+        self._blocking(work)
+
+    def rematch_created(self, table_id: str) -> None:
+        """Note that ``table_id``'s rematch table exists; every process hears of it (once)."""
+
+        def work(db: psycopg.Connection[Any]) -> None:
+            if db.execute("UPDATE rematches SET created = TRUE WHERE table_id = %s AND NOT created RETURNING 1",
+                          (table_id,)).fetchone():  # fmt: skip
+                db.execute("SELECT pg_notify(%s, %s)", (CHANNEL, f"{table_id} {REMATCH}"))
+
+        self._blocking(work)
+
+    def rematch_record(self, table_id: str) -> RematchRecord:
+        """The stored rematch of ``table_id``."""
+
+        def work(db: psycopg.Connection[Any]) -> RematchRecord:
+            row = db.execute("SELECT new_table, created FROM rematches WHERE table_id = %s", (table_id,)).fetchone()
+            votes = {seat: (bool(vote), digest) for seat, vote, digest in db.execute(
+                "SELECT seat, vote, digest FROM rematch_votes WHERE table_id = %s", (table_id,))}  # fmt: skip
+            return RematchRecord(None if row is None else row[0], bool(row and row[1]), votes)
+
+        return self._blocking(work)
 
     def append(self, table_id: str, first: int, actions: Sequence[str], finished: bool = False) -> None:
         """:meth:`commit`, blocking (for callers outside the event loop)."""
@@ -307,6 +413,82 @@ class PgStore:
 
         return await self._run(work)
 
+    async def hold_clocks(self, table_ids: Sequence[str]) -> set[str]:
+        """Hold the clock lock of each of ``table_ids`` this process can, release the others; returns those held.
+
+        The locks are PostgreSQL session-level advisory locks on one connection of their own: a
+        process that dies (or loses that connection) lets them go, and another process takes
+        them at its next call. So exactly one live process holds a table's lock.
+        """
+        wanted = set(table_ids)
+        try:
+            if self._locker is None or self._locker.closed or self._locker.broken:
+                self._held.clear()  # the locks went with the connection
+                if self._locker is not None:
+                    await self._locker.close()
+                self._locker = None
+                self._locker = await psycopg.AsyncConnection.connect(self.url, autocommit=True)
+            for table_id in sorted(self._held - wanted):
+                await self._locker.execute(CLOCK_UNLOCK, (table_id,))
+                self._held.discard(table_id)
+            for table_id in sorted(wanted - self._held):
+                cursor = await self._locker.execute(CLOCK_LOCK, (table_id,))
+                row = await cursor.fetchone()
+                if row is not None and row[0]:
+                    self._held.add(table_id)
+        except psycopg.Error as error:
+            if self._locker is not None and (self._locker.closed or self._locker.broken):
+                self._held.clear()
+            raise StorageError(_reason(error)) from error
+        return set(self._held)
+
+    async def share_presence(
+        self, connected: dict[str, list[int]], announce: Sequence[str] = ()
+    ) -> dict[str, set[int]]:
+        """Say which seats of which tables are connected to this process; returns those connected to the others.
+
+        ``connected`` replaces what this process said before. The tables of ``announce`` are
+        notified (``"<table> presence"``): their seats changed here. Only what a process said
+        in the last :data:`PRESENCE_SECONDS` counts.
+        """
+
+        async def work(connection: psycopg.AsyncConnection[Any]) -> list[tuple[Any, ...]]:
+            async with connection.transaction():
+                await connection.execute(
+                    "DELETE FROM presence WHERE process = %s OR seen < now() - %s * interval '4 seconds'",
+                    (self.process, PRESENCE_SECONDS),
+                )
+                async with connection.cursor() as cursor:
+                    await cursor.executemany(
+                        "INSERT INTO presence (process, table_id, seats) VALUES (%s, %s, %s)",
+                        [(self.process, table_id, json.dumps(seats)) for table_id, seats in connected.items()],
+                    )
+                cursor = await connection.execute(
+                    "SELECT table_id, seats FROM presence WHERE process <> %s AND seen > now() - %s * interval '1 second'",
+                    (self.process, PRESENCE_SECONDS),
+                )
+                rows = await cursor.fetchall()
+                for table_id in announce:
+                    await connection.execute("SELECT pg_notify(%s, %s)", (CHANNEL, f"{table_id} {PRESENCE}"))
+            return rows
+
+        elsewhere: dict[str, set[int]] = {}
+        for table_id, seats in await self._run(work):
+            elsewhere.setdefault(table_id, set()).update(seat for seat in json.loads(seats) if isinstance(seat, int))
+        return elsewhere
+
+    async def relay(self, table_id: str, text: str) -> None:
+        """Pass ``text`` (a JSON message for ``table_id``'s connections) on to the other processes."""
+        payload = f"{table_id} {RELAY} {self.process} {text}"
+        if len(payload.encode()) > MAX_RELAY:
+            log.warning("table %s: a message too long to relay to the other processes", table_id)
+            return
+
+        async def work(connection: psycopg.AsyncConnection[Any]) -> None:
+            await connection.execute("SELECT pg_notify(%s, %s)", (CHANNEL, payload))
+
+        await self._run(work)
+
     async def changes(self) -> AsyncGenerator[tuple[str, int] | None, None]:
         """``(table, version)`` for each commit of any process; ``None`` when some may have been missed.
 
@@ -331,14 +513,27 @@ class PgStore:
                     while True:
                         yield None
                         async for note in connection.notifies(timeout=RESYNC_SECONDS):
+                            self._relayed(note.payload)
                             change = _change(note.payload)
                             if change is not None:
                                 yield change
             except psycopg.Error as error:
                 log.warning("lost the notifications of %s (%s); listening again", redacted(self.url), _reason(error))
 
+    def _relayed(self, payload: str) -> None:
+        """Hand a message another process relayed to :attr:`relayed` (this process's own are dropped)."""
+        table_id, _space, rest = payload.partition(" ")
+        word, _space, rest = rest.partition(" ")
+        process, _space, text = rest.partition(" ")
+        if word == RELAY and process != self.process and self.relayed is not None:
+            self.relayed(table_id, text)
+
     async def aclose(self) -> None:
-        """Close the event loop's connections."""
+        """Close the event loop's connections (the clock locks go with them)."""
+        if self._locker is not None:
+            await self._locker.close()
+            self._locker = None
+            self._held.clear()
         idle, self._idle = self._idle, []
         for connection in idle:
             await connection.close()
@@ -355,6 +550,10 @@ def _change(payload: str) -> tuple[str, int] | None:
     table_id, _space, version = payload.partition(" ")
     if table_id and version == CHANGED:
         return table_id, TABLE_CHANGED
+    if table_id and version == REMATCH:
+        return table_id, REMATCH_CHANGED
+    if table_id and version == PRESENCE:
+        return table_id, PRESENCE_CHANGED
     return (table_id, int(version)) if table_id and version.isdigit() else None
 
 

@@ -429,8 +429,10 @@ async def _websocket(request: web.Request) -> web.StreamResponse:
             return ws
         since, hello = seat[1], seat[2]
         lang = _language(hello)
+        token = None if seat[0] == SPECTATOR else hello.get("token", bearer_token(request))  # its rematch place
         listener = hub.listen(table, seat[0], since, info=hello.get("table_info") is True,
-                              updates=hello.get("updates") is True, write=_frame_writer(ws, request))  # fmt: skip
+                              updates=hello.get("updates") is True, write=_frame_writer(ws, request),
+                              token=token)  # fmt: skip
         writer = asyncio.create_task(_write(ws, listener))
         async for message in ws:
             if message.type == WSMsgType.ERROR:

@@ -10,13 +10,13 @@ N) and tells every process of every commit (:meth:`SharedStorage.changes`).
 
 from __future__ import annotations
 
-from collections.abc import AsyncGenerator, Iterator, Sequence
+from collections.abc import AsyncGenerator, Callable, Iterator, Sequence
 from pathlib import Path
 from typing import Protocol, runtime_checkable
 from urllib.parse import urlsplit
 
 from biblios_kit.engine.state import GameState
-from biblios_kit.net.store import StoredTable
+from biblios_kit.net.store import RematchRecord, StoredTable
 
 DATABASE_SCHEMES = ("postgresql", "postgres")
 """URL schemes ``host --db`` accepts."""
@@ -24,6 +24,14 @@ DATABASE_SCHEMES = ("postgresql", "postgres")
 
 TABLE_CHANGED = -1
 """The version :meth:`SharedStorage.changes` gives when a table's tokens or settings changed, or it was closed."""
+
+
+REMATCH_CHANGED = -2
+"""The version :meth:`SharedStorage.changes` gives when a finished table's rematch votes changed or its new table exists."""
+
+
+PRESENCE_CHANGED = -3
+"""The version :meth:`SharedStorage.changes` gives when the seats connected to a table through another process changed."""
 
 
 class VersionConflict(Exception):
@@ -69,6 +77,18 @@ class Storage(Protocol):
     def save_record(self, table_id: str, state: GameState, seats: Sequence[str]) -> Path:
         """Write the game record of ``state`` for ``table_id``; returns its path."""
 
+    def rematch_table(self, table_id: str, candidate: str) -> str:
+        """The id of ``table_id``'s rematch table: ``candidate`` when none was reserved yet (the first vote)."""
+
+    def rematch_vote(self, table_id: str, seat: int, vote: bool, digest: str) -> None:
+        """Record ``seat``'s rematch vote, with the digest of its token at the new table (a shared store announces it)."""
+
+    def rematch_created(self, table_id: str) -> None:
+        """Note that ``table_id``'s rematch table exists (a shared store announces it)."""
+
+    def rematch_record(self, table_id: str) -> RematchRecord:
+        """The stored rematch of ``table_id`` (no votes, no new table before the first vote)."""
+
     def checkpoint(self) -> None:
         """Housekeeping run now and then from a thread (the SQLite store copies its log into the database)."""
 
@@ -98,10 +118,27 @@ class SharedStorage(Storage, Protocol):
     async def versions(self) -> dict[str, int]:
         """The stored version of every unfinished table."""
 
+    async def hold_clocks(self, table_ids: Sequence[str]) -> set[str]:
+        """Hold the clock lock of each of ``table_ids`` that no live process holds, release the others; returns those held."""
+
+    async def share_presence(
+        self, connected: dict[str, list[int]], announce: Sequence[str] = ()
+    ) -> dict[str, set[int]]:
+        """Say which seats of which tables are connected to this process (announcing the tables of ``announce``);
+        returns the seats connected to the other live processes, by table."""
+
+    relayed: Callable[[str, str], None] | None
+    """Called with ``(table, message)`` for each message another process relayed (set by the hub)."""
+
+    async def relay(self, table_id: str, text: str) -> None:
+        """Pass ``text`` (a JSON message for ``table_id``'s connections) on to the other processes."""
+
     def changes(self) -> AsyncGenerator[tuple[str, int] | None, None]:
         """``(table, version)`` for each commit of any process; ``None`` when some may have been missed.
 
-        ``version`` is :data:`TABLE_CHANGED` when the table's tokens or settings changed or it was closed.
+        ``version`` is :data:`TABLE_CHANGED` when the table's tokens or settings changed or it was closed,
+        :data:`REMATCH_CHANGED` when its rematch votes changed or its rematch table exists,
+        :data:`PRESENCE_CHANGED` when the seats connected to it through another process changed.
 
         ``None`` comes once listening starts and after each reconnection: the caller compares
         its tables with :meth:`versions` then.

@@ -10,6 +10,7 @@ log makes each commit atomic, and a commit survives the death of the process
 
 from __future__ import annotations
 
+import contextlib
 import json
 import sqlite3
 import threading
@@ -49,6 +50,10 @@ MIGRATIONS: tuple[str, ...] = (
     # 1: table settings (hints, spectators: JSON, see net/lobby.py) and closed tables (``host close``)
     "ALTER TABLE tables ADD COLUMN settings TEXT NOT NULL DEFAULT '{}';"
     " ALTER TABLE tables ADD COLUMN closed INTEGER NOT NULL DEFAULT 0;",
+    # 2: rematch votes (net/rematch.py): the new table's id, reserved at the first vote, and each seat's vote
+    "CREATE TABLE rematches (table_id TEXT PRIMARY KEY, new_table TEXT NOT NULL, created INTEGER NOT NULL DEFAULT 0);"
+    " CREATE TABLE rematch_votes (table_id TEXT NOT NULL, seat INTEGER NOT NULL, vote INTEGER NOT NULL,"
+    " digest TEXT NOT NULL, PRIMARY KEY (table_id, seat)) WITHOUT ROWID;",
 )
 """Schema changes, in order: a database at ``PRAGMA user_version`` N runs ``MIGRATIONS[N:]`` when opened."""
 
@@ -73,6 +78,22 @@ class StoredTable:
     actions: tuple[str, ...]
     settings: dict[str, object] = field(default_factory=dict)
     """The table's settings as JSON (:class:`biblios_kit.net.lobby.TableSettings`); ``{}``: the defaults."""
+
+
+class TableExists(Exception):
+    """A table with this id is already stored (a rematch's table that another process created first)."""
+
+
+@dataclass(frozen=True)
+class RematchRecord:
+    """The stored rematch of a finished table (:mod:`biblios_kit.net.rematch`)."""
+
+    new_table: str | None
+    """The new table's id, reserved at the first vote (``None``: nobody voted yet)."""
+    created: bool
+    """Whether the new table exists."""
+    votes: dict[int, tuple[bool, str]]
+    """Seat -> its vote and the digest of its token at the new table (``""`` when it opted out)."""
 
 
 class Store:
@@ -129,8 +150,8 @@ class Store:
         self._checkpointer.execute("PRAGMA wal_checkpoint(PASSIVE)")
 
     def create(self, table: StoredTable) -> None:
-        """Store a new table (with no action yet)."""
-        with self._transaction():
+        """Store a new table (with no action yet); :class:`TableExists` when its id is taken."""
+        with self._transaction(), _taken(table.id):
             self.db.execute(
                 "INSERT INTO tables (id, ruleset, options, players, seed, seats, names, token_digests, bot_delay,"
                 " created, settings) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
@@ -166,6 +187,31 @@ class Store:
     def close_table(self, table_id: str) -> None:
         """Mark a table closed: it is kept in the database, but no longer loaded."""
         self.db.execute("UPDATE tables SET closed = 1 WHERE id = ?", (table_id,))
+
+    def rematch_table(self, table_id: str, candidate: str) -> str:
+        """The id of ``table_id``'s rematch table: ``candidate`` when none was reserved yet."""
+        self.db.execute("INSERT OR IGNORE INTO rematches (table_id, new_table) VALUES (?, ?)", (table_id, candidate))
+        (new_table,) = self.db.execute("SELECT new_table FROM rematches WHERE table_id = ?", (table_id,)).fetchone()
+        return str(new_table)
+
+    def rematch_vote(self, table_id: str, seat: int, vote: bool, digest: str) -> None:
+        """Record ``seat``'s rematch vote, with the digest of its token at the new table."""
+        self.db.execute(
+            "INSERT INTO rematch_votes (table_id, seat, vote, digest) VALUES (?, ?, ?, ?)"
+            " ON CONFLICT (table_id, seat) DO UPDATE SET vote = excluded.vote, digest = excluded.digest",
+            (table_id, seat, int(vote), digest),
+        )
+
+    def rematch_created(self, table_id: str) -> None:
+        """Note that ``table_id``'s rematch table exists."""
+        self.db.execute("UPDATE rematches SET created = 1 WHERE table_id = ?", (table_id,))
+
+    def rematch_record(self, table_id: str) -> RematchRecord:
+        """The stored rematch of ``table_id``."""
+        row = self.db.execute("SELECT new_table, created FROM rematches WHERE table_id = ?", (table_id,)).fetchone()
+        votes = {seat: (bool(vote), digest) for seat, vote, digest in self.db.execute(
+            "SELECT seat, vote, digest FROM rematch_votes WHERE table_id = ?", (table_id,))}  # fmt: skip
+        return RematchRecord(None if row is None else row[0], bool(row and row[1]), votes)
 
     def load_all(self) -> Iterator[StoredTable]:
         """Every stored table that is not closed, with its actions, oldest first."""
@@ -214,6 +260,17 @@ def settings_from_json(text: str) -> dict[str, object]:
     except ValueError:
         return {}
     return value if isinstance(value, dict) else {}
+
+
+@contextlib.contextmanager
+def _taken(table_id: str) -> Iterator[None]:
+    """Turn the primary key's refusal of a second table ``table_id`` into :class:`TableExists`."""
+    try:
+        yield
+    except sqlite3.IntegrityError as error:
+        if "tables.id" not in str(error):
+            raise
+        raise TableExists(table_id) from None
 
 
 class _Transaction:

@@ -38,8 +38,16 @@ from biblios_kit.net.presence import announce
 from biblios_kit.net.protocol import PROTOCOL_VERSION, dumps
 from biblios_kit.net.security import new_token, same_secret, token_digest
 from biblios_kit.net.settings import TableSettings
-from biblios_kit.net.storage import TABLE_CHANGED, SharedStorage, Storage, StorageError, VersionConflict
-from biblios_kit.net.store import MAX_SEED, StoredTable
+from biblios_kit.net.storage import (
+    PRESENCE_CHANGED,
+    REMATCH_CHANGED,
+    TABLE_CHANGED,
+    SharedStorage,
+    Storage,
+    StorageError,
+    VersionConflict,
+)
+from biblios_kit.net.store import MAX_SEED, StoredTable, TableExists
 from biblios_kit.net.views import SPECTATOR, ViewCache, keep_observation_scans
 
 log = logging.getLogger("biblios_kit.net")
@@ -53,6 +61,11 @@ QUEUE_LIMIT = 256
 TAKEOVER_SECONDS = 1.0
 """With a shared store, how much longer a process waits before playing a bot's move after a change another
 process made (that process plays it first; this one takes over only when it has not, e.g. it died)."""
+
+
+def new_table_id() -> str:
+    """A fresh table id (8 URL-safe characters)."""
+    return secrets.token_urlsafe(6)
 
 
 class Rejected(Exception):
@@ -86,6 +99,8 @@ class Listener:
     write: Callable[[str], bool] | None = None
     """Writes a message to the connection at once (the server's WebSocket), ``False`` when it cannot take
     it (too slow to read, or closing); without it, messages wait in :attr:`queue` for a writer task."""
+    token: str | None = field(default=None, repr=False)
+    """The seat's token the connection was opened with (its rematch place is made from it: :mod:`biblios_kit.net.rematch`)."""
 
 
 @dataclass(eq=False)
@@ -243,15 +258,28 @@ class TableHub:
         """Tables whose game is not over (counted as they open and finish, not by a walk over every table)."""
         self.clocks = Clocks(self)
         """The tables' clocks and stand-ins (:mod:`biblios_kit.net.clocks`)."""
+        if self.shared is not None:
+            self.shared.relayed = self.clocks.relayed  # the clocks and events other processes tell
+        self._sharing: asyncio.Task[None] | None = None
+        """With a shared store: the pending write of the seats connected here (:meth:`share_presence_soon`)."""
+        self._announce: set[str] = set()
+        self._presence_written = False
+        """Whether the store holds seats this process said were connected."""
+        self.rematch_heard: Callable[[Table], None] | None = None
+        """Called when another process changed a finished table's rematch (set by :mod:`biblios_kit.net.rematch`)."""
 
     # ------------------------------------------------------------------ creating and loading
 
     def create(self, ruleset_id: str, options: Sequence[str], players: int, seats: Sequence[str],
                names: Sequence[str] = (), seed: int | None = None, bot_delay: float = 0.5,
-               settings: TableSettings | None = None, free_seats: Sequence[int] = ()) -> Invitation:  # fmt: skip
+               settings: TableSettings | None = None, free_seats: Sequence[int] = (), *,
+               table_id: str | None = None, digests: Sequence[str] | None = None) -> Invitation:  # fmt: skip
         """Create a table (``Rejected`` for a bad ruleset, option, player count, seat spec or name list).
 
         ``free_seats``: human seats left without a token (a visitor of the lobby, or ``host invite``, fills them).
+        ``table_id`` and ``digests`` (a rematch): the table's id and its seats' token digests, made by the
+        caller (the invitation then carries no token); :class:`~biblios_kit.net.store.TableExists` when a
+        table with that id is already stored.
         """
         from biblios_kit.bots.registry import BotSpecError, parse_spec
         from biblios_kit.rules import load_ruleset
@@ -298,18 +326,24 @@ class TableHub:
             state = new_game(ruleset, players, seed)
         except ValueError as error:
             raise Rejected(400, "bad_ruleset", str(error)) from None
-        table_id = secrets.token_urlsafe(6)
-        while table_id in self.tables:  # pragma: no cover - 2^-48
-            table_id = secrets.token_urlsafe(6)
+        if table_id is not None and table_id in self.tables:
+            raise TableExists(table_id)
+        while table_id is None or table_id in self.tables:  # pragma: no branch - a collision: 2^-48
+            table_id = new_table_id()
         if not all(isinstance(seat, int) and 0 <= seat < players and specs[seat] == HUMAN for seat in free_seats):
             raise Rejected(400, "bad_seats", _("a free seat must be a person's seat, counted from 0"))
-        tokens = {seat: new_token() for seat, spec in enumerate(specs) if spec == HUMAN and seat not in free_seats}
-        digests = tuple(token_digest(tokens[s]) if s in tokens else "" for s in range(players))
+        tokens: dict[int, str] = {}
+        if digests is None:
+            tokens = {seat: new_token() for seat, spec in enumerate(specs) if spec == HUMAN and seat not in free_seats}
+            digests = tuple(token_digest(tokens[s]) if s in tokens else "" for s in range(players))
+        digests = tuple(digests)
         active = tuple(sorted(ruleset.active_options))
         stored = StoredTable(table_id, ruleset.id, active, players, seed, tuple(specs), tuple(all_names), digests,
                              bot_delay, False, (), (settings or TableSettings()).to_json())  # fmt: skip
         try:
             self.store.create(stored)
+        except TableExists:
+            raise
         except (sqlite3.Error, OSError, StorageError) as error:  # the disk is full or gone: refuse, nothing changed
             log.exception("cannot store a new table")
             raise Rejected(503, "storage_error", _("the server cannot save the game right now")) from error
@@ -536,6 +570,9 @@ class TableHub:
                         for table_id, version in (await self.shared.versions()).items():
                             await self._heard(table_id, version)
                         await self._compare_access()
+                        await self.hold_clocks()
+                        await self.share_presence()
+                        self._compare_rematches()
                     else:
                         await self._heard(*change)
                 except StorageError as error:
@@ -547,6 +584,14 @@ class TableHub:
 
     async def _heard(self, table_id: str, version: int) -> None:
         table = self.tables.get(table_id)
+        if table is not None and version == PRESENCE_CHANGED:
+            if self.clocks.judges_absence(table):
+                await self.share_presence()
+            return
+        if table is not None and version == REMATCH_CHANGED:
+            if self.rematch_heard is not None:
+                self.rematch_heard(table)
+            return
         if table is not None and version == TABLE_CHANGED:
             self._refresh(table)
             return
@@ -581,6 +626,70 @@ class TableHub:
                 self._same_access(table, *stored[table.id])
                 if table.settings != before:
                     self.clocks.settings_changed(table)
+
+    async def hold_clocks(self) -> None:
+        """Take the clock lock of every open table that has clocks or stand-ins and no live process runs (a shared store).
+
+        The process that holds a table's lock runs its clocks (:mod:`biblios_kit.net.clocks`);
+        a lock is let go when its process dies, so another one takes the clocks over here.
+        """
+        assert self.shared is not None
+        wanted = [table.id for table in self.tables.values() if self.clocks.wanted(table)]
+        held: set[str] = set()  # after a failure, none: the locks may have gone with the connection
+        try:
+            held = await self.shared.hold_clocks(wanted)
+        finally:
+            for table_id in wanted:
+                table = self.tables.get(table_id)
+                if table is not None:
+                    self.clocks.own(table, table_id in held)
+
+    async def share_presence(self, announce: Sequence[str] = ()) -> None:
+        """Write the seats connected here of each table whose absence is judged, and read those connected elsewhere.
+
+        The process that runs a table's clocks then counts a seat connected to any live process
+        as present (:meth:`Clocks.elsewhere_now <biblios_kit.net.clocks.Clocks.elsewhere_now>`).
+        """
+        assert self.shared is not None
+        connected = {}
+        judged = False
+        for table in self.tables.values():
+            if self.clocks.judges_absence(table):
+                judged = True
+                seats = sorted({listener.seat for listener in table.listeners if listener.seat != SPECTATOR})
+                if seats:
+                    connected[table.id] = seats
+        if not judged and not self._presence_written and not announce:
+            return  # no table here counts absences: nothing to say or read
+        elsewhere = await self.shared.share_presence(connected, announce)
+        self._presence_written = bool(connected)
+        for table in list(self.tables.values()):
+            self.clocks.elsewhere_now(table, frozenset(elsewhere.get(table.id, ())))
+
+    def share_presence_soon(self, table_id: str) -> None:
+        """The seats connected here to ``table_id`` changed: tell the other processes (a shared store)."""
+        self._announce.add(table_id)
+        if self._sharing is None or self._sharing.done():
+            self._sharing = asyncio.get_running_loop().create_task(self._share_announced())
+
+    async def _share_announced(self) -> None:
+        while self._announce:
+            announce, self._announce = sorted(self._announce), set()
+            try:
+                await self.share_presence(announce)
+            except StorageError as error:  # the 5-second comparison says it again
+                log.warning("cannot share who is connected: %s", error)
+
+    def _compare_rematches(self) -> None:
+        """After announcements may have been missed: the rematch of each finished table someone follows, as stored."""
+        if self.rematch_heard is None:
+            return
+        for table in list(self.tables.values()):
+            if table.finished and any(listener.info for listener in table.listeners):
+                try:
+                    self.rematch_heard(table)
+                except (StorageError, Rejected) as error:
+                    log.error("table %s: cannot read its rematch: %s", table.id, error)
 
     @staticmethod
     def _same_access(table: Table, digests: tuple[str, ...], settings_json: dict[str, object]) -> None:
@@ -647,15 +756,16 @@ class TableHub:
     # ------------------------------------------------------------------ listeners
 
     def listen(self, table: Table, seat: int, since: int = 0, *, info: bool = False, updates: bool = False,
-               write: Callable[[str], bool] | None = None) -> Listener:  # fmt: skip
+               write: Callable[[str], bool] | None = None, token: str | None = None) -> Listener:  # fmt: skip
         """Register a listener for ``seat`` of ``table`` and send its current view (events from ``since``).
 
         ``info``: it also gets the ``table_info`` messages (who is connected, the settings).
         With ``updates``, each later change is sent as an ``update`` message (what changed)
         rather than a whole view, whenever the listener has the view it starts from.
         ``write`` (see :attr:`Listener.write`) sends each message at once instead of queueing it.
+        ``token``: the seat's token (a rematch sends the seat its new place, made from it).
         """
-        listener = Listener(seat, info=info, updates=updates, write=write)
+        listener = Listener(seat, info=info, updates=updates, write=write, token=token)
         table.listeners.add(listener)
         self._send_view(table, listener, since)
         announce(table)  # who is connected, to every connection (the new one after its view)
@@ -752,6 +862,8 @@ class TableHub:
     async def stop(self) -> None:
         """Cancel the bots' pending moves and close the listeners."""
         self.clocks.stop()
+        if self._sharing is not None:
+            self._sharing.cancel()
         for table in self.tables.values():
             if table.bot_task is not None:
                 table.bot_task.cancel()
