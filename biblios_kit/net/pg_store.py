@@ -36,7 +36,7 @@ from biblios_kit.net.storage import (
     VersionConflict,
     redacted,
 )
-from biblios_kit.net.store import RematchRecord, StoredTable, TableExists, settings_from_json
+from biblios_kit.net.store import RematchRecord, StoredTable, TableExists, settings_from_json, stored_table
 
 log = logging.getLogger("biblios_kit.net")
 
@@ -293,7 +293,7 @@ class PgStore:
 
         rows, actions = self._blocking(work)
         for row in rows:
-            yield _stored(row, actions.get(row[0], []))
+            yield stored_table(row, actions.get(row[0], []))
 
     def load(self, table_id: str) -> StoredTable | None:
         """One stored table with its actions (``None`` when there is none)."""
@@ -304,7 +304,7 @@ class PgStore:
                 return None
             texts = [text for (text,) in db.execute(
                 "SELECT action FROM actions WHERE table_id = %s ORDER BY number", (table_id,))]  # fmt: skip
-            return _stored(row, texts)
+            return stored_table(row, texts)
 
         return self._blocking(work)
 
@@ -555,23 +555,6 @@ def _change(payload: str) -> tuple[str, int] | None:
     if table_id and version == PRESENCE:
         return table_id, PRESENCE_CHANGED
     return (table_id, int(version)) if table_id and version.isdigit() else None
-
-
-def _stored(row: tuple[Any, ...], actions: Sequence[str]) -> StoredTable:
-    return StoredTable(
-        id=row[0],
-        ruleset=row[1],
-        options=tuple(json.loads(row[2])),
-        players=row[3],
-        seed=row[4],
-        seats=tuple(json.loads(row[5])),
-        names=tuple(json.loads(row[6])),
-        token_digests=tuple(json.loads(row[7])),
-        bot_delay=float(row[8]),
-        finished=bool(row[9]),
-        actions=tuple(actions),
-        settings=settings_from_json(row[10]),
-    )
 
 
 def _reason(error: psycopg.Error) -> str:

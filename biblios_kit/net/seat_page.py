@@ -272,6 +272,33 @@ def _end_texts(table: Table, lang: str) -> dict[str, Any]:
     }
 
 
+def replay_reply(request: web.Request, table: Table, replays: OrderedDict[str, GameReplay], keep: int) -> web.Response:
+    """The replay of finished ``table`` after the ``step`` moves the request asks for, as JSON in the page's
+    language (409 before the end: its record names hidden cards). ``replays`` keeps the ``keep`` tables
+    replayed last (the most recent last), so that stepping through one game replays it once."""
+    import json
+
+    from biblios_kit.bounded import count_of
+
+    if not table.finished:
+        return json_error(409, "not_finished", _("the game is not over; its record names hidden cards"))
+    step = count_of(request.query.get("step", "0"))
+    if step is None:
+        return json_error(400, "bad_request", _('"step" must be a non-negative integer'))
+    game = replays.pop(table.id, None)
+    if game is None:
+        from biblios_kit.tui.replay_view import GameReplay
+
+        game = GameReplay(table.state)
+    replays[table.id] = game
+    while len(replays) > keep:
+        replays.popitem(last=False)
+    data = replay_texts(game, step, list(table.names), page_language(request))
+    return web.Response(
+        text=json.dumps(data, ensure_ascii=False, separators=(",", ":")), content_type="application/json"
+    )
+
+
 def replay_texts(replay: GameReplay, step: int, names: list[str], lang: str) -> dict[str, Any]:
     """The finished game after ``step`` moves, in ``lang``: the move and what it caused, the dice, the totals.
 
@@ -428,30 +455,11 @@ def add_seat_page(app: web.Application, hub: TableHub, api_websocket: Handler) -
         found = seat_of_cookie(request)
         if found is None:
             return no_seat()
-        from biblios_kit.bounded import count_of
 
         table, _seat, token = found
         if not within_budget(request, token):
             return json_error(429, "rate_limited", _("too many requests; slow down"))
-        if not table.finished:
-            return json_error(409, "not_finished", _("the game is not over; its record names hidden cards"))
-        step = count_of(request.query.get("step", "0"))
-        if step is None:
-            return json_error(400, "bad_request", _('"step" must be a non-negative integer'))
-        game = replays.pop(table.id, None)
-        if game is None:
-            from biblios_kit.tui.replay_view import GameReplay
-
-            game = GameReplay(table.state)
-        replays[table.id] = game
-        while len(replays) > 32:
-            replays.popitem(last=False)
-        data = replay_texts(game, step, list(table.names), page_language(request))
-        import json
-
-        return web.Response(
-            text=json.dumps(data, ensure_ascii=False, separators=(",", ":")), content_type="application/json"
-        )
+        return replay_reply(request, table, replays, 32)
 
     async def record(request: web.Request) -> web.Response:
         found = seat_of_cookie(request)

@@ -75,25 +75,12 @@ def add_spectator_page(app: web.Application, hub: TableHub, api_websocket: Handl
         return _json(data, {"Cache-Control": "no-store"})
 
     async def replay(request: web.Request) -> web.Response:
-        from biblios_kit.net.seat_page import replay_texts
+        from biblios_kit.net.seat_page import replay_reply
 
         table = watched(request)
         if isinstance(table, web.Response):
             return table
-        if not table.finished:
-            return json_error(409, "not_finished", _("the game is not over; its record names hidden cards"))
-        step = count_of(request.query.get("step", "0"))
-        if step is None:
-            return json_error(400, "bad_request", _('"step" must be a non-negative integer'))
-        game = replays.pop(table.id, None)
-        if game is None:
-            from biblios_kit.tui.replay_view import GameReplay
-
-            game = GameReplay(table.state)
-        replays[table.id] = game
-        while len(replays) > 16:
-            replays.popitem(last=False)
-        return _json(replay_texts(game, step, list(table.names), page_language(request)))
+        return replay_reply(request, table, replays, 16)
 
     async def record(request: web.Request) -> web.Response:
         from biblios_kit.net.seat_page import record_reply

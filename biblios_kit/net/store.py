@@ -18,6 +18,7 @@ import time
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any
 
 from biblios_kit.engine.records import record_of, save_record
 from biblios_kit.engine.state import GameState
@@ -226,20 +227,7 @@ class Store:
                     "SELECT action FROM actions WHERE table_id = ? ORDER BY number", (row[0],)
                 )
             )
-            yield StoredTable(
-                id=row[0],
-                ruleset=row[1],
-                options=tuple(json.loads(row[2])),
-                players=row[3],
-                seed=row[4],
-                seats=tuple(json.loads(row[5])),
-                names=tuple(json.loads(row[6])),
-                token_digests=tuple(json.loads(row[7])),
-                bot_delay=float(row[8]),
-                finished=bool(row[9]),
-                actions=actions,
-                settings=settings_from_json(row[10]),
-            )
+            yield stored_table(row, actions)
 
     def record_path(self, table_id: str) -> Path:
         """Where the game record of a finished table is written."""
@@ -251,6 +239,25 @@ class Store:
 
     def _transaction(self) -> _Transaction:
         return _Transaction(self.db)
+
+
+def stored_table(row: Sequence[Any], actions: Sequence[str]) -> StoredTable:
+    """A :class:`StoredTable` from a row of the ``tables`` columns ``id, ruleset, options, players, seed, seats,
+    names, token_digests, bot_delay, finished, settings`` (both stores read them in that order) and its actions."""
+    return StoredTable(
+        id=row[0],
+        ruleset=row[1],
+        options=tuple(json.loads(row[2])),
+        players=row[3],
+        seed=row[4],
+        seats=tuple(json.loads(row[5])),
+        names=tuple(json.loads(row[6])),
+        token_digests=tuple(json.loads(row[7])),
+        bot_delay=float(row[8]),
+        finished=bool(row[9]),
+        actions=tuple(actions),
+        settings=settings_from_json(row[10]),
+    )
 
 
 def settings_from_json(text: str) -> dict[str, object]:
