@@ -52,6 +52,7 @@ GROUPS: tuple[tuple[str, tuple[str, ...]], ...] = (
             "biblios_kit.bots.heuristic",
             "biblios_kit.bots.playout",
             "biblios_kit.bots.ismcts",
+            "biblios_kit.lab.projector",
         ),
     ),
 )
