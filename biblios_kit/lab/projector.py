@@ -2,8 +2,9 @@
 
 :mod:`biblios_kit.lab.metrics` plays a game through ``simulate``'s loop with :meth:`Positions.take`
 as its turn-boundary hook, then projects every position taken (:class:`Projector`) and reads the
-leads (:func:`leads`) and the kernel's event log (:func:`event_counts`). These are the lab's only
-loops that run per turn boundary or per event; they live here, typed for mypyc, so that measuring
+leads (:func:`leads`), the kernel's event log (:func:`event_counts`) and the result
+(:func:`result_figures`). These are the lab's only loops that run per turn boundary, per event or
+per die; they live here, typed for mypyc, so that measuring
 a game costs a few percent of playing it (``benchmarks/lab.py``, ``docs/performance.md``). The
 same source runs interpreted where nothing is compiled, with the same results.
 """
@@ -22,15 +23,23 @@ NO_LETTER: Final = 1 << 20
 
 
 class Positions:
-    """The hands and dice at each turn boundary of a game being played: :meth:`take` is the runner's hook."""
+    """The hands and dice at each turn boundary of a game being played: :meth:`take` is the runner's hook.
+
+    Kept flat, in lists of ints that only grow: a copy of each hand per boundary would be some 160
+    lists alive until the game ends (two players), which the garbage collector walks again and
+    again while the bots play (the lab's overhead at two players: +6-7% of CPU time against +3-4%
+    with the collector off, measured).
+    """
 
     def __init__(self) -> None:
         self.done: list[int] = []
         """Decisions made before each position."""
-        self.hands: list[list[list[int]]] = []
-        """Each position's hands (copies of the state's lists, in the state's order)."""
-        self.dice: list[list[int]] = []
-        """Each position's dice faces (a copy)."""
+        self.cards: list[int] = []
+        """Every position's hands, one after the other (each hand in the state's order)."""
+        self.sizes: list[int] = []
+        """The length of each hand in :attr:`cards`, position by position, seat by seat."""
+        self.faces: list[int] = []
+        """Every position's dice faces, one after the other."""
         self.auction = -1
         """The index of the position where the auction phase starts (-1: the game had none)."""
 
@@ -39,8 +48,11 @@ class Positions:
         if auction and self.auction < 0:
             self.auction = len(self.done)
         self.done.append(done)
-        self.hands.append([hand[:] for hand in state.hands])
-        self.dice.append(state.dice[:])
+        cards, sizes = self.cards, self.sizes
+        for hand in state.hands:
+            cards.extend(hand)
+            sizes.append(len(hand))
+        self.faces.extend(state.dice)
 
 
 class Projector:
@@ -90,8 +102,19 @@ class Projector:
 
     def all(self, positions: Positions) -> list[tuple[int, tuple[int, ...]]]:
         """``(decisions made, projected points)`` of every position of ``positions``, in game order."""
-        done, hands, dice = positions.done, positions.hands, positions.dice
-        return [(done[i], self.project(hands[i], dice[i])) for i in range(len(done))]
+        done, cards, sizes, dice = positions.done, positions.cards, positions.sizes, positions.faces
+        players = len(self.hands)
+        n_dice = len(self.faces)
+        projected: list[tuple[int, tuple[int, ...]]] = []
+        at = 0
+        for i in range(len(done)):
+            now: list[list[int]] = []
+            for p in range(players):
+                size = sizes[i * players + p]
+                now.append(cards[at : at + size])
+                at += size
+            projected.append((done[i], self.project(now, dice[i * n_dice : (i + 1) * n_dice])))
+        return projected
 
     def _count_in(self, p: int, cards: list[int], dirty: list[int]) -> None:
         """Add ``cards`` to player ``p``'s totals; add to ``dirty`` the categories whose dice may go elsewhere now.
