@@ -1,15 +1,15 @@
 """Hatchling build hook: compile the message catalogs, and the rules kernel and the bots with mypyc.
 
 * The gettext catalogs (``locales/*/LC_MESSAGES/*.po``) become ``.mo`` files inside the wheel.
-* The modules of ``biblios_kit/_kernel.py``'s ``GROUPS`` (the kernel, then the bots) are
-  compiled to C extensions with mypyc, the compiler mypy and black ship with, from the very
-  same Python source, one shared library per group. A regular wheel carries the extensions;
-  an editable install (``pip install -e .``, what ``make`` does) builds them in place, next
-  to their sources. When a group does not compile, the groups after it are dropped and the
-  rest is compiled again: an error in a bot module leaves the bots interpreted and the
-  kernel compiled. Without a working C compiler, or with ``BIBLIOS_KIT_PURE=1`` in the
-  environment, nothing is compiled and the same modules run interpreted, with the same
-  results (``biblios-kit --version`` says which).
+* The modules of ``biblios_kit/_kernel.py``'s ``GROUPS`` (the kernel, then the bots with the
+  lab's measurement loops) are compiled to C extensions with mypyc, the compiler mypy and
+  black ship with, from the very same Python source, one shared library per group. A
+  regular wheel carries the extensions; an editable install (``pip install -e .``, what
+  ``make`` does) builds them in place, next to their sources. When a group does not
+  compile, the groups after it are dropped and the rest is compiled again: an error in a
+  bot module leaves the bots interpreted and the kernel compiled. Without a working C
+  compiler, or with ``BIBLIOS_KIT_PURE=1`` in the environment, nothing is compiled and the
+  same modules run interpreted, with the same results (``biblios-kit --version`` says which).
 """
 
 from __future__ import annotations

@@ -92,7 +92,8 @@ def one_side(experiment: Experiment, ruleset: str, side: str) -> None:
 
     For counting instructions, which a shared machine does not disturb: run it under
     ``valgrind --tool=cachegrind --cache-sim=no`` with two numbers of games (10 and 30, say), for
-    each side; the difference of the totals over the difference of games is one game's count.
+    each side; the difference of the totals over the difference of games is one game's count
+    (with ``PYTHONHASHSEED=0``, and the compiled build: ``biblios-kit --version`` says which runs).
     """
     from biblios_kit.sim.model import SimConfig
     from biblios_kit.sim.runner import _play_range

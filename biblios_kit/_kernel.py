@@ -52,6 +52,7 @@ GROUPS: tuple[tuple[str, tuple[str, ...]], ...] = (
             "biblios_kit.bots.heuristic",
             "biblios_kit.bots.playout",
             "biblios_kit.bots.ismcts",
+            "biblios_kit.lab.projector",
         ),
     ),
 )
@@ -59,8 +60,10 @@ GROUPS: tuple[tuple[str, tuple[str, ...]], ...] = (
 shared library, ``<group>__mypyc.<abi>.so`` beside the package (each module's own extension is
 a small shim that loads it). ``hatch_build.py`` compiles them, the ``Makefile`` watches their
 sources: this is the only list. The kernel comes first (``engine/observation.py`` with it:
-``state.py`` calls it); the bots, compiled after it, call the kernel's native code, and a
-compile error in a bot module leaves the bots interpreted, never the kernel. ``engine/hidden.py``
+``state.py`` calls it); the bots, compiled after it with the balance lab's per-game
+measurement loops (``lab/projector.py``, which the lab runs at every turn boundary of its
+games), call the kernel's native code, and a compile error in a module of that group leaves
+it interpreted, never the kernel. ``engine/hidden.py``
 (the model of hidden information) and ``engine/worlds.py`` stay interpreted (its error class
 inherits ``RuntimeError``, which mypyc cannot compile)."""
 

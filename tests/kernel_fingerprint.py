@@ -7,7 +7,8 @@ games, decision by decision, whatever runs them. The games cover random playouts
 counts and bot games: easy, medium (with and without style parameters) and hard (its
 default bidding search, the tree, and the paired comparison of every decision) on every shipped edition and option at two, three and
 four players, and the hints and game reviews of ``bots/hints.py`` (moves, reasons and
-every number of the analyses, floats to the last bit). Run as a script, it prints the build
+every number of the analyses, floats to the last bit), and the lab's measurement of games as
+they are played (``lab/projector.py``). Run as a script, it prints the build
 and the fingerprint.
 """
 
@@ -96,6 +97,25 @@ def _hints() -> str:
     return played.hexdigest()
 
 
+def _lab() -> str:
+    """The lab's measurement of games as they are played (its projector is compiled with the bots): every
+    figure of games at two to four players, the printed scoring, second-place dice and scoring as data."""
+    from biblios_kit.lab.metrics import play_and_measure
+
+    measured = hashlib.sha256()
+    for ruleset_id, options, players in (
+        ("biblios", (), 2),
+        ("biblios", (), 4),
+        ("second-place-dice", (), 3),
+        ("complete-library", ("count-the-books",), 3),
+    ):
+        ruleset = load_ruleset(ruleset_id, list(options))
+        for seed in range(4):
+            seats = tuple(("easy", "random", "medium")[(seed + seat) % 3] for seat in range(players))
+            measured.update(json.dumps(play_and_measure(ruleset, players, seed, seats), sort_keys=True).encode())
+    return measured.hexdigest()
+
+
 def fingerprint() -> dict[str, str]:
     """A digest per kind of game: random playouts with and without a log, bot games, perft counts."""
     digests: dict[str, str] = {}
@@ -123,6 +143,7 @@ def fingerprint() -> dict[str, str]:
     digests["perft"] = ",".join(map(str, counts))
     digests.update(_bot_games())
     digests["hints"] = _hints()
+    digests["lab"] = _lab()
     return digests
 
 

@@ -120,18 +120,61 @@ def test_projected_points_are_the_engines_score(name: str, options: tuple[str, .
 
     from biblios_kit.engine import compile_rules
     from biblios_kit.engine.scoring import score_hands
-    from biblios_kit.lab.metrics import _Projector
+    from biblios_kit.lab.projector import Projector
 
     ruleset = load_ruleset(name, list(options))
     rules = compile_rules(ruleset)
     for seed in range(12):
         state = new_game(ruleset, players, seed)
-        projector = _Projector(rules, players)
+        projector = Projector(rules, players)
         rng = random.Random(seed)
         while not state.is_terminal():
             state.apply(state.random_action(rng))
             hands = [list(state.hand(p)) for p in range(players)]
-            assert projector.points(state) == score_hands(rules, hands, list(state.dice_values())).victory_points
+            projected = projector.project([hand[:] for hand in state.hands], state.dice[:])
+            assert projected == score_hands(rules, hands, list(state.dice_values())).victory_points
+
+
+def test_leads_by_hand() -> None:
+    """Lead changes count the sole leader changing (ties in between do not); the decisive point is the
+    first checkpoint from which a winner leads, alone or tied, to the end."""
+    from biblios_kit.lab.projector import leaders, leads
+
+    checkpoints = [(0, (0, 0)), (3, (2, 0)), (5, (2, 3)), (6, (3, 3)), (8, (4, 3)), (9, (4, 4))]
+    assert [leaders(vp) for _done, vp in checkpoints] == [0b11, 0b01, 0b10, 0b11, 0b01, 0b11]
+    assert leads(checkpoints, 0b10, 9) == (2, 9)  # seat 1 won: it leads (tied) only at the last checkpoint
+    assert leads(checkpoints, 0b01, 9) == (2, 6)  # seat 0 won: it leads from decision 6 on
+    assert leads([(0, (1, 0, 0)), (4, (0, 0, 2))], 0b100, 4) == (1, 4)
+    assert leads([(0, (0, 0))], 0b11, 0) == (0, 0)
+
+
+@pytest.mark.parametrize(("name", "players"), [("biblios", 4), ("second-place-dice", 3), ("complete-library", 2)])
+def test_result_figures_read_the_result(name: str, players: int) -> None:
+    """Win shares, first-place winners and dice faces, against a plain reading of the engine's result."""
+    from biblios_kit.lab.projector import event_counts, result_figures
+
+    ruleset = load_ruleset(name)
+    for index in range(6):
+        state = play_game(ruleset, players, game_seed(3, index), ("random",) * players, boundary=lambda *_: None)
+        result = state.result()
+        win, category_winner, dice = result_figures(result)
+        assert win == [result.win_share(p) for p in range(players)]
+        assert category_winner == [
+            next((a.winner if a.winner is not None else -1 for a in c.awards if a.place == 1), -1)
+            for c in result.categories
+        ]
+        expected = {
+            f"{k}" if a.place == 1 else f"{k}:{a.place}": a.value
+            for k, c in enumerate(result.categories, start=1)
+            for a in c.awards
+        }
+        assert dice == expected and list(dice) == list(expected)
+        kinds = [e.kind for e in state.events_for(0)]
+        assert event_counts(state) == (
+            kinds.count(EventKind.REVEALED),
+            kinds.count(EventKind.DISCARDED),
+            kinds.count(EventKind.CANNOT_PAY) + kinds.count(EventKind.REFUSED),
+        )
 
 
 def test_second_place_dice_are_measured_by_place() -> None:
