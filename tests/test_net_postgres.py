@@ -851,3 +851,53 @@ def test_a_seat_connected_to_another_process_is_not_absent(db_url: str, tmp_path
             hub.store.close()
 
     asyncio.run(scenario())
+
+
+def test_every_seat_sees_who_is_connected_to_any_process(db_url: str, tmp_path: Path) -> None:
+    """A table without clocks: seat 0 follows it through a, seat 1 comes and goes through b; a's table_info says so."""
+
+    async def scenario() -> None:
+        hubs = [TableHub(PgStore(db_url, tmp_path / name), ThreadPoolExecutor(1)) for name in ("a", "b")]
+        for hub in hubs:
+            hub.start()
+        following = [asyncio.create_task(hub.follow()) for hub in hubs]
+        invitation = hubs[0].create("biblios", [], 3, ["human", "human", "easy"], seed=8, bot_delay=0.05)
+        tables = [hub.table(invitation.table) for hub in hubs]
+        on_a = hubs[0].listen(tables[0], 0, info=True)
+
+        def connected_on_a() -> list[bool] | None:
+            last = None
+            while not on_a.queue.empty():
+                text = on_a.queue.get_nowait()
+                message = json.loads(text) if text else {}
+                if message.get("type") == "table_info":
+                    last = message["connected"]
+            return last
+
+        seen: list[list[bool]] = []
+
+        def a_says(expected: list[bool]) -> bool:
+            now = connected_on_a()
+            if now is not None:
+                seen.append(now)
+            return bool(seen) and seen[-1] == expected
+
+        await _until(lambda: a_says([True, False, True]))
+        on_b = hubs[1].listen(tables[1], 1, info=True)
+        await _until(lambda: a_says([True, True, True]))  # seat 1 is connected to b: a's seat sees it
+        hubs[1].forget(tables[1], on_b)
+        try:
+            await _until(lambda: a_says([True, False, True]))  # and sees it leave
+        except AssertionError:
+            raise AssertionError(f"table_info on a: {seen}; a: {tables[0].elsewhere} elsewhere") from None
+        for task in following:
+            task.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await task
+        for hub in hubs:
+            await hub.stop()
+            assert hub.shared is not None
+            await hub.shared.aclose()
+            hub.store.close()
+
+    asyncio.run(scenario())

@@ -48,7 +48,7 @@ from typing import TYPE_CHECKING, Any
 
 from biblios_kit.atomic import write_text_atomic
 from biblios_kit.i18n import _
-from biblios_kit.net.presence import connected_seats, send_to
+from biblios_kit.net.presence import connected_seats, local_seats, send_to
 from biblios_kit.net.protocol import dumps
 from biblios_kit.net.views import SPECTATOR
 
@@ -267,7 +267,7 @@ class Clocks:
         if clock is None or not self.started:
             return
         if self.hub.shared is not None and self.judges_absence(table):
-            local = connected_seats(table)
+            local = local_seats(table)
             if local != clock.local:
                 clock.local = local
                 self.hub.share_presence_soon(table.id)  # the process that runs the clocks judges absence

@@ -26,10 +26,16 @@ if TYPE_CHECKING:
 HUMAN = "human"
 
 
-def connected_seats(table: Table) -> list[bool]:
-    """Per seat, whether it is connected now (a bot seat always is)."""
+def local_seats(table: Table) -> list[bool]:
+    """Per seat, whether it is connected to this process now (a bot seat always is)."""
     present = {listener.seat for listener in table.listeners}
     return [spec != HUMAN or seat in present for seat, spec in enumerate(table.seats)]
+
+
+def connected_seats(table: Table) -> list[bool]:
+    """Per seat, whether it is connected now, to this process or (a shared store) another one (a bot seat always is)."""
+    elsewhere = table.elsewhere
+    return [here or seat in elsewhere for seat, here in enumerate(local_seats(table))]
 
 
 def table_info(table: Table) -> dict[str, Any]:

@@ -122,6 +122,8 @@ class Table:
     bot_wait: float = 0.0
     """Seconds added to the bot delay before the next bot move (:data:`TAKEOVER_SECONDS` after another process's change)."""
     settings: TableSettings = field(default_factory=TableSettings)
+    elsewhere: frozenset[int] = frozenset()
+    """With a shared store: the seats connected to other live processes (``table_info`` counts them connected)."""
     """Hints, spectators, open to the lobby (:mod:`biblios_kit.net.settings`)."""
     _cache: ViewCache | None = None
     _headers: dict[int, str] = field(default_factory=dict)
@@ -585,7 +587,7 @@ class TableHub:
     async def _heard(self, table_id: str, version: int) -> None:
         table = self.tables.get(table_id)
         if table is not None and version == PRESENCE_CHANGED:
-            if self.clocks.judges_absence(table):
+            if table.listeners or self.clocks.judges_absence(table):
                 await self.share_presence()
             return
         if table is not None and version == REMATCH_CHANGED:
@@ -652,19 +654,23 @@ class TableHub:
         """
         assert self.shared is not None
         connected = {}
-        judged = False
+        followed = False
         for table in self.tables.values():
-            if self.clocks.judges_absence(table):
-                judged = True
+            if table.listeners or self.clocks.judges_absence(table):
+                followed = True
                 seats = sorted({listener.seat for listener in table.listeners if listener.seat != SPECTATOR})
                 if seats:
                     connected[table.id] = seats
-        if not judged and not self._presence_written and not announce:
-            return  # no table here counts absences: nothing to say or read
+        if not followed and not self._presence_written and not announce:
+            return  # nobody follows a table here and no table counts absences: nothing to say or read
         elsewhere = await self.shared.share_presence(connected, announce)
         self._presence_written = bool(connected)
         for table in list(self.tables.values()):
-            self.clocks.elsewhere_now(table, frozenset(elsewhere.get(table.id, ())))
+            there = frozenset(elsewhere.get(table.id, ()))
+            if there != table.elsewhere:
+                table.elsewhere = there
+                presence.announce(table)  # who is connected, as every process sees it
+            self.clocks.elsewhere_now(table, there)
 
     def share_presence_soon(self, table_id: str) -> None:
         """The seats connected here to ``table_id`` changed: tell the other processes (a shared store)."""
@@ -771,6 +777,8 @@ class TableHub:
         announce(table)  # who is connected, to every connection (the new one after its view)
         self.clocks.joined(listener, table)
         self.clocks.presence(table)
+        if self.shared is not None and seat != SPECTATOR:
+            self.share_presence_soon(table.id)  # the other processes' seats see it connected
         return listener
 
     def forget(self, table: Table, listener: Listener) -> None:
@@ -778,6 +786,8 @@ class TableHub:
         if listener in table.listeners:
             table.listeners.discard(listener)
             announce(table)
+            if self.shared is not None and listener.seat != SPECTATOR:
+                self.share_presence_soon(table.id)
         self.clocks.presence(table)
 
     def _send_view(self, table: Table, listener: Listener, since: int | None = None) -> None:
