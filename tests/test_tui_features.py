@@ -188,6 +188,7 @@ def test_resume_a_saved_game_and_keep_saving() -> None:
             assert table.session.names == ("Eve", "Max") and table.viewer == 1
             press(app, "x")  # pass
             await run_until(pilot, lambda: table.session.state.decision_count > state.decision_count)
+            table.session.flush()  # the table writes its saves in a thread
             saved = load_game()
             assert (
                 saved.state.actions[: state.decision_count + 1]

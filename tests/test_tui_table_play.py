@@ -10,7 +10,9 @@ import re
 import pytest
 from conftest import cat, game_config, play_turn, position, press, run_until, visible_text, waiting_for_person
 from rich.console import Console
+from rich.text import Text
 from table_helpers import after_penalty, bidding, open_table, table_app
+from textual.content import Content
 from textual.widgets import Input, RichLog, Static
 
 from biblios_kit.engine.state import Phase
@@ -39,7 +41,8 @@ def panel(table: TableScreen, widget_id: str) -> str:
     """The plain text a panel shows now, laid out at its width, spaces and line breaks as single spaces."""
     widget = table.query_one(f"#{widget_id}", Static)
     console = Console(width=max(20, widget.content_region.width), file=io.StringIO(), color_system=None)
-    console.print(widget.content)
+    content = widget.content  # a Text is shown as the Content Textual makes of it (see show_measured)
+    console.print(Text(content.plain) if isinstance(content, Content) else content)
     return re.sub(r"[ \n]+", " ", console.file.getvalue()).strip()  # type: ignore[attr-defined]
 
 

@@ -244,7 +244,10 @@ class BibliosApp(App[None]):
     def show_end(self, session: TableSession) -> None:
         """Show the end of the game."""
         from biblios_kit.tui.screens.end import EndScreen
+        from biblios_kit.tui.session import GameSession
 
+        if isinstance(session, GameSession):
+            session.flush()  # the final save is on disk when the end screen shows
         self.session = session
         self._replace_screens(EndScreen(session.ruleset, session.result(), session.names, session.full_state))
 

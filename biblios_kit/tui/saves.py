@@ -95,11 +95,20 @@ def save_game(state: GameState, seats: tuple[str, ...] | list[str], names: tuple
     left in the same folder.
     """
     target = path or save_path()
-    tidy_saves_folder(target.parent)
-    write_text_atomic(
-        target, json.dumps(document_of(state, seats, names, lang, autoplay=autoplay), ensure_ascii=False) + "\n"
-    )
+    write_save(target, save_text(state, seats, names, lang, autoplay=autoplay))
     return target
+
+
+def save_text(state: GameState, seats: tuple[str, ...] | list[str], names: tuple[str, ...] | list[str],
+              lang: str | None, *, autoplay: str = DEFAULT_AUTOPLAY) -> str:  # fmt: skip
+    """The text :func:`save_game` writes for ``state``."""
+    return json.dumps(document_of(state, seats, names, lang, autoplay=autoplay), ensure_ascii=False) + "\n"
+
+
+def write_save(target: Path, text: str) -> None:
+    """Write a :func:`save_text` atomically and durably at ``target`` (the second half of :func:`save_game`)."""
+    tidy_saves_folder(target.parent)
+    write_text_atomic(target, text)
 
 
 def load_game(path: Path | None = None) -> SavedGame:

@@ -14,7 +14,9 @@ from __future__ import annotations
 
 import random
 import secrets
+import time
 from collections.abc import Callable, Sequence
+from concurrent.futures import Future, ThreadPoolExecutor
 from pathlib import Path
 
 from biblios_kit.bots.base import Bot
@@ -26,15 +28,20 @@ from biblios_kit.engine.scoring import GameResult
 from biblios_kit.engine.state import GameState, Phase, new_game
 from biblios_kit.i18n import _
 from biblios_kit.names import clean_name
+from biblios_kit.resources import saved_game_path
 from biblios_kit.rules.model import Ruleset
 from biblios_kit.tui.config import AUTOPLAY_MODES, DEFAULT_AUTOPLAY, GameConfig
 from biblios_kit.tui.public_cards import public_events
-from biblios_kit.tui.saves import HUMAN, SavedGame, save_game
+from biblios_kit.tui.saves import HUMAN, SavedGame, save_text, write_save
 
 
 def fresh_seed() -> int:
     """A seed from the operating system's entropy (63 bits), for a continued game's new chance."""
     return secrets.randbits(63)
+
+
+BACKGROUND_SAVE_DELAY = 0.03
+"""Seconds the writer thread waits before writing a save (see :meth:`GameSession.write_in_background`)."""
 
 
 class GameSession:
@@ -77,6 +84,10 @@ class GameSession:
             seat: make_bot(spec, bot_seed(base, seat), ruleset) for seat, spec in enumerate(self.seats) if spec != HUMAN
         }
         self.save_error: str | None = None
+        self._writer: ThreadPoolExecutor | None = None
+        self._written: Future[None] | None = None
+        self._saves = 0
+        """Saves handed to the writer thread; only the newest one is written."""
 
     @classmethod
     def new(cls, config: GameConfig, names: Sequence[str] | None = None, save_to: Path | None = None,
@@ -198,11 +209,48 @@ class GameSession:
         self.save()
 
     def save(self) -> None:
-        """Write the record atomically (when autosave is on); a failure is kept in :attr:`save_error`."""
+        """Write the record atomically (when autosave is on); a failure is kept in :attr:`save_error`.
+
+        With :meth:`write_in_background` the record is made here and written by a thread (in order).
+        """
         if not self.autosave:
             return
+        target = self.save_to or saved_game_path()
+        text = save_text(self.state, self.seats, self.names, self.lang, autoplay=self.autoplay)
+        if self._writer is None:
+            self._write(target, text)
+        else:
+            self._saves += 1
+            self._written = self._writer.submit(self._write_later, target, text, self._saves)
+
+    def _write(self, target: Path, text: str) -> None:
         try:
-            save_game(self.state, self.seats, self.names, self.lang, self.save_to, autoplay=self.autoplay)
+            write_save(target, text)
             self.save_error = None
         except OSError as error:
             self.save_error = f"{error.strerror or error}"
+
+    def _write_later(self, target: Path, text: str, number: int) -> None:
+        """In the writer thread: wait for the frame showing the move to be drawn (a thread that wants the
+        interpreter while a frame is drawn delays it), then write, unless a newer save follows."""
+        if number == self._saves:
+            time.sleep(BACKGROUND_SAVE_DELAY)
+        if number == self._saves:
+            self._write(target, text)
+
+    def write_in_background(self, on: bool) -> None:
+        """Write the saves in a thread from now on (the table does, so that a key's frame does not wait for
+        the disk: an atomic, flushed write takes 2-8 ms, most of it waiting), or again at once; turning it
+        off waits for the last save. The thread writes :data:`BACKGROUND_SAVE_DELAY` after a move, the newest
+        position only (moves in quick succession, by bots, are saved once), each save in full;
+        :attr:`save_error` then tells of a failure one move later."""
+        if on and self._writer is None:
+            self._writer = ThreadPoolExecutor(max_workers=1, thread_name_prefix="save")
+        elif not on and self._writer is not None:
+            self._writer.shutdown(wait=True)
+            self._writer, self._written = None, None
+
+    def flush(self) -> None:
+        """Wait until the last save is written (nothing to do without :meth:`write_in_background`)."""
+        if self._written is not None:
+            self._written.result()

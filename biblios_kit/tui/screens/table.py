@@ -26,10 +26,12 @@ from biblios_kit.engine.observation import Observation
 from biblios_kit.engine.state import Phase
 from biblios_kit.errors import BibliosError
 from biblios_kit.i18n import _, current_language
+from biblios_kit.tui.heap import release_heap, settle_heap
 from biblios_kit.tui.localize import set_bindings
 from biblios_kit.tui.render import WARNING
 from biblios_kit.tui.screens.table_actions import TableActions
 from biblios_kit.tui.screens.table_keys import table_bindings
+from biblios_kit.tui.session import GameSession
 from biblios_kit.tui.table_session import TableSession
 from biblios_kit.tui.table_turns import autoplay_mode, next_turn
 from biblios_kit.tui.table_view import (
@@ -42,6 +44,7 @@ from biblios_kit.tui.widgets.action_bar import ActionBar
 from biblios_kit.tui.widgets.dice import DiceRow
 from biblios_kit.tui.widgets.table_log import TableLog
 from biblios_kit.tui.widgets.table_panels import FocusBox, HandPanel, NoticePanel, PlayersPanel, PublicPanel, StatusBar
+from biblios_kit.tui.widgets.table_parts import TablePanels
 
 HIGHLIGHT_SECONDS = 2.5
 """How long what just changed stays highlighted."""
@@ -87,6 +90,7 @@ class TableScreen(TableActions):
         self._live = False
         """Mounted and not yet removed: only then are there panels to draw."""
         self._drawn_for: int | None = None
+        self._panels: TablePanels | None = None
         self._fade: Timer | None = None
         self.too_small = False
         """The terminal is below :data:`MIN_SIZE`: a message replaces the table."""
@@ -113,13 +117,20 @@ class TableScreen(TableActions):
 
     def on_mount(self) -> None:
         self._live = True
+        if isinstance(self.session, GameSession):  # a key's frame does not wait for the disk
+            self.session.write_in_background(True)
         self.relocalize()
         self.advance()
+        self.call_after_refresh(settle_heap)  # no full garbage collection of the app in a key's frame
 
     def on_unmount(self) -> None:
-        """Stop drawing; an answer from a bot still thinking is now stale."""
+        """Stop drawing; an answer from a bot still thinking is now stale; the last save is written; the objects
+        frozen by :func:`settle_heap` may be collected again."""
         self.token += 1
         self._live = False
+        release_heap()
+        if isinstance(self.session, GameSession):
+            self.session.write_in_background(False)  # waits for the last save
 
     def on_resize(self) -> None:
         """Below :data:`MIN_SIZE` say so instead of showing a table with parts missing; draw at the new size."""
@@ -153,18 +164,14 @@ class TableScreen(TableActions):
         view = table_view(self.session, self.seen, self.feed, previous)
         self.view, self.seen = view, view.seen
         try:
-            self.query_one(StatusBar).part = view.status
-            self.query_one(DiceRow).part = view.dice
-            self.query_one(HandPanel).part = view.hand
-            self.query_one(PublicPanel).part = view.public
-            self.query_one(FocusBox).part = view.focus
-            self.query_one(PlayersPanel).part = view.players
-            self.query_one(TableLog).part = view.log
-            self.query_one(NoticePanel).part = view.notice
-            self.query_one(ActionBar).part = view.actions
-        except NoMatches:  # the app is closing and the panels are already gone (a late bot answer)
+            if self._panels is None:
+                self._panels = TablePanels.find(self)
+        except NoMatches:
+            self._panels = None
+        if self._panels is None or not self._panels.attached:  # the app is closing: the panels are gone
             self._live = False
             return
+        self._panels.show(view)
         if view.news:
             if self._fade is not None:
                 self._fade.stop()

@@ -37,6 +37,11 @@ class ActionBar(Horizontal):
 
     part: var[ActionsPart | None] = var(None)
 
+    def __init__(self, *, id: str | None = None) -> None:
+        super().__init__(id=id)
+        self._buttons: list[ActionButton] = []
+        self._note: Static | None = None
+
     def compose(self) -> ComposeResult:
         for _index in range(ACTION_BUTTONS):
             yield ActionButton("", classes="action", compact=True)
@@ -46,7 +51,9 @@ class ActionBar(Horizontal):
         self._draw()
 
     def on_mount(self) -> None:
-        """The buttons are there now: show the part set before."""
+        """The buttons are there now (found once: two DOM queries per key otherwise): show the part set before."""
+        self._buttons = list(self.query(ActionButton))
+        self._note = self.query_one("#waiting", Static)
         self._draw()
 
     def on_resize(self, _event: Resize) -> None:
@@ -61,14 +68,13 @@ class ActionBar(Horizontal):
 
     def _draw(self) -> None:
         part = self.part
-        notes = self.query("#waiting").results(Static)
-        note = next(notes, None)
-        if part is None or note is None:  # not composed yet: done on mounting
+        note = self._note
+        if part is None or note is None:  # not mounted yet: done on mounting
             return
         offers = part.offers
         room = (self.screen.size.width or 80) - 2
         short = sum(len(offer.label) + 5 for offer in offers if offer.short is not None) > room
-        for index, button in enumerate(self.query(ActionButton)):
+        for index, button in enumerate(self._buttons):
             if index < len(offers):
                 offer = offers[index]
                 label = offer_label(offer, short)

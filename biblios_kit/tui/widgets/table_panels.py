@@ -10,7 +10,10 @@ every update).
 
 from __future__ import annotations
 
-from rich.console import RenderableType
+from rich.console import Console, ConsoleOptions, RenderableType, RenderResult
+from rich.measure import Measurement
+from rich.segment import Segment
+from rich.text import Text
 from textual.app import ComposeResult
 from textual.containers import VerticalScroll
 from textual.content import Content
@@ -33,14 +36,47 @@ from biblios_kit.tui.table_text import (
 from biblios_kit.tui.table_view import FocusPart, HandPart, NoticePart, PlayersPart, PublicPart, StatusPart
 
 
+class Drawn:
+    """A Rich renderable already drawn at one width: drawn at that width again (to measure its height, then
+    to paint it), its lines are given back as they are instead of being worked out twice more."""
+
+    def __init__(self, renderable: RenderableType, width: int, lines: list[list[Segment]]) -> None:
+        self.renderable = renderable
+        self.width = width
+        self.lines = lines
+
+    def __rich_console__(self, console: Console, options: ConsoleOptions) -> RenderResult:
+        if options.max_width != self.width:
+            yield self.renderable
+            return
+        new_line = Segment.line()
+        for line in self.lines:
+            yield from line
+            yield new_line
+
+    def __rich_measure__(self, console: Console, options: ConsoleOptions) -> Measurement:
+        return Measurement.get(console, options, self.renderable)
+
+
 def show_measured(widget: Static, renderable: RenderableType, lines: tuple[int, int] | None) -> tuple[int, int]:
     """Show ``renderable`` in ``widget``, whose height follows its text: a layout pass only when the number of
-    lines at its width differs from ``lines`` (what it showed before); returns the new (width, lines)."""
+    lines at its width differs from ``lines`` (what it showed before); returns the new (width, lines).
+
+    The lines are counted as Textual will draw them, and that work is kept for the layout pass and the paint:
+    a :class:`~rich.text.Text` becomes the :class:`~textual.content.Content` Textual would make of it (which
+    remembers its height), any other renderable is drawn once (:class:`Drawn`)."""
     width = widget.content_region.width or max(10, (widget.screen.size.width or 80) // 2 - 4)
-    console = widget.app.console
-    now = (width, len(console.render_lines(renderable, console.options.update_width(width), pad=False)))
-    widget.update(renderable, layout=now != lines)
-    return now
+    app = widget.app
+    shown: Content | Drawn
+    if isinstance(renderable, Text):
+        shown = Content.from_rich_text(renderable, console=app.console)
+        count = shown.get_height(widget.styles, width)  # type: ignore[arg-type]  # as Textual calls it
+    else:
+        options = app.console_options.update_width(width).update(highlight=False)  # as Textual draws it
+        drawn = app.console.render_lines(renderable, options, pad=False)
+        shown, count = Drawn(renderable, width, drawn), len(drawn)
+    widget.update(shown, layout=(width, count) != lines)
+    return width, count
 
 
 class StatusBar(Static):
