@@ -50,6 +50,7 @@ def test_join_votes_for_a_stand_in_tells_the_events_and_takes_its_seat_back(host
             await run_until(pilot, lambda: isinstance(app.screen, TableScreen) and app.table_info is not None)
             assert not app.stand_in_action("seat_back")
             # Ana is away: Beto's vote is the majority of the others (one of one).
+            await run_until(pilot, lambda: app.stand_in_action("vote"))  # the key applies once the client knows
             await pilot.press("v")
             await run_until(pilot, lambda: "The vote passed: a stand-in bot plays for Ana." in notes, limit=10)
             assert "Beto votes to let a stand-in bot play for Ana (1 of 1 votes)." in notes
@@ -93,3 +94,15 @@ def test_event_sentences_and_clock_times() -> None:
         assert event_sentence(bad, names) is None
     assert [clock_time(t) for t in (0, 0.2, 59.5, 61, 3600)] == ["0:00", "0:01", "1:00", "1:01", "1:00:00"]
     assert [clock_time(t) for t in (float("nan"), float("inf"), -5, 1e300)] == ["0:00", "0:00", "0:00", "168:00:00"]
+
+
+def test_a_spectator_has_no_seat_to_take_back_nor_a_vote() -> None:
+    """A spectator's client gets the clock messages too: its keys never index the stand-ins by a seat it lacks."""
+    from types import SimpleNamespace
+
+    app = RemoteApp("http://127.0.0.1:9", "t", None, "en")
+    app.remote_session = SimpleNamespace(seat=None, seats=["human", "human"])  # type: ignore[assignment]
+    app.clock = {"stand_in": [None, "vote"]}
+    app.table_info = {"connected": [False, True]}
+    assert not app.stand_in_action("seat_back")
+    assert not app.stand_in_action("vote")

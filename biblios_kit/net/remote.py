@@ -501,7 +501,7 @@ class RemoteApp(BibliosApp):
     def stand_in_action(self, action: str) -> bool:
         """Whether ``g`` (take my seat back) or ``v`` (vote for a stand-in for the people away) applies now."""
         session, clock = self.remote_session, self.clock
-        if session is None:
+        if session is None or session.seat is None:  # a spectator has no seat to take back, no vote
             return False
         if action == "seat_back":
             return clock is not None and clock["stand_in"][session.seat] in ("move_time", "absent", "vote")
