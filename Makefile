@@ -30,7 +30,7 @@ play: setup
 test: setup
 	$(BIN)/python -m pytest
 
-# The inner loop: everything but the tests marked slow (well under two minutes).
+# The inner loop: everything but the tests marked slow (tests/tiers.py lists the whole-app modules, sweeps and many-game tests left to make test).
 check: setup
 	$(BIN)/python -m pytest -m "not slow"
 
