@@ -328,7 +328,8 @@ def test_f1_and_question_mark_open_the_rules_with_the_search_box_focused() -> No
         app = table_app()
         async with app.run_test(size=(100, 30)) as pilot:
             await open_table(pilot, bidding())
-            assert "F1/?" in visible_text(app)  # the browser's own F1 has an alternative, shown
+            # the browser's own F1 has an alternative, shown (the footer lists the keys just after the table's frame)
+            await run_until(pilot, lambda: "F1/?" in visible_text(app))
             for key in ("f1", "question_mark"):
                 press(app, key)
                 await run_until(pilot, lambda: isinstance(app.screen, HelpScreen))

@@ -53,7 +53,8 @@ class ActionBar(Horizontal):
     def on_mount(self) -> None:
         """The buttons are there now (found once: two DOM queries per key otherwise): show the part set before."""
         self._buttons = list(self.query(ActionButton))
-        self._note = self.query_one("#waiting", Static)
+        # None while the bar is taken down before it was shown (a table left at once): nothing to draw then.
+        self._note = next(iter(self.query("#waiting").results(Static)), None)
         self._draw()
 
     def on_resize(self, _event: Resize) -> None:
