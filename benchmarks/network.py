@@ -2,8 +2,10 @@
 
 The server runs in its own process (``biblios-kit host`` on 127.0.0.1, a temporary data
 folder); this process (the load generator, a second process with its own CPU) plays every
-seat of every table as a browser page does: one WebSocket per seat (offering
-permessage-deflate, as browsers do; the server declines it), a ``hello`` with the
+seat of every table as a browser page does: one WebSocket per seat (``browser_seat.py``, spoken
+directly over an asyncio transport so that the generator costs less CPU than the server; it sends
+the ``Origin`` of a page on the server's address and offers permessage-deflate, as browsers do,
+which the server declines), a ``hello`` with the
 seat's token asking for updates (``--whole-views``: not, as the first clients of protocol 1),
 then a whole view and updates pushed by the server (each applied to the view the seat holds,
 as the page does, and carrying only the events the seat has not seen yet: the seat keeps the
@@ -40,7 +42,6 @@ from __future__ import annotations
 import argparse
 import asyncio
 import contextlib
-import json
 import os
 import random
 import shutil
@@ -55,6 +56,7 @@ from collections.abc import Callable
 from pathlib import Path
 
 import aiohttp
+from browser_seat import BrowserSeat, Table
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -78,72 +80,6 @@ def free_port() -> int:
     with socket.socket() as sock:
         sock.bind(("127.0.0.1", 0))
         return int(sock.getsockname()[1])
-
-
-class Table:
-    """The benchmark's side of one table: its seats' sockets and the latency of each action."""
-
-    def __init__(self, table: str, tokens: list[str], rng: random.Random) -> None:
-        self.id = table
-        self.tokens = tokens
-        self.rng = rng
-        self.seen = [-1] * len(tokens)  # latest version each seat received
-        self.sent_at: dict[int, float] = {}  # version expected after the action -> when it was sent
-        self.latencies: list[float] = []
-        self.errors: list[str] = []
-        self.actions = 0
-        self.events: list[list[object]] = [[] for _ in tokens]  # each seat's copy of the event log
-
-
-async def play_seat(http: aiohttp.ClientSession, base: str, table: Table, seat: int, think: float,
-                    limit: int | None, stop_at: float, updates: bool = True) -> None:  # fmt: skip
-    """One browser-client seat: hello, then follow the views and answer each of its turns with an action."""
-    async with http.ws_connect(f"{base}/api/tables/{table.id}/ws", max_msg_size=0, compress=15) as ws:
-        await ws.send_json({"type": "hello", "token": table.tokens[seat], "updates": updates})
-        log = table.events[seat]
-        view: dict | None = None
-        async for message in ws:
-            if message.type != aiohttp.WSMsgType.TEXT:
-                break
-            data = json.loads(message.data)
-            kind = data["type"]
-            if kind == "error":
-                table.errors.append(f"seat {seat}: {data['code']}: {data['message']}")
-                continue
-            if kind == "update":  # what a page does: the changed fields over the view it has
-                if view is None or data["base"] != view["version"]:
-                    table.errors.append(
-                        f"seat {seat}: an update from version {data['base']} to a view it does not have"
-                    )
-                    break
-                data = {**view, **data, "observation": {**view["observation"], **data["observation"]}}
-            elif kind != "view":
-                continue
-            view = data
-            now = time.perf_counter()
-            if data["first_event"] != len(log):  # what a page checks before appending the new events
-                table.errors.append(f"seat {seat}: events from {data['first_event']}, the page has {len(log)}")
-                break
-            log.extend(data["events"])
-            version = data["version"]
-            table.seen[seat] = version
-            # Every action whose version every seat now has (a view may bring several versions at once: a
-            # server that learns of other processes' actions together, or a slow listener).
-            everyone = min(table.seen)
-            for done in [v for v in table.sent_at if v <= everyone]:
-                table.latencies.append(now - table.sent_at.pop(done))
-            obs = data["observation"]
-            if data["result"] is not None or (limit is not None and version >= limit) or now > stop_at:
-                break
-            if obs["current_player"] == seat and obs["legal_actions"]:
-                if think:
-                    await asyncio.sleep(think * (0.5 + table.rng.random()))
-                if time.perf_counter() > stop_at:
-                    break
-                action = table.rng.choice(obs["legal_actions"])
-                table.sent_at[version + 1] = time.perf_counter()
-                table.actions += 1
-                await ws.send_json({"type": "action", "action": action, "version": version})
 
 
 async def create_table(http: aiohttp.ClientSession, base: str, admin: str, body: dict[str, object]) -> dict:
@@ -176,29 +112,22 @@ async def run(
         on_start()
         started = time.perf_counter()
         stop_at = started + args.seconds if args.seconds else float("inf")
-        seats = [
-            asyncio.create_task(
-                play_seat(
-                    http,
-                    bases[(index * args.seats + seat) % len(bases)],
-                    table,
-                    seat,
-                    args.think,
-                    limit,
-                    stop_at,
-                    not args.whole_views,
-                )
-            )
-            for index, table in enumerate(tables)
-            for seat in range(args.seats)
-        ]
+        loop = asyncio.get_running_loop()
+        seats = []
+        for index, table in enumerate(tables):
+            for seat in range(args.seats):
+                host = bases[(index * args.seats + seat) % len(bases)].removeprefix("http://")
+                address, port = host.rsplit(":", 1)
+                protocol = BrowserSeat(host=host, table=table, seat=seat, think=args.think, limit=limit,
+                                       stop_at=stop_at, updates=not args.whole_views)  # fmt: skip
+                await loop.create_connection(lambda p=protocol: p, address, int(port))  # type: ignore[misc]
+                seats.append(protocol)
         # With --seconds, a seat waiting for a view when the time is up is stopped a little later
         # (views of the last actions still arrive meanwhile).
         timeout = args.seconds + 2 * args.think + 5 if args.seconds else None
-        _done, pending = await asyncio.wait(seats, timeout=timeout)
-        for task in pending:
-            task.cancel()
-        await asyncio.gather(*seats, return_exceptions=True)
+        await asyncio.wait([seat.done for seat in seats], timeout=timeout)
+        for protocol in seats:
+            protocol.stop(None)
         elapsed = time.perf_counter() - started
         if args.seconds:
             elapsed = min(elapsed, args.seconds)  # no action is sent after that
