@@ -33,7 +33,8 @@ class Table:
         self.rng = rng
         self.seen = [-1] * len(tokens)  # latest version each seat received
         self.sent_at: dict[int, float] = {}  # version expected after the action -> when it was sent
-        self.latencies: list[float] = []
+        self.latencies: list[tuple[float, float]] = []  # (when the action was sent, seconds to every seat's view)
+        self.first_view: list[float | None] = [None] * len(tokens)  # when each seat had its first view
         self.errors: list[str] = []
         self.actions = 0
         self.events: list[list[object]] = [[] for _ in tokens]  # each seat's copy of the event log
@@ -167,6 +168,8 @@ class BrowserSeat(asyncio.Protocol):
             view["observation"].update(data.pop("observation"))
             view.update(data)
         elif kind == "view":
+            if self.view is None:
+                table.first_view[seat] = time.perf_counter()
             self.view = view = data
         else:
             return
@@ -181,7 +184,8 @@ class BrowserSeat(asyncio.Protocol):
         # server that learns of other processes' actions together, or a slow listener).
         everyone = min(table.seen)
         for done in [v for v in table.sent_at if v <= everyone]:
-            table.latencies.append(now - table.sent_at.pop(done))
+            sent = table.sent_at.pop(done)
+            table.latencies.append((sent, now - sent))
         obs = view["observation"]
         if view["result"] is not None or (self.limit is not None and version >= self.limit) or now > self.stop_at:
             return self.stop(None)

@@ -98,7 +98,7 @@ async def create_table(http: aiohttp.ClientSession, base: str, admin: str, body:
 
 async def run(
     args: argparse.Namespace, bases: list[str], admin: str, on_start: Callable[[], None]
-) -> tuple[list[Table], float]:
+) -> tuple[list[Table], float, float]:
     connector = aiohttp.TCPConnector(limit=0)
     async with aiohttp.ClientSession(connector=connector) as http:
         tables = []
@@ -117,11 +117,10 @@ async def run(
         for index, table in enumerate(tables):
             for seat in range(args.seats):
                 host = bases[(index * args.seats + seat) % len(bases)].removeprefix("http://")
-                address, port = host.rsplit(":", 1)
-                protocol = BrowserSeat(host=host, table=table, seat=seat, think=args.think, limit=limit,
-                                       stop_at=stop_at, updates=not args.whole_views)  # fmt: skip
-                await loop.create_connection(lambda p=protocol: p, address, int(port))  # type: ignore[misc]
-                seats.append(protocol)
+                seats.append(BrowserSeat(host=host, table=table, seat=seat, think=args.think, limit=limit,
+                                         stop_at=stop_at, updates=not args.whole_views))  # fmt: skip
+        for first in range(0, len(seats), 100):  # a hundred connections opened at a time
+            await asyncio.gather(*(_connect(loop, seat) for seat in seats[first : first + 100]))
         # With --seconds, a seat waiting for a view when the time is up is stopped a little later
         # (views of the last actions still arrive meanwhile).
         timeout = args.seconds + 2 * args.think + 5 if args.seconds else None
@@ -131,7 +130,12 @@ async def run(
         elapsed = time.perf_counter() - started
         if args.seconds:
             elapsed = min(elapsed, args.seconds)  # no action is sent after that
-    return tables, elapsed
+    return tables, started, elapsed
+
+
+async def _connect(loop: asyncio.AbstractEventLoop, seat: BrowserSeat) -> None:
+    address, port = seat.host.rsplit(":", 1)
+    await loop.create_connection(lambda: seat, address, int(port))
 
 
 def main() -> None:
@@ -216,7 +220,7 @@ def measure(args: argparse.Namespace, folder: Path, url: str | None, database_pi
         def on_start() -> None:
             marks.update(cpu=server_cpu(), mine=_own_cpu(), load=os.getloadavg()[0], db=_tree_cpu(database_pid))
 
-        tables, elapsed = asyncio.run(run(args, bases, admin, on_start))
+        tables, started, elapsed = asyncio.run(run(args, bases, admin, on_start))
         user, system = (now - then for now, then in zip(server_cpu(), marks["cpu"]))  # type: ignore[call-overload]
         cpu = user + system
         client_cpu = _own_cpu() - float(marks["mine"])  # type: ignore[arg-type]
@@ -230,7 +234,7 @@ def measure(args: argparse.Namespace, folder: Path, url: str | None, database_pi
                 os.killpg(server.pid, signal.SIGINT)
         for server in servers:
             server.wait(30)
-    latencies = sorted(x for t in tables for x in t.latencies)
+    sent = [x for t in tables for x in t.latencies]  # (when sent, latency)
     errors = [e for t in tables for e in t.errors]
     actions = sum(t.actions for t in tables)
     span = (
@@ -257,10 +261,20 @@ def measure(args: argparse.Namespace, folder: Path, url: str | None, database_pi
         print(f"PostgreSQL server: CPU {db_cpu:.1f} s = {db_cpu / max(actions, 1) * 1000:.3f} ms per action "
               f"({db_cpu / elapsed:.0%} of a core)")  # fmt: skip
     print(f"load generator (this process): CPU {client_cpu:.1f} s ({client_cpu / elapsed:.0%} of a core)")
-    if latencies:
-        p95 = latencies[min(len(latencies) - 1, int(0.95 * len(latencies)))]
-        print(f"latency action -> every seat's view: median {statistics.median(latencies) * 1000:.1f} ms, "
-              f"p95 {p95 * 1000:.1f} ms, max {latencies[-1] * 1000:.1f} ms ({len(latencies)} actions)")  # fmt: skip
+    _print_latency("latency action -> every seat's view", [latency for _when, latency in sent])
+    first_views = [when for t in tables for when in t.first_view]
+    if sent and None not in first_views:
+        # Connecting thousands of seats (a handshake and a whole view each) keeps the server busy
+        # for the first seconds; the figures after that are the steady state.
+        ready = max(when for when in first_views if when is not None)
+        _print_latency(f"  once every seat had its first view ({ready - started:.1f} s in)",
+                       [latency for when, latency in sent if when >= ready])  # fmt: skip
+        windows: dict[int, list[float]] = {}
+        for when, latency in sent:
+            windows.setdefault(int((when - started) // 10), []).append(latency)
+        print(
+            "  p95 per 10 s: " + ", ".join(f"{_p95(sorted(w)) * 1000:.0f}" for _k, w in sorted(windows.items())) + " ms"
+        )
     print(f"errors: {len(errors)}" + (f" (first: {errors[0]})" if errors else ""))
     if args.to_the_end:
         from biblios_kit.engine.records import load_record, replay
@@ -269,6 +283,18 @@ def measure(args: argparse.Namespace, folder: Path, url: str | None, database_pi
         for path in records:
             replay(load_record(path))
         print(f"records: {len(records)} finished tables, every one replays")
+
+
+def _p95(ordered: list[float]) -> float:
+    return ordered[min(len(ordered) - 1, int(0.95 * len(ordered)))]
+
+
+def _print_latency(label: str, latencies: list[float]) -> None:
+    """Median, p95 and max of ``latencies`` (seconds), in milliseconds."""
+    if latencies:
+        ordered = sorted(latencies)
+        print(f"{label}: median {statistics.median(ordered) * 1000:.1f} ms, p95 {_p95(ordered) * 1000:.1f} ms, "
+              f"max {ordered[-1] * 1000:.1f} ms ({len(ordered)} actions)")  # fmt: skip
 
 
 def _answers(base: str) -> bool:
