@@ -17,7 +17,7 @@ import sqlite3
 import subprocess
 import sys
 import time
-from collections.abc import Callable, Iterator
+from collections.abc import Awaitable, Callable, Iterator
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import replace
 from pathlib import Path
@@ -74,6 +74,60 @@ def _stored(table_id: str = "t1", seed: int = 7) -> StoredTable:
                        ("a" * 64, "b" * 64, ""), 0.0, False, ())  # fmt: skip
 
 
+class Processes:
+    """Two hubs on one database, as two server processes, each with its own data folder.
+
+    ``bots``: each has a thread for its bots. ``running``: each also runs its clocks and follows the
+    other's changes, as ``host --db`` does; otherwise a test asks for what it needs (:meth:`follow`).
+    :meth:`end` stops one (a process that dies); :func:`run_two_processes` ends both after the test,
+    whatever happened.
+    """
+
+    def __init__(self, db_url: str, tmp_path: Path, *, bots: bool = False, running: bool = False) -> None:
+        self.hubs = [TableHub(PgStore(db_url, tmp_path / name), ThreadPoolExecutor(1) if bots or running else None)
+                     for name in ("a", "b")]  # fmt: skip
+        self.following: dict[int, asyncio.Task[None]] = {}
+        self.ended: set[int] = set()
+        if running:
+            for index, hub in enumerate(self.hubs):
+                hub.start()
+                self.follow(index)
+
+    def follow(self, index: int) -> None:
+        """Hub ``index`` hears the other's changes from now on."""
+        self.following[index] = asyncio.create_task(self.hubs[index].follow())
+
+    async def end(self, index: int) -> None:
+        """Hub ``index`` stops following, stops its timers and bots, and closes its database connections."""
+        task = self.following.pop(index, None)
+        if task is not None:
+            task.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await task
+        if index not in self.ended:
+            self.ended.add(index)
+            hub = self.hubs[index]
+            await hub.stop()
+            assert hub.shared is not None
+            await hub.shared.aclose()
+            hub.store.close()
+
+
+def run_two_processes(db_url: str, tmp_path: Path, scenario: Callable[[Processes], Awaitable[None]], *,
+                      bots: bool = False, running: bool = False) -> None:  # fmt: skip
+    """Run ``scenario`` with two :class:`Processes`, ended afterwards."""
+
+    async def main() -> None:
+        processes = Processes(db_url, tmp_path, bots=bots, running=running)
+        try:
+            await scenario(processes)
+        finally:
+            for index in range(len(processes.hubs)):
+                await processes.end(index)
+
+    asyncio.run(main())
+
+
 # ---------------------------------------------------------------------- the store's contract, both backends
 
 
@@ -120,9 +174,9 @@ def test_links_settings_and_closing_reach_the_other_processes(db_url: str, tmp_p
     """A link issued again, new settings or a closed table on one process: the other follows at once."""
     from biblios_kit.net.lobby import change_settings, close, reissue
 
-    async def scenario() -> None:
-        hubs = [TableHub(PgStore(db_url, tmp_path / name)) for name in ("a", "b")]
-        follower = asyncio.create_task(hubs[1].follow())
+    async def scenario(processes: Processes) -> None:
+        hubs = processes.hubs
+        processes.follow(1)
         invitation = hubs[0].create("biblios", [], 3, ["human"] * 3, seed=5)
         mine, theirs = hubs[0].table(invitation.table), hubs[1].table(invitation.table)
         old = invitation.tokens[0]
@@ -136,15 +190,8 @@ def test_links_settings_and_closing_reach_the_other_processes(db_url: str, tmp_p
         await _until(lambda: invitation.table not in hubs[1].tables)
         with pytest.raises(Rejected):
             hubs[1].table(invitation.table)  # not read again from the database either
-        follower.cancel()
-        with contextlib.suppress(asyncio.CancelledError):
-            await follower
-        for hub in hubs:
-            assert hub.shared is not None
-            await hub.shared.aclose()
-            hub.store.close()
 
-    asyncio.run(scenario())
+    run_two_processes(db_url, tmp_path, scenario)
 
 
 def test_postgres_store_checks_versions_and_announces_commits(db_url: str, tmp_path: Path) -> None:
@@ -204,8 +251,8 @@ def test_concurrent_commits_of_one_version_exactly_one_wins(db_url: str, tmp_pat
 def test_two_hubs_double_commit_one_is_stale_and_catches_up(db_url: str, tmp_path: Path) -> None:
     """Two server processes (two hubs here) accept the same version: one wins, the other answers 409 with the new view."""
 
-    async def scenario() -> None:
-        hubs = [TableHub(PgStore(db_url, tmp_path / name)) for name in ("a", "b")]
+    async def scenario(processes: Processes) -> None:
+        hubs = processes.hubs
         invitation = hubs[0].create("biblios", [], 3, ["human"] * 3, seed=5)
         tables = [hub.table(invitation.table) for hub in hubs]  # the second reads it from the database
         assert tables[1].version == 0 and tables[1].seat_of(invitation.tokens[0]) == 0
@@ -220,12 +267,8 @@ def test_two_hubs_double_commit_one_is_stale_and_catches_up(db_url: str, tmp_pat
         assert refused[0].view["version"] == 1  # the loser caught up with the winner's action
         assert [table.version for table in tables] == [1, 1]
         assert tables[0].view(1, 0)["events"] == tables[1].view(1, 0)["events"]
-        for hub in hubs:
-            assert hub.shared is not None
-            await hub.shared.aclose()
-            hub.store.close()
 
-    asyncio.run(scenario())
+    run_two_processes(db_url, tmp_path, scenario)
 
 
 def test_a_commit_whose_notification_never_came_is_seen_at_the_next_comparison(
@@ -236,11 +279,11 @@ def test_a_commit_whose_notification_never_came_is_seen_at_the_next_comparison(
 
     monkeypatch.setattr(pg_store, "RESYNC_SECONDS", 0.2)
 
-    async def scenario() -> None:
-        hubs = [TableHub(PgStore(db_url, tmp_path / name)) for name in ("a", "b")]
+    async def scenario(processes: Processes) -> None:
+        hubs = processes.hubs
         invitation = hubs[0].create("biblios", [], 3, ["human"] * 3, seed=5)
         tables = [hub.table(invitation.table) for hub in hubs]
-        following = asyncio.create_task(hubs[1].follow())
+        processes.follow(1)
         text = tables[0].view(0)["observation"]["legal_actions"][0]
         with psycopg.connect(db_url, autocommit=True) as db:  # the commit alone, as the dead process left it
             db.execute(pg_store.COMMIT, pg_store._commit_parameters(invitation.table, 0, [text], False))
@@ -248,25 +291,18 @@ def test_a_commit_whose_notification_never_came_is_seen_at_the_next_comparison(
         while tables[1].version == 0 and time.monotonic() < deadline:
             await asyncio.sleep(0.05)
         assert tables[1].version == 1
-        following.cancel()
-        with contextlib.suppress(asyncio.CancelledError):
-            await following
-        for hub in hubs:
-            assert hub.shared is not None
-            await hub.shared.aclose()
-            hub.store.close()
 
-    asyncio.run(scenario())
+    run_two_processes(db_url, tmp_path, scenario)
 
 
 def test_lost_database_connections_are_opened_again(db_url: str, tmp_path: Path) -> None:
     """Every connection of both servers cut (a database restart, a failover): creating, acting and following go on."""
 
-    async def scenario() -> None:
-        hubs = [TableHub(PgStore(db_url, tmp_path / name)) for name in ("a", "b")]
+    async def scenario(processes: Processes) -> None:
+        hubs = processes.hubs
         invitation = hubs[0].create("biblios", [], 3, ["human"] * 3, seed=5)
         tables = [hub.table(invitation.table) for hub in hubs]
-        following = asyncio.create_task(hubs[1].follow())
+        processes.follow(1)
         await hubs[0].submit(tables[0], 0, [tables[0].view(0)["observation"]["legal_actions"][0]], 0)
         await _until(lambda: tables[1].version == 1)
         with psycopg.connect(db_url, autocommit=True) as db:
@@ -280,27 +316,20 @@ def test_lost_database_connections_are_opened_again(db_url: str, tmp_path: Path)
         legal = tables[0].view(seat)["observation"]["legal_actions"]
         await hubs[0].submit(tables[0], seat, [legal[0]], 1)  # through a new pool connection
         await _until(lambda: tables[1].version == 2)  # b listens again and catches up
-        following.cancel()
-        with contextlib.suppress(asyncio.CancelledError):
-            await following
-        for hub in hubs:
-            assert hub.shared is not None
-            await hub.shared.aclose()
-            hub.store.close()
 
-    asyncio.run(scenario())
+    run_two_processes(db_url, tmp_path, scenario)
 
 
 def test_a_bot_move_left_by_a_dead_process_is_played_by_another(db_url: str, tmp_path: Path) -> None:
     """The process that made the change plays the next bot move; when it dies first, another one takes over."""
 
-    async def scenario() -> None:
-        hubs = [TableHub(PgStore(db_url, tmp_path / name), ThreadPoolExecutor(1)) for name in ("a", "b")]
+    async def scenario(processes: Processes) -> None:
+        hubs = processes.hubs
         # A bot delay, so that a's move is still waiting when a "dies" (with none, a's bot could already be
         # committing its move, which no death stops once the database has it).
         invitation = hubs[0].create("biblios", [], 3, ["human", "easy", "human"], seed=8, bot_delay=0.2)
         tables = [hub.table(invitation.table) for hub in hubs]
-        following = asyncio.create_task(hubs[1].follow())
+        processes.follow(1)
         for _ in range(200):
             seat = tables[0].state.current_player
             assert seat is not None
@@ -320,16 +349,8 @@ def test_a_bot_move_left_by_a_dead_process_is_played_by_another(db_url: str, tmp
         with psycopg.connect(db_url) as db:
             stored = db.execute("SELECT version FROM tables WHERE id = %s", (invitation.table,)).fetchone()
         assert stored == (version + 1,)
-        following.cancel()
-        with contextlib.suppress(asyncio.CancelledError):
-            await following
-        await hubs[1].stop()
-        for hub in hubs:
-            assert hub.shared is not None
-            await hub.shared.aclose()
-            hub.store.close()
 
-    asyncio.run(scenario())
+    run_two_processes(db_url, tmp_path, scenario, bots=True)
 
 
 def test_store_contract_of_rematch_votes(any_store: Store | PgStore) -> None:
@@ -621,11 +642,8 @@ def test_only_the_process_that_made_the_last_change_runs_the_clocks(db_url: str,
     (it took the table's clock lock at once; the other finds it held)."""
     from biblios_kit.net.lobby import change_settings
 
-    async def scenario() -> None:
-        hubs = [TableHub(PgStore(db_url, tmp_path / name), ThreadPoolExecutor(1)) for name in ("a", "b")]
-        for hub in hubs:
-            hub.start()
-        following = [asyncio.create_task(hub.follow()) for hub in hubs]
+    async def scenario(processes: Processes) -> None:
+        hubs = processes.hubs
         invitation = hubs[0].create("biblios", [], 2, ["human", "easy"], seed=8, bot_delay=0.05)
         tables = [hub.table(invitation.table) for hub in hubs]
         # The person plays through a until the bot has moved and it is their turn again, b up to date.
@@ -650,17 +668,8 @@ def test_only_the_process_that_made_the_last_change_runs_the_clocks(db_url: str,
         assert kinds == ["time_out", "stand_in"], kinds
         assert 0 not in tables[1].bots  # b never took the seat over; it passed a's events on to its connections
         assert hubs[1].clocks.events(tables[1]) == hubs[0].clocks.events(tables[0])
-        for task in following:
-            task.cancel()
-            with contextlib.suppress(asyncio.CancelledError):
-                await task
-        for hub in hubs:
-            await hub.stop()
-            assert hub.shared is not None
-            await hub.shared.aclose()
-            hub.store.close()
 
-    asyncio.run(scenario())
+    run_two_processes(db_url, tmp_path, scenario, running=True)
 
 
 def _drain(listener: Listener, into: list[dict[str, Any]]) -> list[dict[str, Any]]:
@@ -696,15 +705,16 @@ def test_rematch_votes_through_two_processes_make_one_table_each_token_to_its_se
     async def unused(*args: Any, **kwargs: Any) -> Any:
         raise AssertionError("no request in this test")
 
-    async def scenario() -> None:
-        hubs = [TableHub(PgStore(db_url, tmp_path / name), ThreadPoolExecutor(1)) for name in ("a", "b")]
+    async def scenario(processes: Processes) -> None:
+        hubs = processes.hubs
         told = []
         for hub in hubs:
             app = web.Application()
             add_rematch_routes(app, hub, unused, unused, link)  # what a server does: hears the others' votes
             told.append(app[REMATCHES])
             hub.start()
-        following = [asyncio.create_task(hub.follow()) for hub in hubs]
+        for index in range(len(hubs)):
+            processes.follow(index)
         invitation = hubs[0].create("biblios", [], 3, ["human", "human", "easy"], seed=9, bot_delay=0.0)
         tables = [hub.table(invitation.table) for hub in hubs]
         await _finish(hubs[0], tables[0], seed=3)
@@ -755,28 +765,16 @@ def test_rematch_votes_through_two_processes_make_one_table_each_token_to_its_se
         with psycopg.connect(db_url) as db:
             assert db.execute("SELECT count(*) FROM tables").fetchone() == (2,)  # exactly one new table
         assert vote(hubs[0], tables[0], 0, t0, False, told[0], link).new_table == new  # decided: a late "no"
-        for task in following:
-            task.cancel()
-            with contextlib.suppress(asyncio.CancelledError):
-                await task
-        for hub in hubs:
-            await hub.stop()
-            assert hub.shared is not None
-            await hub.shared.aclose()
-            hub.store.close()
 
-    asyncio.run(scenario())
+    run_two_processes(db_url, tmp_path, scenario, bots=True)
 
 
 def test_the_clocks_of_a_dead_process_are_taken_over_by_another(db_url: str, tmp_path: Path) -> None:
     """The process that runs a table's clocks dies: another takes its clock lock, and the timed-out seat's stand-in plays."""
     from biblios_kit.net.lobby import change_settings
 
-    async def scenario() -> None:
-        hubs = [TableHub(PgStore(db_url, tmp_path / name), ThreadPoolExecutor(1)) for name in ("a", "b")]
-        for hub in hubs:
-            hub.start()
-        following = [asyncio.create_task(hub.follow()) for hub in hubs]
+    async def scenario(processes: Processes) -> None:
+        hubs = processes.hubs
         invitation = hubs[0].create("biblios", [], 2, ["human", "easy"], seed=8, bot_delay=0.05)
         tables = [hub.table(invitation.table) for hub in hubs]
         while tables[0].version < 3 or tables[0].state.current_player != 0 or tables[1].version != tables[0].version:
@@ -789,13 +787,7 @@ def test_the_clocks_of_a_dead_process_are_taken_over_by_another(db_url: str, tmp
         assert not hubs[1].clocks.tables[invitation.table].owner
         version = tables[0].version
         # a dies before the seat's time runs out: its timers stop, its connections close (and its lock with them).
-        following[0].cancel()
-        with contextlib.suppress(asyncio.CancelledError):
-            await following[0]
-        await hubs[0].stop()
-        assert hubs[0].shared is not None
-        await hubs[0].shared.aclose()
-        hubs[0].store.close()
+        await processes.end(0)
         assert hubs[0].clocks.events(tables[0]) == []
         await _until(lambda: hubs[1].clocks.tables[invitation.table].owner, limit=15)  # at b's next comparison
         await _until(lambda: any(e["kind"] == "stand_in" for e in hubs[1].clocks.events(tables[1])))
@@ -804,26 +796,16 @@ def test_the_clocks_of_a_dead_process_are_taken_over_by_another(db_url: str, tmp
         with psycopg.connect(db_url) as db:
             stored = db.execute("SELECT version FROM tables WHERE id = %s", (invitation.table,)).fetchone()
         assert stored is not None and stored[0] > version + 2
-        following[1].cancel()
-        with contextlib.suppress(asyncio.CancelledError):
-            await following[1]
-        await hubs[1].stop()
-        assert hubs[1].shared is not None
-        await hubs[1].shared.aclose()
-        hubs[1].store.close()
 
-    asyncio.run(scenario())
+    run_two_processes(db_url, tmp_path, scenario, running=True)
 
 
 def test_a_seat_connected_to_another_process_is_not_absent(db_url: str, tmp_path: Path) -> None:
     """The process that runs the clocks counts a seat connected to another process as present; gone, it is absent."""
     from biblios_kit.net.settings import TableSettings
 
-    async def scenario() -> None:
-        hubs = [TableHub(PgStore(db_url, tmp_path / name), ThreadPoolExecutor(1)) for name in ("a", "b")]
-        for hub in hubs:
-            hub.start()
-        following = [asyncio.create_task(hub.follow()) for hub in hubs]
+    async def scenario(processes: Processes) -> None:
+        hubs = processes.hubs
         settings = TableSettings(absent_seconds=1.5, stand_in="random")
         invitation = hubs[0].create("biblios", [], 3, ["human", "human", "easy"], seed=8, bot_delay=0.05,
                                     settings=settings)  # fmt: skip
@@ -840,27 +822,15 @@ def test_a_seat_connected_to_another_process_is_not_absent(db_url: str, tmp_path
         hubs[1].listen(tables[1], 1, info=True)  # back, through b: a gives the seat back
         await _until(lambda: any(e["kind"] == "back" for e in hubs[0].clocks.events(tables[0])), limit=5)
         assert 1 not in tables[0].bots
-        for task in following:
-            task.cancel()
-            with contextlib.suppress(asyncio.CancelledError):
-                await task
-        for hub in hubs:
-            await hub.stop()
-            assert hub.shared is not None
-            await hub.shared.aclose()
-            hub.store.close()
 
-    asyncio.run(scenario())
+    run_two_processes(db_url, tmp_path, scenario, running=True)
 
 
 def test_every_seat_sees_who_is_connected_to_any_process(db_url: str, tmp_path: Path) -> None:
     """A table without clocks: seat 0 follows it through a, seat 1 comes and goes through b; a's table_info says so."""
 
-    async def scenario() -> None:
-        hubs = [TableHub(PgStore(db_url, tmp_path / name), ThreadPoolExecutor(1)) for name in ("a", "b")]
-        for hub in hubs:
-            hub.start()
-        following = [asyncio.create_task(hub.follow()) for hub in hubs]
+    async def scenario(processes: Processes) -> None:
+        hubs = processes.hubs
         invitation = hubs[0].create("biblios", [], 3, ["human", "human", "easy"], seed=8, bot_delay=0.05)
         tables = [hub.table(invitation.table) for hub in hubs]
         on_a = hubs[0].listen(tables[0], 0, info=True)
@@ -890,14 +860,5 @@ def test_every_seat_sees_who_is_connected_to_any_process(db_url: str, tmp_path: 
             await _until(lambda: a_says([True, False, True]))  # and sees it leave
         except AssertionError:
             raise AssertionError(f"table_info on a: {seen}; a: {tables[0].elsewhere} elsewhere") from None
-        for task in following:
-            task.cancel()
-            with contextlib.suppress(asyncio.CancelledError):
-                await task
-        for hub in hubs:
-            await hub.stop()
-            assert hub.shared is not None
-            await hub.shared.aclose()
-            hub.store.close()
 
-    asyncio.run(scenario())
+    run_two_processes(db_url, tmp_path, scenario, running=True)
