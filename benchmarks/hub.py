@@ -9,9 +9,11 @@ round-robin, one random legal action at a time, as seats acting in turn would.
 
 Printed: CPU time per action (``time.process_time``, steadier than wall time on a shared
 machine), the collector's collections per generation and their total and longest times, and
-the resident memory. ``--gc`` sets the collector's thresholds (``default`` for Python's,
-``server`` for what ``biblios-kit host`` sets, or three numbers) to compare policies on the
-same actions.
+the resident memory. ``--gc`` chooses the collector's policy, to compare them on the same
+actions: ``server`` (what ``biblios-kit host`` does, ``net/collector.py``: the automatic collector
+off, the objects made since the last collection collected every ``--young-every`` actions, about
+its 20 s at 1,400 actions a second), ``default`` (Python's thresholds), ``off``, or three
+thresholds for the automatic collector.
 
 Run: ``PYTHONPATH=$PWD .venv/bin/python benchmarks/hub.py [--tables 1000] [--seats 4] [--actions 40000] [--gc server]``.
 """
@@ -28,16 +30,19 @@ import tempfile
 import time
 from pathlib import Path
 
-from biblios_kit.net.server import GC_THRESHOLDS
+from biblios_kit.net.collector import ScheduledCollector
 from biblios_kit.net.store import Store
 from biblios_kit.net.tables import TableHub
 from biblios_kit.net.views import legal_texts
 
-POLICIES = {"default": (700, 10, 10), "server": GC_THRESHOLDS}
+POLICIES = {"default": (700, 10, 10)}
 
 
-async def play(tables: int, seats: int, actions: int, folder: Path) -> tuple[float, int, list[float], list[int]]:
-    """Play ``actions`` actions over ``tables`` tables; return CPU seconds, actions done, pauses and bytes written."""
+async def play(
+    tables: int, seats: int, actions: int, folder: Path, young_every: int | None
+) -> tuple[float, int, list[float], list[int]]:
+    """Play ``actions`` actions over ``tables`` tables (a timed collection every ``young_every`` actions, if given);
+    return CPU seconds, actions done, pauses and bytes written."""
     hub = TableHub(Store(folder))
     written = [0]
 
@@ -59,7 +64,7 @@ async def play(tables: int, seats: int, actions: int, folder: Path) -> tuple[flo
     def timer(phase: str, info: dict[str, int]) -> None:
         if phase == "start":
             started_at[0] = time.perf_counter()
-        elif info["generation"] >= 1:
+        else:
             pauses.append(time.perf_counter() - started_at[0])
 
     gc.callbacks.append(timer)
@@ -74,6 +79,8 @@ async def play(tables: int, seats: int, actions: int, folder: Path) -> tuple[flo
                     continue
                 await hub.submit(table, seat, [rng.choice(legal_texts(table.state, seat))], table.version)
                 done += 1
+                if young_every and done % young_every == 0:
+                    ScheduledCollector.collect_young()
                 if done >= actions:
                     break
         cpu = time.process_time() - cpu
@@ -88,11 +95,20 @@ def main() -> None:
     parser.add_argument("--tables", type=int, default=1000)
     parser.add_argument("--seats", type=int, default=4)
     parser.add_argument("--actions", type=int, default=40_000)
-    parser.add_argument("--gc", default="server", help="default, server, or three thresholds: 700,100,100")
+    parser.add_argument("--gc", default="server", help="server, default, off, or three thresholds: 700,100,100")
+    parser.add_argument("--young-every", type=int, default=28_000, help="with --gc server: actions between collections")
     args = parser.parse_args()
-    thresholds = POLICIES.get(args.gc) or tuple(int(n) for n in args.gc.split(","))
-    gc.set_threshold(*thresholds)
-    gc.freeze()  # as the server does once started
+    young_every = None
+    if args.gc in ("server", "off"):
+        gc.disable()
+        young_every = args.young_every if args.gc == "server" else None
+        policy = f"server: collections every {young_every} actions" if young_every else "off"
+    else:
+        thresholds = POLICIES.get(args.gc) or tuple(int(n) for n in args.gc.split(","))
+        gc.set_threshold(*thresholds)
+        policy = f"thresholds {thresholds}"
+    gc.collect()
+    gc.freeze()  # what exists once started, as the server does
     with tempfile.TemporaryDirectory(prefix="biblios-hub-bench-") as folder:
         counts = [0, 0, 0]
 
@@ -101,13 +117,13 @@ def main() -> None:
                 counts[info["generation"]] += 1
 
         gc.callbacks.append(count)
-        cpu, done, pauses, written = asyncio.run(play(args.tables, args.seats, args.actions, Path(folder)))
+        cpu, done, pauses, written = asyncio.run(play(args.tables, args.seats, args.actions, Path(folder), young_every))
     rss = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
-    print(f"python {sys.version.split()[0]}, {args.tables} tables x {args.seats} seats, gc thresholds {thresholds}")
+    print(f"python {sys.version.split()[0]}, {args.tables} tables x {args.seats} seats, collector: {policy}")
     print(f"actions: {done}; CPU {cpu:.2f} s = {cpu / done * 1000:.3f} ms per action; {written[0] / done:.0f} bytes "
           f"written per action; peak RSS {rss:.0f} MB")  # fmt: skip
     longest = max(pauses, default=0.0)
-    print(f"collections: {counts[0]} young, {counts[1]} middle, {counts[2]} full; middle and full: "
+    print(f"collections: {counts[0]} young, {counts[1]} middle, {counts[2]} full: "
           f"{sum(pauses) * 1000:.0f} ms in all, longest {longest * 1000:.1f} ms")  # fmt: skip
 
 

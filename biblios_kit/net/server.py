@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import gc
 import logging
 import os
 import sys
@@ -24,6 +23,7 @@ from aiohttp import WSMsgType, web
 
 from biblios_kit.bounded import count_of
 from biblios_kit.i18n import SUPPORTED, _, in_language, ngettext
+from biblios_kit.net.collector import ScheduledCollector
 from biblios_kit.net.open_store import open_store
 from biblios_kit.net.protocol import (
     MAX_BODY_BYTES,
@@ -60,9 +60,6 @@ CHECKPOINT_SECONDS = 5.0
 
 HELLO_TIMEOUT = 10.0
 """Seconds a WebSocket client has to say hello (with its token) before it is dropped."""
-
-GC_THRESHOLDS = (700, 100, 100)
-"""The server process's garbage collector thresholds (Python's are ``(700, 10, 10)``), set by :func:`serve`."""
 
 WRITE_BUFFER_LIMIT = 1 << 20
 """Bytes written to a WebSocket and not yet taken by its client before the connection is dropped as too slow."""
@@ -654,28 +651,22 @@ def _int(value: object) -> bool:
 # ---------------------------------------------------------------------- running
 
 
-def _tune_garbage_collector() -> None:
-    """Fewer collections of the older generations, and none at all of what exists once the tables are loaded.
-
-    A server's objects are mostly long-lived and grow with every action (event logs, the
-    texts of the events each seat was sent); Python's collections of the older generations
-    walk all of them while finding almost no garbage (reference counting frees nearly
-    everything: a few objects in cycles per thousand actions). Measured on the hub alone
-    (1,000 tables, no network): 10% more CPU with Python's thresholds than with
-    :data:`GC_THRESHOLDS`, and pauses of 0.4-0.5 s (0.1-0.3 s with these). Young objects are
-    still collected as often as by default; the tables loaded at start-up are frozen (never
-    walked again: they stay loaded until the server stops).
-    """
-    gc.set_threshold(*GC_THRESHOLDS)
-    gc.freeze()
-
-
 def serve(config: ServerConfig, bind: str, port: int, ready: Callable[[], None] | None = None) -> None:
     """Run the server until Ctrl+C (or SIGTERM)."""
     logging.basicConfig(level=logging.INFO, format="%(asctime)s %(message)s", stream=sys.stderr)
     logging.getLogger("aiohttp.access").setLevel(logging.WARNING)
     app = make_app(config)
-    _tune_garbage_collector()
+    # Garbage collection on a timer, not in the middle of an action's views (net/collector.py).
+    collector = ScheduledCollector()
+
+    async def start_collector(_app: web.Application) -> None:
+        collector.start()
+
+    async def stop_collector(_app: web.Application) -> None:
+        await collector.stop()
+
+    app.on_startup.append(start_collector)
+    app.on_cleanup.append(stop_collector)
 
     async def announce(_app: web.Application) -> None:
         if ready is not None:
