@@ -174,10 +174,10 @@ class _Request:
 @pytest.mark.parametrize(("size", "header"), [(5, b"\x81\x05"), (200, b"\x81\x7e\x00\xc8"),
                                               (70_000, b"\x81\x7f" + (70_000).to_bytes(8, "big"))])  # fmt: skip
 def test_the_frame_writer_writes_whole_text_frames(size: int, header: bytes) -> None:
-    from biblios_kit.net.server import _frame_writer
+    from biblios_kit.net.frames import FrameWriter
 
     transport = _Transport()
-    write = _frame_writer(_Socket(), _Request(transport))  # type: ignore[arg-type]
+    write = FrameWriter.of(_Socket(), _Request(transport))  # type: ignore[arg-type]
     assert write is not None
     text = "é" + "x" * (size - 2)  # two bytes in UTF-8
     assert write(text)
@@ -185,8 +185,31 @@ def test_the_frame_writer_writes_whole_text_frames(size: int, header: bytes) -> 
 
 
 def test_the_frame_writer_refuses_a_client_that_does_not_read() -> None:
-    from biblios_kit.net.server import WRITE_BUFFER_LIMIT, _frame_writer
+    from biblios_kit.net.frames import WRITE_BUFFER_LIMIT, FrameWriter
 
     transport = _Transport(buffered=WRITE_BUFFER_LIMIT + 1)
-    write = _frame_writer(_Socket(), _Request(transport))  # type: ignore[arg-type]
+    write = FrameWriter.of(_Socket(), _Request(transport))  # type: ignore[arg-type]
     assert write is not None and not write("{}") and transport.written == b""
+
+
+def test_held_frames_leave_in_one_write_in_order() -> None:
+    from biblios_kit.net.frames import FrameWriter
+
+    class Counting(_Transport):
+        writes = 0
+
+        def write(self, data: bytes) -> None:
+            self.writes += 1
+            super().write(data)
+
+    transport = Counting()
+    write = FrameWriter.of(_Socket(), _Request(transport))  # type: ignore[arg-type]
+    assert write is not None
+    write.hold()
+    assert write('{"type":"update"}') and write('{"type":"accepted"}')
+    assert transport.writes == 0  # held
+    write.release()
+    assert transport.writes == 1
+    assert transport.written == b"\x81\x11" + b'{"type":"update"}' + b"\x81\x13" + b'{"type":"accepted"}'
+    write.release()  # nothing held: nothing written
+    assert write("{}") and transport.writes == 2  # at once again

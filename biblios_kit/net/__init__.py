@@ -8,6 +8,8 @@
 * :mod:`biblios_kit.net.tables`: the tables, their seats, tokens, bots and subscribers;
 * :mod:`biblios_kit.net.security`: Host/Origin checks, tokens, rate limits (shared with ``play --web``);
 * :mod:`biblios_kit.net.server`: the aiohttp application and its routes;
+* :mod:`biblios_kit.net.frames`: messages written straight to a WebSocket as frames;
+* :mod:`biblios_kit.net.collector`: the server process's garbage collection, on a timer;
 * :mod:`biblios_kit.net.client`: an API client (links, HTTP calls, the WebSocket stream);
 * :mod:`biblios_kit.net.remote`: the Textual table driven by a server (``biblios-kit join``);
 * :mod:`biblios_kit.net.seat_page`: the seat page, a browser client of the API (``/play/{table}``);

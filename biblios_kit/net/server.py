@@ -24,6 +24,7 @@ from aiohttp import WSMsgType, web
 from biblios_kit.bounded import count_of
 from biblios_kit.i18n import SUPPORTED, _, in_language, ngettext
 from biblios_kit.net.collector import ScheduledCollector
+from biblios_kit.net.frames import FrameWriter
 from biblios_kit.net.open_store import open_store
 from biblios_kit.net.protocol import (
     MAX_BODY_BYTES,
@@ -60,9 +61,6 @@ CHECKPOINT_SECONDS = 5.0
 
 HELLO_TIMEOUT = 10.0
 """Seconds a WebSocket client has to say hello (with its token) before it is dropped."""
-
-WRITE_BUFFER_LIMIT = 1 << 20
-"""Bytes written to a WebSocket and not yet taken by its client before the connection is dropped as too slow."""
 
 
 @dataclass
@@ -427,9 +425,9 @@ async def _websocket(request: web.Request) -> web.StreamResponse:
         since, hello = seat[1], seat[2]
         lang = _language(hello)
         token = None if seat[0] == SPECTATOR else hello.get("token", bearer_token(request))  # its rematch place
+        frames = FrameWriter.of(ws, request)
         listener = hub.listen(table, seat[0], since, info=hello.get("table_info") is True,
-                              updates=hello.get("updates") is True, write=_frame_writer(ws, request),
-                              token=token)  # fmt: skip
+                              updates=hello.get("updates") is True, write=frames, token=token)  # fmt: skip
         writer = asyncio.create_task(_write(ws, listener))
         async for message in ws:
             if message.type == WSMsgType.ERROR:
@@ -445,9 +443,16 @@ async def _websocket(request: web.Request) -> web.StreamResponse:
                 continue
             if listener not in table.listeners:
                 continue  # let go (a closed table, a link issued again, too slow): its writer tells why and closes
-            reply = await _handle(hub, table, listener.seat, message.data, lang)
-            # The reply follows the views the message caused, written the same way (at once).
-            if reply is not None and not (listener.write is not None and listener.write(dumps(reply))):
+            # The views the message causes for this connection and the reply after them leave in one write.
+            if frames is not None:
+                frames.hold()
+            try:
+                reply = await _handle(hub, table, listener.seat, message.data, lang)
+                sent = reply is None or (frames is not None and frames(dumps(reply)))
+            finally:
+                if frames is not None:
+                    frames.release()
+            if reply is not None and not sent:
                 await _send(ws, reply)
     except (asyncio.CancelledError, ConnectionResetError):
         raise
@@ -599,40 +604,6 @@ async def _write(ws: web.WebSocketResponse, listener: Listener) -> None:
             await ws.close(code=1013, message=b"too slow")
             return
         await ws.send_str(text)
-
-
-def _frame_writer(ws: web.WebSocketResponse, request: web.Request) -> Callable[[str], bool] | None:
-    """A function writing one text message to ``ws`` at once, as a WebSocket frame on its transport.
-
-    The hub calls it for every view and update, from the event loop, without a task or a
-    queue per connection: at 1,000 tables of four seats, ``await ws.send_str`` in a writer
-    task per connection (a queue, a wake-up and a coroutine per message) was about a fifth
-    of the server's CPU per action (docs/performance.md). Frames are whole (RFC 6455: FIN,
-    text opcode, the payload length, unmasked from a server, no compression), written with
-    one ``transport.write``, as aiohttp writes its own uncompressed frames, so they never
-    interleave with aiohttp's (replies, pings, the close). It returns ``False``, writing
-    nothing, once the connection closes or when more than :data:`WRITE_BUFFER_LIMIT` bytes
-    wait for the client (the hub then drops the listener).
-    """
-    transport = request.transport
-    if transport is None:
-        return None
-
-    def write(text: str) -> bool:
-        if ws.closed or transport.is_closing() or transport.get_write_buffer_size() > WRITE_BUFFER_LIMIT:
-            return False
-        data = text.encode()
-        size = len(data)
-        if size < 126:
-            header = bytes((0x81, size))
-        elif size < 65536:
-            header = bytes((0x81, 126)) + size.to_bytes(2, "big")
-        else:
-            header = bytes((0x81, 127)) + size.to_bytes(8, "big")
-        transport.write(header + data)
-        return True
-
-    return write
 
 
 async def _send(ws: web.WebSocketResponse, message: dict[str, Any]) -> None:
