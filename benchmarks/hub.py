@@ -8,7 +8,7 @@ updates, whose ``write`` keeps the text, as the server's WebSocket does). Tables
 round-robin, one random legal action at a time, as seats acting in turn would.
 
 Printed: CPU time per action (``time.process_time``, steadier than wall time on a shared
-machine), the collector's collections per generation and their total and longest times, and
+machine), and for each tenth of the run (an action costs more as a game goes on), the collector's collections per generation and their total and longest times, and
 the resident memory. ``--gc`` chooses the collector's policy, to compare them on the same
 actions: ``server`` (what ``biblios-kit host`` does, ``net/collector.py``: the automatic collector
 off, the objects made since the last collection collected every ``--young-every`` actions, about
@@ -23,6 +23,7 @@ from __future__ import annotations
 import argparse
 import asyncio
 import gc
+import itertools
 import random
 import resource
 import sys
@@ -43,9 +44,9 @@ CHECKPOINT_EVERY = 7_000
 
 async def play(
     tables: int, seats: int, actions: int, folder: Path, young_every: int | None
-) -> tuple[float, int, list[float], list[int]]:
+) -> tuple[float, int, list[float], list[int], list[float]]:
     """Play ``actions`` actions over ``tables`` tables (a timed collection every ``young_every`` actions, if given);
-    return CPU seconds, actions done, pauses and bytes written."""
+    return CPU seconds, actions done, pauses, bytes written, and the CPU seconds of each tenth of the actions."""
     hub = TableHub(Store(folder))
     written = [0]
 
@@ -72,6 +73,8 @@ async def play(
 
     gc.callbacks.append(timer)
     cpu = time.process_time()
+    tenths = [cpu]
+    tenth = max(1, actions // 10)
     done = 0
     try:
         while done < actions and open_tables:
@@ -86,13 +89,15 @@ async def play(
                     ScheduledCollector.collect_young()
                 if done % CHECKPOINT_EVERY == 0:
                     hub.store.checkpoint()  # as the server does every 5 s, in a thread
+                if done % tenth == 0:
+                    tenths.append(time.process_time())
                 if done >= actions:
                     break
         cpu = time.process_time() - cpu
     finally:
         gc.callbacks.remove(timer)
     hub.store.close()
-    return cpu, done, pauses, written
+    return cpu, done, pauses, written, [b - a for a, b in itertools.pairwise(tenths)]
 
 
 def main() -> None:
@@ -122,11 +127,16 @@ def main() -> None:
                 counts[info["generation"]] += 1
 
         gc.callbacks.append(count)
-        cpu, done, pauses, written = asyncio.run(play(args.tables, args.seats, args.actions, Path(folder), young_every))
+        cpu, done, pauses, written, stages = asyncio.run(
+            play(args.tables, args.seats, args.actions, Path(folder), young_every)
+        )
     rss = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
     print(f"python {sys.version.split()[0]}, {args.tables} tables x {args.seats} seats, collector: {policy}")
     print(f"actions: {done}; CPU {cpu:.2f} s = {cpu / done * 1000:.3f} ms per action; {written[0] / done:.0f} bytes "
           f"written per action; peak RSS {rss:.0f} MB")  # fmt: skip
+    tenth = max(1, args.actions // 10)
+    print(f"CPU per action by tenth of the run (each {tenth / args.tables:g} more actions per table): "
+          + ", ".join(f"{stage / tenth * 1000:.3f}" for stage in stages) + " ms")  # fmt: skip
     longest = max(pauses, default=0.0)
     print(f"collections: {counts[0]} young, {counts[1]} middle, {counts[2]} full: "
           f"{sum(pauses) * 1000:.0f} ms in all, longest {longest * 1000:.1f} ms")  # fmt: skip
