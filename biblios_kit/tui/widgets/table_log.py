@@ -14,6 +14,7 @@ from biblios_kit.rulebook.describe import EventDescriber
 from biblios_kit.rules.model import Ruleset
 from biblios_kit.tui.table_text import fresh_line, log_lines
 from biblios_kit.tui.table_view import LogPart
+from biblios_kit.tui.widgets.titles import set_titles
 
 LOG_LINES = 300
 """Lines kept in the log when it is written again (for a new viewer, a language, the end of a highlight)."""
@@ -42,7 +43,7 @@ class TableLog(RichLog):
     def watch_part(self, before: LogPart | None, part: LogPart | None) -> None:
         if part is None:
             return
-        self.border_title = _("Log")
+        set_titles(self, _("Log"))
         if before is None or self.describer is None or (before.viewer, before.lang) != (part.viewer, part.lang):
             self.describer = EventDescriber(self.ruleset, part.names)
             self.texts = log_lines(self.describer, part.events)[-LOG_LINES:]
