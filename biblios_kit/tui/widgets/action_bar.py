@@ -12,7 +12,7 @@ from textual.widgets import Button, Static
 
 from biblios_kit.tui.render import MUTED
 from biblios_kit.tui.table_text import offer_label
-from biblios_kit.tui.table_view import ActionsPart, Offer
+from biblios_kit.tui.table_view import ActionsPart
 
 ACTION_BUTTONS = 10
 """Buttons of the bar, created once and relabelled (the public space offers at most a few cards)."""
@@ -22,8 +22,6 @@ class ActionButton(Button):
     """A button of the action bar; :attr:`command` says what it does (``act-<action>``, ``bid-go`` ...)."""
 
     command: str = ""
-    shows: tuple[Offer, bool] | None = None
-    """The offer it is labelled with, and whether in short (``None`` while hidden)."""
 
 
 class ActionBar(Horizontal):
@@ -77,49 +75,22 @@ class ActionBar(Horizontal):
         offers = part.offers
         room = (self.screen.size.width or 80) - 2
         short = sum(len(offer.label) + 5 for offer in offers if offer.short is not None) > room
-        wanted = [(offer, short) for offer in offers]
-        if not self._hide_gone(wanted):
-            for index, button in enumerate(self._buttons):
-                if index < len(wanted):
-                    self._label(button, *wanted[index])
-                else:
-                    button.display = False
-                    button.shows = None
+        for index, button in enumerate(self._buttons):
+            if index < len(offers):
+                offer = offers[index]
+                label = offer_label(offer, short)
+                resized = len(str(button.label)) != len(str(label))
+                button.label = label
+                button.command = offer.command
+                button.variant = offer.variant
+                button.display = True
+                if resized:
+                    # A new label does not resize a button by itself (its width is cached): a longer
+                    # label (another language, another card) would be cut off.
+                    button.clear_cached_dimensions()
+                    button.refresh(layout=True)
+            else:
+                button.display = False
         note.display = part.waiting is not None
         if part.waiting is not None:
             note.update(Text(part.waiting, style=MUTED))
-
-    def _hide_gone(self, wanted: list[tuple[Offer, bool]]) -> bool:
-        """When ``wanted`` are offers shown now, in the same order, hide the others' buttons and say so (a card
-        kept, placed or picked leaves the others on their buttons: they are not labelled and drawn again)."""
-        shown = [button for button in self._buttons if button.shows is not None]
-        kept: set[int] = set()
-        position = 0
-        for offer in wanted:
-            while position < len(shown) and shown[position].shows != offer:
-                position += 1
-            if position == len(shown):
-                return False
-            kept.add(position)
-            position += 1
-        for index, button in enumerate(shown):
-            if index not in kept:
-                button.display = False
-                button.shows = None
-        return True
-
-    @staticmethod
-    def _label(button: ActionButton, offer: Offer, short: bool) -> None:
-        """Show ``offer`` on ``button``."""
-        label = offer_label(offer, short)
-        resized = len(str(button.label)) != len(str(label))
-        button.label = label
-        button.command = offer.command
-        button.variant = offer.variant
-        button.display = True
-        button.shows = (offer, short)
-        if resized:
-            # A new label does not resize a button by itself (its width is cached): a longer
-            # label (another language, another card) would be cut off.
-            button.clear_cached_dimensions()
-            button.refresh(layout=True)
