@@ -145,6 +145,7 @@ class FocusBox(VerticalScroll):
         self.ruleset = ruleset
         self.can_focus = False  # scrolls with the mouse; its keys (PgUp/PgDn) belong to the game
         self._lines: tuple[int, int] | None = None
+        self._text: Static | None = None
 
     def compose(self) -> ComposeResult:
         yield Static(id="focus")
@@ -153,11 +154,12 @@ class FocusBox(VerticalScroll):
         self._draw()
 
     def on_mount(self) -> None:
-        """The text's widget is there now: show the part set before."""
+        """The text's widget is there now (found once): show the part set before."""
+        self._text = next(self.query("#focus").results(Static), None)
         self._draw()
 
     def _draw(self) -> None:
-        text = next(self.query("#focus").results(Static), None)
+        text = self._text
         if self.part is not None and text is not None:  # not composed yet: done on mounting
             set_titles(self, _("Now"))
             self._lines = show_measured(text, focus_renderable(self.ruleset, self.part), self._lines)
