@@ -246,6 +246,7 @@ class GameSession:
         :attr:`save_error` then tells of a failure one move later."""
         if on and self._writer is None:
             self._writer = ThreadPoolExecutor(max_workers=1, thread_name_prefix="save")
+            self._writer.submit(_started)  # the thread starts now, not at the first move (in a key's frame)
         elif not on and self._writer is not None:
             self._writer.shutdown(wait=True)
             self._writer, self._written = None, None
@@ -254,3 +255,7 @@ class GameSession:
         """Wait until the last save is written (nothing to do without :meth:`write_in_background`)."""
         if self._written is not None:
             self._written.result()
+
+
+def _started() -> None:
+    """Nothing: submitted to start the save thread (an executor starts its thread at the first task)."""

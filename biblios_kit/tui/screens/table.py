@@ -26,11 +26,11 @@ from biblios_kit.engine.observation import Observation
 from biblios_kit.engine.state import Phase
 from biblios_kit.errors import BibliosError
 from biblios_kit.i18n import _, current_language
-from biblios_kit.tui.heap import release_heap, settle_heap
+from biblios_kit.tui.heap import IDLE_DELAY, collect_idle, release_heap, settle_heap
 from biblios_kit.tui.localize import set_bindings
 from biblios_kit.tui.render import WARNING
 from biblios_kit.tui.screens.table_actions import TableActions
-from biblios_kit.tui.screens.table_keys import table_bindings
+from biblios_kit.tui.screens.table_keys import FooterActions, footer_actions, footer_state, table_bindings
 from biblios_kit.tui.session import GameSession
 from biblios_kit.tui.table_session import TableSession
 from biblios_kit.tui.table_turns import autoplay_mode, next_turn
@@ -92,10 +92,13 @@ class TableScreen(TableActions):
         self._drawn_for: int | None = None
         self._panels: TablePanels | None = None
         self._fade: Timer | None = None
+        self._collector: Timer | None = None
         self.too_small = False
         """The terminal is below :data:`MIN_SIZE`: a message replaces the table."""
         self.autoplayed = 0
         """Moves played for a person because they were their only legal move."""
+        self._footer_actions: FooterActions = ()
+        self._footer: tuple[bool, ...] | None = None
 
     def compose(self) -> ComposeResult:
         ruleset = self.session.ruleset
@@ -151,7 +154,9 @@ class TableScreen(TableActions):
     def relocalize(self) -> None:
         """Every text again in the active language (after a language switch): each part changes with it."""
         self.session.lang = current_language()
-        set_bindings(self, table_bindings(self.session.ruleset))
+        bindings = table_bindings(self.session.ruleset)
+        self._footer_actions = footer_actions(bindings)
+        set_bindings(self, bindings)
         if self._live:
             self._check_size()
         self.update_view()
@@ -172,12 +177,26 @@ class TableScreen(TableActions):
             self._live = False
             return
         self._panels.show(view)
+        self._collect_when_idle()
         if view.news:
             if self._fade is not None:
                 self._fade.stop()
             self._fade = self.set_timer(HIGHLIGHT_SECONDS, self._end_highlights)
-        if previous is None or view.keys != previous.keys or view.lang != previous.lang:
+        footer = footer_state(self._footer_actions, view.keys)
+        if previous is None or footer != self._footer or view.lang != previous.lang:
+            self._footer = footer  # the footer is built again only when the keys it shows change
             self.refresh_bindings()
+
+    def _collect_when_idle(self) -> None:
+        """Collect the young objects once the table has not changed for :data:`IDLE_DELAY` (not in a key's frame)."""
+        if self._collector is None:
+            self._collector = self.set_timer(IDLE_DELAY, self._collect_idle)
+        else:
+            self._collector.reset()  # a later change: wait again
+
+    def _collect_idle(self) -> None:
+        self._collector = None
+        collect_idle()
 
     def _end_highlights(self) -> None:
         """Stop highlighting what changed (the dice, the collections, the newest log lines)."""

@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterable
+
+from textual.actions import parse
 from textual.binding import Binding
 
 from biblios_kit.i18n import _
@@ -9,6 +12,10 @@ from biblios_kit.rulebook.describe import term
 from biblios_kit.rulebook.grammar import capitalize
 from biblios_kit.rules.model import Ruleset
 from biblios_kit.tui.dialogs.hint import hint_binding
+from biblios_kit.tui.table_view import KeysPart, key_allowed
+
+FooterActions = tuple[tuple[str, tuple[object, ...]], ...]
+"""The actions (name, parameters) of the keys the footer shows."""
 
 
 def table_bindings(ruleset: Ruleset) -> list[Binding]:
@@ -32,3 +39,17 @@ def table_bindings(ruleset: Ruleset) -> list[Binding]:
         Binding("escape", "dismiss_notice", _("Close the notice")),
         Binding("q", "quit_game", _("Save & quit")),
     ]
+
+
+def footer_actions(bindings: Iterable[Binding]) -> FooterActions:
+    """The actions of the ``bindings`` the footer shows (the others are on the action bar's buttons)."""
+    return tuple(parse(binding.action)[1:] for binding in bindings if binding.show)
+
+
+def footer_state(actions: FooterActions, keys: KeysPart) -> tuple[bool, ...]:
+    """Which of the footer's ``actions`` are offered in ``keys``: the footer is built again only when this changes.
+
+    Textual's footer rebuilds its keys (new widgets, styled, then a layout pass and a frame) whenever the
+    screen's bindings are refreshed: about a third of a key's CPU at 120x40 when only the game's keys, which
+    the footer does not show, changed."""
+    return tuple(key_allowed(keys, name, parameters) for name, parameters in actions)

@@ -4,7 +4,8 @@ from __future__ import annotations
 
 from rich.style import Style
 from rich.text import Text
-from textual.geometry import Region
+from textual.events import Resize
+from textual.geometry import Region, Size
 from textual.reactive import var
 from textual.strip import Strip
 from textual.widgets import RichLog
@@ -14,6 +15,7 @@ from biblios_kit.rulebook.describe import EventDescriber
 from biblios_kit.rules.model import Ruleset
 from biblios_kit.tui.table_text import fresh_line, log_lines
 from biblios_kit.tui.table_view import LogPart
+from biblios_kit.tui.widgets.titles import set_titles
 
 LOG_LINES = 300
 """Lines kept in the log when it is written again (for a new viewer, a language, the end of a highlight)."""
@@ -42,7 +44,7 @@ class TableLog(RichLog):
     def watch_part(self, before: LogPart | None, part: LogPart | None) -> None:
         if part is None:
             return
-        self.border_title = _("Log")
+        set_titles(self, _("Log"))
         if before is None or self.describer is None or (before.viewer, before.lang) != (part.viewer, part.lang):
             self.describer = EventDescriber(self.ruleset, part.names)
             self.texts = log_lines(self.describer, part.events)[-LOG_LINES:]
@@ -59,12 +61,30 @@ class TableLog(RichLog):
                 self.texts.extend(lines)
                 del self.texts[:-LOG_LINES]
                 self.fresh_lines = min(LOG_LINES, self.fresh_lines + len(lines))
+                first = len(self.lines)
                 for line in lines:
                     self.write(fresh_line(line))
+                if len(self.lines) > first:  # drawn now (a log that fits its window keeps its virtual size)
+                    self.refresh_lines(first, len(self.lines) - first)
         elif part.fresh_from is None and self.fresh_lines:
             self.fresh_lines = 0
             self.rewrite()
         self.count = len(part.events)
+
+    def validate_virtual_size(self, size: Size) -> Size:
+        """The lines' size, but never smaller than the window.
+
+        While the log fits in its window, a new line then leaves the virtual size as it was, so that line alone is
+        drawn again, instead of the whole log and its scrollbar after a layout pass; and a layout pass for another
+        panel no longer finds the log's size changed and draws its scrollbar again (together about a fifth of a
+        key's frame at 120x40). The look is the same: blank space beside and under the lines, and no scrollbar
+        thumb either way."""
+        window = self.scrollable_content_region.size
+        return Size(max(size.width, window.width), max(size.height, window.height))
+
+    def on_resize(self, _event: Resize) -> None:
+        """The window's size changed: the virtual size follows it (see :meth:`validate_virtual_size`)."""
+        self.virtual_size = Size(max((line.cell_length for line in self.lines), default=0), len(self.lines))
 
     def rewrite(self) -> None:
         """Write the log again from its kept lines (the newest :attr:`fresh_lines` highlighted)."""

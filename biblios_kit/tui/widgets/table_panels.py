@@ -34,6 +34,7 @@ from biblios_kit.tui.table_text import (
     status_text,
 )
 from biblios_kit.tui.table_view import FocusPart, HandPart, NoticePart, PlayersPart, PublicPart, StatusPart
+from biblios_kit.tui.widgets.titles import set_titles
 
 
 class Drawn:
@@ -109,8 +110,7 @@ class HandPanel(Static):
 
     def watch_part(self, part: HandPart | None) -> None:
         if part is not None:
-            self.border_title = Content(part.title)  # a name: not markup
-            self.border_subtitle = part.subtitle
+            set_titles(self, Content(part.title), part.subtitle)  # a name: not markup
             self.update(hand_renderable(self.ruleset, part), layout=False)
 
 
@@ -129,7 +129,7 @@ class PublicPanel(Static):
             return
         if self.display != part.shown:
             self.display = part.shown
-        self.border_title = capitalize(term(self.ruleset, "public_space"))
+        set_titles(self, capitalize(term(self.ruleset, "public_space")))
         lines = max(1, len(part.cards))
         self.update(public_renderable(self.ruleset, part), layout=lines != self._lines)
         self._lines = lines
@@ -145,6 +145,7 @@ class FocusBox(VerticalScroll):
         self.ruleset = ruleset
         self.can_focus = False  # scrolls with the mouse; its keys (PgUp/PgDn) belong to the game
         self._lines: tuple[int, int] | None = None
+        self._text: Static | None = None
 
     def compose(self) -> ComposeResult:
         yield Static(id="focus")
@@ -153,13 +154,14 @@ class FocusBox(VerticalScroll):
         self._draw()
 
     def on_mount(self) -> None:
-        """The text's widget is there now: show the part set before."""
+        """The text's widget is there now (found once): show the part set before."""
+        self._text = next(self.query("#focus").results(Static), None)
         self._draw()
 
     def _draw(self) -> None:
-        text = next(self.query("#focus").results(Static), None)
+        text = self._text
         if self.part is not None and text is not None:  # not composed yet: done on mounting
-            self.border_title = _("Now")
+            set_titles(self, _("Now"))
             self._lines = show_measured(text, focus_renderable(self.ruleset, self.part), self._lines)
 
 
@@ -175,7 +177,7 @@ class PlayersPanel(Static):
 
     def watch_part(self, part: PlayersPart | None) -> None:
         if part is not None:
-            self.border_title = _("Players · cards seen")
+            set_titles(self, _("Players · cards seen"))
             self._lines = show_measured(self, players_renderable(self.ruleset, part), self._lines)
 
 
@@ -193,6 +195,6 @@ class NoticePanel(Static):
             if self.display:
                 self.display = False
             return
-        self.border_title = _("Penalty")
+        set_titles(self, _("Penalty"))
         self.update(notice_text(self.ruleset, part))
         self.display = True
