@@ -42,6 +42,7 @@ from __future__ import annotations
 import argparse
 import asyncio
 import contextlib
+import gc
 import os
 import random
 import shutil
@@ -98,7 +99,7 @@ async def create_table(http: aiohttp.ClientSession, base: str, admin: str, body:
 
 async def run(
     args: argparse.Namespace, bases: list[str], admin: str, on_start: Callable[[], None]
-) -> tuple[list[Table], float, float]:
+) -> tuple[list[Table], float, float, list[float]]:
     connector = aiohttp.TCPConnector(limit=0)
     async with aiohttp.ClientSession(connector=connector) as http:
         tables = []
@@ -109,6 +110,11 @@ async def run(
             tokens = [s["token"] for s in reply["seats"]]
             tables.append(Table(reply["table"], tokens, random.Random(index)))
         limit = None if args.to_the_end or args.seconds else args.actions
+        # No collection of this process's growing heap in the middle of the play (a full one took over a
+        # second at 1,000 tables, and the latencies measured here would include it): it runs briefly.
+        gc.collect()
+        gc.freeze()
+        gc.disable()
         on_start()
         started = time.perf_counter()
         stop_at = started + args.seconds if args.seconds else float("inf")
@@ -121,16 +127,29 @@ async def run(
                                          stop_at=stop_at, updates=not args.whole_views))  # fmt: skip
         for first in range(0, len(seats), 100):  # a hundred connections opened at a time
             await asyncio.gather(*(_connect(loop, seat) for seat in seats[first : first + 100]))
+        lags: list[float] = []
+        monitor = asyncio.create_task(_loop_lags(lags))
         # With --seconds, a seat waiting for a view when the time is up is stopped a little later
         # (views of the last actions still arrive meanwhile).
         timeout = args.seconds + 2 * args.think + 5 if args.seconds else None
         await asyncio.wait([seat.done for seat in seats], timeout=timeout)
         for protocol in seats:
             protocol.stop(None)
+        monitor.cancel()
+        gc.enable()
         elapsed = time.perf_counter() - started
         if args.seconds:
             elapsed = min(elapsed, args.seconds)  # no action is sent after that
-    return tables, started, elapsed
+    return tables, started, elapsed, lags
+
+
+async def _loop_lags(lags: list[float], period: float = 0.01) -> None:
+    """Note how late this process's event loop wakes a task that sleeps ``period`` (its own delays, which the
+    latencies it measures include)."""
+    while True:
+        before = time.perf_counter()
+        await asyncio.sleep(period)
+        lags.append(time.perf_counter() - before - period)
 
 
 async def _connect(loop: asyncio.AbstractEventLoop, seat: BrowserSeat) -> None:
@@ -220,7 +239,7 @@ def measure(args: argparse.Namespace, folder: Path, url: str | None, database_pi
         def on_start() -> None:
             marks.update(cpu=server_cpu(), mine=_own_cpu(), load=os.getloadavg()[0], db=_tree_cpu(database_pid))
 
-        tables, started, elapsed = asyncio.run(run(args, bases, admin, on_start))
+        tables, started, elapsed, lags = asyncio.run(run(args, bases, admin, on_start))
         user, system = (now - then for now, then in zip(server_cpu(), marks["cpu"]))  # type: ignore[call-overload]
         cpu = user + system
         client_cpu = _own_cpu() - float(marks["mine"])  # type: ignore[arg-type]
@@ -275,6 +294,10 @@ def measure(args: argparse.Namespace, folder: Path, url: str | None, database_pi
         print(
             "  p95 per 10 s: " + ", ".join(f"{_p95(sorted(w)) * 1000:.0f}" for _k, w in sorted(windows.items())) + " ms"
         )
+    if lags:
+        ordered = sorted(lags)
+        print(f"load generator's event loop, late by: median {statistics.median(ordered) * 1000:.1f} ms, "
+              f"p95 {_p95(ordered) * 1000:.1f} ms, max {ordered[-1] * 1000:.1f} ms")  # fmt: skip
     print(f"errors: {len(errors)}" + (f" (first: {errors[0]})" if errors else ""))
     if args.to_the_end:
         from biblios_kit.engine.records import load_record, replay
