@@ -17,7 +17,10 @@ import pytest
 WHOLE_APP_MODULES = frozenset(
     {
         "test_language_tui",
+        "test_net_clock_page",
         "test_net_join",
+        "test_net_lobby_cli",
+        "test_net_postgres",
         "test_save_lock",
         "test_tui_dialogs_church",
         "test_tui_dialogs_golden",
@@ -29,6 +32,7 @@ WHOLE_APP_MODULES = frozenset(
         "test_tui_hot_seat_bids",
         "test_tui_table_golden",
         "test_tui_table_play",
+        "test_tui_table_redraw",
         "test_variant_template",
     }
 )
@@ -48,6 +52,8 @@ SWEEPS = frozenset(
 
 MANY_GAMES = frozenset(
     {
+        "test_net_hidden.py::test_no_message_names_a_card_hidden_from_its_reader",
+        "test_net_updates.py::test_updates_make_exactly_the_whole_views",
         "test_net_api.py::test_assembled_view_texts_are_the_views_of_the_whole_log",
         "test_net_seat_page_http.py::test_the_texts_never_name_a_card_the_seats_view_does_not_show",
         "test_rules_verify.py::test_random_house_rules_agree_with_their_rulebook",
