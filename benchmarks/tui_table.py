@@ -50,6 +50,8 @@ from textual.drivers.linux_driver import LinuxDriver
 
 sys.path.insert(0, os.getcwd())  # measure the checkout we are run from
 
+from tui import plain_seeds  # benchmarks/tui.py: the same games as its key press
+
 if TYPE_CHECKING:
     from textual.pilot import Pilot
 
@@ -178,23 +180,6 @@ def prepare_auction(players: int, data_dir: Path) -> None:
         state.apply(state.random_action(rng))
     seats = ("human",) + ("random",) * (players - 1)
     save_game(state, seats, tuple(f"P{i + 1}" for i in range(players)), "en", data_dir / "saves" / "current-game.json")
-
-
-def plain_seeds(count: int) -> list[int]:
-    """Seeds of three-player games whose first card drawn is not a church card (keeping one opens a dialog)."""
-    from biblios_kit.engine import new_game
-    from biblios_kit.rules import load_ruleset
-    from biblios_kit.rules.model import CardKind
-
-    ruleset = load_ruleset("biblios")
-    seeds: list[int] = []
-    seed = 0
-    while len(seeds) < count:
-        seed += 1
-        drawn = new_game(ruleset, 3, seed).observation(0).drawn
-        if drawn is not None and ruleset.deck[drawn].kind is not CardKind.CHURCH:
-            seeds.append(seed)
-    return seeds
 
 
 async def until(done: Callable[[], bool], limit: float = 600.0) -> None:
