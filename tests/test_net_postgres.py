@@ -637,6 +637,18 @@ def test_host_serves_from_postgres_and_says_where(db_url: str, tmp_path: Path) -
     assert not (tmp_path / "tables.sqlite3").exists()
 
 
+async def _person_against_a_bot(hubs: list[TableHub]) -> list[Table]:
+    """A two-seat table (a person, then an easy bot) made on a and read by b; the person plays through a until
+    the bot has moved and it is their turn again, b up to date."""
+    invitation = hubs[0].create("biblios", [], 2, ["human", "easy"], seed=8, bot_delay=0.05)
+    tables = [hub.table(invitation.table) for hub in hubs]
+    while tables[0].version < 3 or tables[0].state.current_player != 0 or tables[1].version != tables[0].version:
+        if tables[0].state.current_player == 0:
+            await hubs[0].submit(tables[0], 0, [tables[0].view(0)["observation"]["legal_actions"][0]])
+        await asyncio.sleep(0.05)
+    return tables
+
+
 def test_only_the_process_that_made_the_last_change_runs_the_clocks(db_url: str, tmp_path: Path) -> None:
     """Two processes follow a table whose move clock runs out: one takeover, by the process that made the change
     (it took the table's clock lock at once; the other finds it held)."""
@@ -644,13 +656,7 @@ def test_only_the_process_that_made_the_last_change_runs_the_clocks(db_url: str,
 
     async def scenario(processes: Processes) -> None:
         hubs = processes.hubs
-        invitation = hubs[0].create("biblios", [], 2, ["human", "easy"], seed=8, bot_delay=0.05)
-        tables = [hub.table(invitation.table) for hub in hubs]
-        # The person plays through a until the bot has moved and it is their turn again, b up to date.
-        while tables[0].version < 3 or tables[0].state.current_player != 0 or tables[1].version != tables[0].version:
-            if tables[0].state.current_player == 0:
-                await hubs[0].submit(tables[0], 0, [tables[0].view(0)["observation"]["legal_actions"][0]])
-            await asyncio.sleep(0.05)
+        tables = await _person_against_a_bot(hubs)
         on_b = hubs[1].listen(tables[1], 0, info=True)  # the person's connection is on b
         change_settings(hubs[0], tables[0], {"move_seconds": 0.3, "stand_in": "random"})
         await _until(lambda: tables[1].settings.move_seconds == 0.3)
@@ -775,26 +781,21 @@ def test_the_clocks_of_a_dead_process_are_taken_over_by_another(db_url: str, tmp
 
     async def scenario(processes: Processes) -> None:
         hubs = processes.hubs
-        invitation = hubs[0].create("biblios", [], 2, ["human", "easy"], seed=8, bot_delay=0.05)
-        tables = [hub.table(invitation.table) for hub in hubs]
-        while tables[0].version < 3 or tables[0].state.current_player != 0 or tables[1].version != tables[0].version:
-            if tables[0].state.current_player == 0:
-                await hubs[0].submit(tables[0], 0, [tables[0].view(0)["observation"]["legal_actions"][0]])
-            await asyncio.sleep(0.05)
+        tables = await _person_against_a_bot(hubs)
         change_settings(hubs[0], tables[0], {"move_seconds": 2.0, "stand_in": "random"})
-        await _until(lambda: hubs[0].clocks.tables[invitation.table].owner)  # a took the clock lock
+        await _until(lambda: hubs[0].clocks.tables[tables[0].id].owner)  # a took the clock lock
         await _until(lambda: tables[1].settings.move_seconds == 2.0)
-        assert not hubs[1].clocks.tables[invitation.table].owner
+        assert not hubs[1].clocks.tables[tables[0].id].owner
         version = tables[0].version
         # a dies before the seat's time runs out: its timers stop, its connections close (and its lock with them).
         await processes.end(0)
         assert hubs[0].clocks.events(tables[0]) == []
-        await _until(lambda: hubs[1].clocks.tables[invitation.table].owner, limit=15)  # at b's next comparison
+        await _until(lambda: hubs[1].clocks.tables[tables[0].id].owner, limit=15)  # at b's next comparison
         await _until(lambda: any(e["kind"] == "stand_in" for e in hubs[1].clocks.events(tables[1])))
         assert [e["kind"] for e in hubs[1].clocks.events(tables[1])] == ["time_out", "stand_in"]
         await _until(lambda: tables[1].version > version + 2)  # b's stand-in and bot play on
         with psycopg.connect(db_url) as db:
-            stored = db.execute("SELECT version FROM tables WHERE id = %s", (invitation.table,)).fetchone()
+            stored = db.execute("SELECT version FROM tables WHERE id = %s", (tables[0].id,)).fetchone()
         assert stored is not None and stored[0] > version + 2
 
     run_two_processes(db_url, tmp_path, scenario, running=True)
