@@ -131,3 +131,11 @@ def test_simulation_statistics_do_not_import_the_runner() -> None:
     assert "biblios_kit.sim.runner" not in stats
     source = MODULES["biblios_kit.sim.stats"].read_text(encoding="utf-8")
     assert "biblios_kit.sim.runner" not in source  # not even for types
+
+
+def test_the_table_screen_stays_small() -> None:
+    """The table screen routes between widgets (issue 29: under 300 lines, no table widget over 250)."""
+    screen = PACKAGE / "tui" / "screens" / "table.py"
+    assert len(screen.read_text(encoding="utf-8").splitlines()) < 300
+    for widget in sorted((PACKAGE / "tui" / "widgets").glob("*.py")):
+        assert len(widget.read_text(encoding="utf-8").splitlines()) <= 250, widget.name

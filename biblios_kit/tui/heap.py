@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import gc
+from collections.abc import Callable
+from typing import Protocol
 
 YOUNG_THRESHOLD = 10_000
 """The collector's first threshold while a table is shown (Python's default is 700).
@@ -51,3 +53,30 @@ def release_heap() -> None:
     if _default_threshold is not None:
         gc.set_threshold(*_default_threshold)
         _default_threshold = None
+
+
+class _Timer(Protocol):
+    def reset(self) -> None: ...
+
+
+class IdleCollector:
+    """Calls :func:`collect_idle` once the table has not changed for :data:`IDLE_DELAY` (never in a key's frame).
+
+    ``set_timer(delay, callback)`` starts a one-off timer (Textual's ``set_timer``); :meth:`changed` is called
+    after every change, and each change starts the wait again.
+    """
+
+    def __init__(self, set_timer: Callable[[float, Callable[[], None]], _Timer]) -> None:
+        self._set_timer = set_timer
+        self._timer: _Timer | None = None
+
+    def changed(self) -> None:
+        """The table changed: collect once it has been idle for :data:`IDLE_DELAY`."""
+        if self._timer is None:
+            self._timer = self._set_timer(IDLE_DELAY, self._collect)
+        else:
+            self._timer.reset()
+
+    def _collect(self) -> None:
+        self._timer = None
+        collect_idle()

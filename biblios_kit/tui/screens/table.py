@@ -26,7 +26,7 @@ from biblios_kit.engine.observation import Observation
 from biblios_kit.engine.state import Phase
 from biblios_kit.errors import BibliosError
 from biblios_kit.i18n import _, current_language
-from biblios_kit.tui.heap import IDLE_DELAY, collect_idle, release_heap, settle_heap
+from biblios_kit.tui.heap import IdleCollector, release_heap, settle_heap
 from biblios_kit.tui.localize import set_bindings
 from biblios_kit.tui.render import WARNING
 from biblios_kit.tui.screens.table_actions import TableActions
@@ -34,12 +34,7 @@ from biblios_kit.tui.screens.table_keys import FooterActions, footer_actions, fo
 from biblios_kit.tui.session import GameSession
 from biblios_kit.tui.table_session import TableSession
 from biblios_kit.tui.table_turns import autoplay_mode, next_turn
-from biblios_kit.tui.table_view import (
-    EventFeed,
-    Perspective,
-    TableView,
-    table_view,
-)
+from biblios_kit.tui.table_view import EventFeed, Perspective, TableView, table_view
 from biblios_kit.tui.widgets.action_bar import ActionBar
 from biblios_kit.tui.widgets.dice import DiceRow
 from biblios_kit.tui.widgets.table_log import TableLog
@@ -92,7 +87,7 @@ class TableScreen(TableActions):
         self._drawn_for: int | None = None
         self._panels: TablePanels | None = None
         self._fade: Timer | None = None
-        self._collector: Timer | None = None
+        self._collector = IdleCollector(self.set_timer)
         self.too_small = False
         """The terminal is below :data:`MIN_SIZE`: a message replaces the table."""
         self.autoplayed = 0
@@ -177,7 +172,7 @@ class TableScreen(TableActions):
             self._live = False
             return
         self._panels.show(view)
-        self._collect_when_idle()
+        self._collector.changed()  # young objects are collected once the table is idle, not in a key's frame
         if view.news:
             if self._fade is not None:
                 self._fade.stop()
@@ -186,17 +181,6 @@ class TableScreen(TableActions):
         if previous is None or footer != self._footer or view.lang != previous.lang:
             self._footer = footer  # the footer is built again only when the keys it shows change
             self.refresh_bindings()
-
-    def _collect_when_idle(self) -> None:
-        """Collect the young objects once the table has not changed for :data:`IDLE_DELAY` (not in a key's frame)."""
-        if self._collector is None:
-            self._collector = self.set_timer(IDLE_DELAY, self._collect_idle)
-        else:
-            self._collector.reset()  # a later change: wait again
-
-    def _collect_idle(self) -> None:
-        self._collector = None
-        collect_idle()
 
     def _end_highlights(self) -> None:
         """Stop highlighting what changed (the dice, the collections, the newest log lines)."""
