@@ -133,6 +133,55 @@ def test_simulation_statistics_do_not_import_the_runner() -> None:
     assert "biblios_kit.sim.runner" not in source  # not even for types
 
 
+LAYERS = (
+    ("errors", "resources", "_kernel"),
+    ("i18n",),
+    ("bounded", "atomic", "names", "linebreak", "savelock", "lifeline"),
+    ("rules",),
+    ("engine",),
+    ("bots",),
+    ("sim",),
+    ("rulebook",),
+    ("messages", "lab", "tui"),
+    ("net",),
+    ("cli", "i18n_tools", "__main__"),
+)
+"""The package's layers, bottom first, by top-level module or subpackage: a module imports only from its own
+layer or one below (the package itself, ``biblios_kit/__init__.py``, is a facade above them all)."""
+
+
+def layer_of(name: str) -> int:
+    """The index in :data:`LAYERS` of module ``name`` (``biblios_kit.x.y`` is in x's layer)."""
+    top = name.split(".")[1]
+    return next(index for index, members in enumerate(LAYERS) if top in members)
+
+
+def upward_imports(modules: dict[str, Path]) -> list[str]:
+    """Every import of ``modules`` that reaches a layer above the importer's."""
+    found = []
+    for name, path in modules.items():
+        if name == "biblios_kit":
+            continue
+        for other in sorted(imports_of(path) - {"biblios_kit"}):
+            if layer_of(other) > layer_of(name):
+                found.append(f"{name} imports {other}")
+    return found
+
+
+def test_no_module_imports_from_a_layer_above_its_own() -> None:
+    assert {name.split(".")[1] for name in MODULES if name != "biblios_kit"} <= {m for layer in LAYERS for m in layer}
+    offenders = upward_imports(MODULES)
+    assert not offenders, "imports reaching up a layer:\n" + "\n".join(offenders)
+
+
+def test_the_layer_check_sees_an_import_reaching_up(tmp_path: Path) -> None:
+    module = tmp_path / "saves.py"
+    module.write_text("from biblios_kit.tui.config import TuiConfig\n", encoding="utf-8")
+    assert upward_imports({"biblios_kit.engine.saves": module}) == [
+        "biblios_kit.engine.saves imports biblios_kit.tui.config"
+    ]
+
+
 def test_the_table_screen_stays_small() -> None:
     """The table screen routes between widgets (issue 29: under 300 lines, no table widget over 250)."""
     screen = PACKAGE / "tui" / "screens" / "table.py"
