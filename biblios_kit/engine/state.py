@@ -86,7 +86,7 @@ from biblios_kit.rules.model import Ruleset
 
 if TYPE_CHECKING:
     from biblios_kit.engine.compiled import EventTables
-    from biblios_kit.engine.scoring import GameResult
+    from biblios_kit.engine.scoring import GameResult, Outcome
 
 __all__ = ["GameState", "Phase", "new_game"]
 
@@ -599,6 +599,15 @@ class GameState:
         from biblios_kit.engine.scoring import score
 
         return score(self)
+
+    def outcome(self) -> Outcome:
+        """The final result's numbers (victory points, winners, each category's first place), without
+        building the whole :class:`GameResult` (simulations and searches); ``ValueError`` before the end."""
+        if self.cur >= 0:
+            raise ValueError("the game is not over yet")
+        from biblios_kit.engine.scoring import game_outcome
+
+        return game_outcome(self)
 
     def hand(self, player: object) -> tuple[int, ...]:
         """The cards in ``player``'s hand, sorted (true state: use observations to show players)."""
