@@ -16,7 +16,7 @@ from typing import Any
 
 from biblios_kit.bots.base import Bot
 from biblios_kit.engine import GameState, Phase, compile_rules, new_game
-from biblios_kit.engine.scoring import score_hands
+from biblios_kit.engine.scoring import outcome
 from biblios_kit.lab.projector import Positions, Projector, event_counts, leaders, leads, result_figures
 from biblios_kit.rules.model import Ruleset
 from biblios_kit.sim.runner import make_bots, play_game
@@ -123,7 +123,7 @@ def measure(ruleset: Ruleset, players: int, seed: int, actions: Sequence[int], f
     """Replay the game (``ruleset``, ``players``, ``seed``, ``actions``) and return its :data:`GameMetrics`.
 
     The reference the lab's own measure (:func:`play_and_measure`, made while the game is played)
-    is tested against: it scores every turn boundary with the engine's ``score_hands``.
+    is tested against: it scores every turn boundary with the engine's scoring (``outcome``).
     ``overrides`` and ``choices`` are 0 (a replay knows nothing of a restriction).
     """
     rules = compile_rules(ruleset)
@@ -132,7 +132,7 @@ def measure(ruleset: Ruleset, players: int, seed: int, actions: Sequence[int], f
 
     def projected() -> tuple[int, ...]:
         hands = [list(state.hand(p)) for p in seats]
-        return score_hands(rules, hands, list(state.dice_values())).victory_points
+        return outcome(rules, hands, list(state.dice_values())).victory_points
 
     checkpoints: list[tuple[int, tuple[int, ...]]] = [(0, projected())]
     gift_vp: tuple[int, ...] | None = None

@@ -15,7 +15,7 @@ from typing import Final
 
 from biblios_kit.engine.compiled import KIND_CATEGORY, POINTS_DIE, CompiledRules
 from biblios_kit.engine.core import EV_CANNOT_PAY, EV_DISCARDED, EV_REFUSED, EV_REVEALED
-from biblios_kit.engine.scoring import GameResult, category_places, score_hands
+from biblios_kit.engine.scoring import GameResult, category_places, outcome
 from biblios_kit.engine.state import GameState
 
 NO_LETTER: Final = 1 << 20
@@ -62,7 +62,7 @@ class Projector:
     for being asked at every turn boundary of a game, in game order: only the cards a hand gained
     are counted (a hand that lost a card is counted again), only the categories they belong to are
     placed again, and nothing but the points is built. Where the ruleset's scoring is data
-    (multiplied dice, set bonuses), each position is scored by ``score_hands`` instead.
+    (multiplied dice, set bonuses), each position is scored by the engine (``outcome``) instead.
     """
 
     def __init__(self, rules: CompiledRules, players: int) -> None:
@@ -213,7 +213,7 @@ class Projector:
         when a die changed hands or faces.
         """
         if not self.plain:
-            return score_hands(self.rules, now, faces).victory_points
+            return outcome(self.rules, now, faces).victory_points
         hands = self.hands
         dirty: list[int] = []
         for p in range(len(hands)):
