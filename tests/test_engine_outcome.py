@@ -1,5 +1,5 @@
-"""The scoring's numbers (``GameState.outcome``, what simulations read) agree with the whole result, and the place
-rule of a category settles ties as the rules say."""
+"""The scoring's numbers (``GameState.outcome``, what simulations read) agree with the whole result (the place
+rule itself is checked against a reference in tests/test_engine_playout.py)."""
 
 from __future__ import annotations
 
@@ -10,7 +10,7 @@ from conftest import SHIPPED_CHOICES
 
 from biblios_kit.engine import new_game
 from biblios_kit.engine.compiled import compile_rules
-from biblios_kit.engine.scoring import WonBy, category_places, outcome, score_hands
+from biblios_kit.engine.scoring import outcome, score_hands
 from biblios_kit.rules import load_ruleset
 
 CHOICES = [*SHIPPED_CHOICES, ("complete-library", ("count-the-books",))]
@@ -45,15 +45,6 @@ def test_the_outcome_has_the_numbers_of_the_whole_result(name: str, options: tup
                 ties += len(set(result.victory_points)) < players
             assert state.outcome().victory_points == state.result().victory_points
     assert ties > 0  # the tie-breaks were exercised
-
-
-def test_a_tie_on_the_total_goes_to_the_earliest_letter_or_to_nobody() -> None:
-    # letters are ranks: 0 is A. Players 0 and 3 tie on 5, player 0 holds the earlier letter; 1 and 2 tie on 3
-    # with the same letter: nobody takes those places.
-    places = category_places([5, 3, 3, 5, 0], [2, 4, 4, 0, 1 << 20], tie_nobody=False)
-    assert places == [(3, WonBy.LETTER), (0, WonBy.LETTER), (None, WonBy.NOBODY), (None, WonBy.NOBODY)]
-    assert category_places([5, 3, 3, 5, 0], [2, 4, 4, 0, 1 << 20], tie_nobody=True) == [(None, WonBy.NOBODY)] * 4
-    assert category_places([1, 4, 0], [0, 9, 1 << 20], tie_nobody=False) == [(1, WonBy.TOTAL), (0, WonBy.TOTAL)]
 
 
 def test_no_outcome_before_the_end() -> None:

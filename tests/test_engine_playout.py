@@ -113,7 +113,7 @@ def _places_reference(totals: list[int], letters: list[int], tie_nobody: bool) -
 
 
 def test_category_places_match_the_reference() -> None:
-    from biblios_kit.engine.scoring import _category_places
+    from biblios_kit.engine.scoring import category_places
 
     rng = random.Random(4)
     for _ in range(3000):
@@ -121,4 +121,4 @@ def test_category_places_match_the_reference() -> None:
         totals = [rng.choice((0, 0, 1, 2, 3, 5)) for _ in range(n)]
         letters = [rng.choice((0, 1, 2, 1 << 20)) for _ in range(n)]
         for tie_nobody in (False, True):
-            assert _category_places(totals, letters, tie_nobody) == _places_reference(totals, letters, tie_nobody)
+            assert category_places(totals, letters, tie_nobody) == _places_reference(totals, letters, tie_nobody)

@@ -331,10 +331,10 @@ class Tally:
         """Per set bonus, the players who scored it."""
         self.vp = vp
         """Victory points per player."""
-        self.ranking = self._rank()
+        self.ranking = self._ranking()
         """The places, best first: (players, index of the tie-break step that separated them, -1 for victory points)."""
 
-    def _key(self, i: int, p: int) -> int:
+    def _tiebreak_key(self, i: int, p: int) -> int:
         by, k = self.rules.tiebreak[i]
         if by == TB_COUNT:
             w = self.rules.tiebreak_weights[i]
@@ -350,27 +350,27 @@ class Tally:
             return -self.best[k][p]
         return self.first_place[k][p]
 
-    def _split(self, group: list[int], i: int, by: int) -> list[tuple[list[int], int]]:
+    def _split_tie(self, group: list[int], i: int, by: int) -> list[tuple[list[int], int]]:
         """``group`` (tied so far) ordered by the tie-break steps from ``i`` on."""
         chain = self.rules.tiebreak
         while i < len(chain):
-            keys = [self._key(i, p) for p in group]
+            keys = [self._tiebreak_key(i, p) for p in group]
             if min(keys) != max(keys):
                 out: list[tuple[list[int], int]] = []
                 for key in sorted(set(keys), reverse=True):
                     sub = [p for p, other in zip(group, keys) if other == key]
-                    out.extend(self._split(sub, i + 1, i) if len(sub) > 1 else [(sub, i)])
+                    out.extend(self._split_tie(sub, i + 1, i) if len(sub) > 1 else [(sub, i)])
                 return out
             i += 1
         return [(group, by)]
 
-    def _rank(self) -> list[tuple[list[int], int]]:
+    def _ranking(self) -> list[tuple[list[int], int]]:
         vp = self.vp
         ranking: list[tuple[list[int], int]] = []
         for points in sorted(set(vp), reverse=True):
             group = [p for p in range(len(vp)) if vp[p] == points]
             if len(group) > 1:
-                ranking.extend(self._split(group, 0, -1))
+                ranking.extend(self._split_tie(group, 0, -1))
             else:
                 ranking.append((group, -1))
         return ranking
