@@ -70,7 +70,7 @@ class ActionBar(Horizontal):
     def _draw(self) -> None:
         part = self.part
         note = self._note
-        if part is None or note is None:  # not mounted yet: done on mounting
+        if part is None or note is None or not self.is_attached:  # not mounted yet (done on mounting), or taken down
             return
         offers = part.offers
         room = (self.screen.size.width or 80) - 2

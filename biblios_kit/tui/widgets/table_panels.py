@@ -93,7 +93,8 @@ class StatusBar(Static):
         self._draw()
 
     def _draw(self) -> None:
-        if self.part is not None:
+        # A resize can reach the bar after its screen was taken down (a game left while the terminal changed size).
+        if self.part is not None and self.is_attached:
             self.update(status_text(self.part, self.screen.size.width or 80), layout=False)
 
 
