@@ -27,12 +27,15 @@ setup: $(STAMP) $(KERNEL_STAMP)
 play: setup
 	$(BIN)/biblios-kit play
 
+# Every core runs test modules (a module stays in one process: its fixtures start once).
+PARALLEL := -n auto --dist loadfile
+
 test: setup
-	$(BIN)/python -m pytest
+	$(BIN)/python -m pytest $(PARALLEL)
 
 # The inner loop: everything but the tests marked slow (tests/tiers.py lists the whole-app modules, sweeps and many-game tests left to make test).
 check: setup
-	$(BIN)/python -m pytest -m "not slow"
+	$(BIN)/python -m pytest $(PARALLEL) -m "not slow"
 
 lint: $(STAMP)
 	$(BIN)/ruff check .
