@@ -21,6 +21,9 @@ everything the observation and the public events prove:
 * a rival who won a Gold auction and could not pay holds no Gold that could have paid it, among
   the cards of their hand that were there then (``Observation.unpaid``).
 
+Every deal consistent with all of that is equally likely: a fast greedy deal is mixed by random swaps
+where its own odds could stray (:meth:`HiddenCards._mixed`).
+
 This is the only model: :class:`~biblios_kit.engine.worlds.Worlds` (the bots' determinizations,
 hints and reviews) builds game states from its deals, and
 :func:`biblios_kit.engine.resample.resample` fills a copy of the true state with them. It
@@ -37,6 +40,8 @@ from biblios_kit.engine.core import PH_GIFT, subset_sums
 from biblios_kit.engine.observation import Observation
 
 __all__ = [
+    "MIX_SWEEPS",
+    "REPAIR_SWEEPS",
     "TRIES",
     "Constraints",
     "HiddenCards",
@@ -49,6 +54,12 @@ __all__ = [
 
 TRIES = 40
 """Deals tried for one that keeps what the payments prove (see :meth:`HiddenCards.zones`)."""
+
+MIX_SWEEPS = 4
+"""Swaps tried per hidden card when a deal is mixed (:meth:`HiddenCards._mixed`)."""
+
+REPAIR_SWEEPS = 50
+"""Swaps tried per hidden card to bring a deal to keep the payments' proofs (:meth:`HiddenCards._repaired`)."""
 
 
 class InconsistentView(RuntimeError):
@@ -273,6 +284,15 @@ class HiddenCards:
             if who != me and rules.currency[card] == CUR_GOLD
         )
         """(rival, bid, cards that entered their hand since) of each rival who could not pay a Gold bid."""
+        self._options = [frozenset(options) for options in strict]
+        self._loose_options = [frozenset(options) for options in loose]
+        self._needs_mixing = (
+            self.payer >= 0
+            or bool(self.unpaid)
+            or any(not f and not is_church[c] and len(o) > 1 for c, f, o in zip(hidden, free, strict))
+        )
+        """Whether a greedy deal's odds can stray from the view's (:meth:`_mixed`): a card seen going into a hand
+        that may have left it, or a payment's proof to keep. Otherwise the greedy deal has the exact odds."""
 
     def _fast_zones(self, rng: random.Random) -> list[list[int]] | None:
         """The common case in a few list operations: cards with restricted zones first, then the rest.
@@ -331,7 +351,12 @@ class HiddenCards:
             if r:
                 zones[z].extend(free[start : start + r])
                 start += r
-        return zones if start == len(free) else None
+        if start != len(free):
+            return None
+        # The cards placed first (unseen church cards) sit at the start of their zone: the draw pile's order is
+        # drawn, so shuffle it, or they would all be at its bottom.
+        shuffle_fast(zones[self.DRAW], rng)
+        return zones
 
     def _deal(self, rng: random.Random) -> list[list[int]]:
         fast = self._fast_zones(rng)
@@ -379,18 +404,28 @@ class HiddenCards:
         again, up to :data:`TRIES` times. Then, when the caller knows the true hands (``truth``,
         from :func:`~biblios_kit.engine.resample.resample`), the hands of the rivals concerned
         are kept as they are; otherwise the deal is built to keep them (:meth:`_built`), and
-        only if that fails too is the last deal kept.
+        failing that, repaired by swaps (:meth:`_repaired`), then dealt and repaired without the memory of which
+        hand a seen card went into (the loose constraints); only if all fail is the last deal kept. Every deal
+        returned without ``truth`` is then mixed (:meth:`_mixed`).
         """
         zones = self._deal(rng)
         if self.payer < 0 and not self.unpaid:
-            return zones
+            return self._mixed(zones, rng) if self._needs_mixing and truth is None else zones
         for _ in range(TRIES):
             if self.keeps_the_proofs(zones):
-                return zones
+                return zones if truth is not None else self._mixed(zones, rng)
             zones = self._deal(rng)
         if truth is None:
             built = self._built(rng)
-            return zones if built is None else built
+            if built is None:
+                built = self._repaired(zones, rng, self._options)
+            if built is not None:
+                return self._mixed(built, rng)
+            # No deal keeping the view's memory of hands keeps the proofs (a seen card may have left a hand in a
+            # penalty the observer did not see): forget that memory (the loose constraints), repair and mix there.
+            loose = assign(self._loose, rng)
+            repaired = None if loose is None else self._repaired(loose, rng, self._loose_options)
+            return zones if repaired is None else self._mixed(repaired, rng, self._loose_options)
         concerned = sorted({self.payer, *(who for who, _bid, _entered in self.unpaid)} - {-1})
         for cons in (self.strict, self._loose, self.any_zone):
             for who in concerned:
@@ -402,13 +437,121 @@ class HiddenCards:
                 return pinned
         raise InconsistentView("the true hands do not fit the observation")
 
+    def _mixed(
+        self, zones: list[list[int]], rng: random.Random, options: list[frozenset[int]] | None = None
+    ) -> list[list[int]]:
+        """``zones`` (a deal that keeps the view and the proofs) after :data:`MIX_SWEEPS` swaps per hidden card.
+
+        The greedy deal places a card that may be in several zones (seen going into a hand it may since
+        have left) by a rule of thumb, and a deal made to keep the payments' proofs is biased too. Each step
+        here picks two hidden cards at random and swaps them when each may be where the other is and the
+        payments' proofs still hold: a Metropolis chain whose proposals are symmetric, so every deal
+        consistent with the view is equally likely in the long run (tests/test_engine_worlds_enumerated.py
+        compares the odds with every consistent deal counted).
+        """
+        cards = self.strict.cards
+        n = len(cards)
+        if n < 2:
+            return zones
+        index = {c: i for i, c in enumerate(cards)}
+        where = [0] * n
+        for z, zone in enumerate(zones):
+            for c in zone:
+                where[index[c]] = z
+        if options is None:
+            options = self._options
+        watched = {self.payer, *(who for who, _bid, _entered in self.unpaid)} - {-1}
+        rand = rng.random
+        for _ in range(MIX_SWEEPS * n):
+            i = int(rand() * n)
+            j = int(rand() * n)
+            zi, zj = where[i], where[j]
+            if zi == zj or zj not in options[i] or zi not in options[j]:
+                continue
+            where[i], where[j] = zj, zi
+            if watched and (zi in watched or zj in watched) and not self._zones_keep_the_proofs(where, {zi, zj}):
+                where[i], where[j] = zi, zj
+        mixed: list[list[int]] = [[] for _ in zones]
+        for i, z in enumerate(where):
+            mixed[z].append(cards[i])
+        for zone in mixed:
+            shuffle_fast(zone, rng)
+        return mixed
+
+    def _zones_keep_the_proofs(self, where: list[int], changed: set[int]) -> bool:
+        """Whether the hands in ``changed`` (by zone) of a deal given as each hidden card's zone keep the proofs."""
+        return self._broken_proofs(where, changed) == 0
+
+    def _broken_proofs(self, where: list[int], changed: set[int]) -> int:
+        """How far the hands in ``changed`` of a deal (each hidden card's zone) are from keeping the proofs: 0 when
+        they keep them; else, per broken proof, the Gold missing or in excess (1 when payments must be exact)."""
+        cards = self.strict.cards
+        rules = self.rules
+        value, kind = rules.value, rules.kind
+        broken = 0
+        if self.payer in changed:
+            hand = [cards[i] for i, z in enumerate(where) if z == self.payer]
+            if not self.can_finish_payment(hand):
+                payment = self.obs.payment
+                owed = 0 if payment is None else payment.bid - sum(value[c] for c in payment.paid_gold)
+                gold = sum(value[c] for c in hand if kind[c] == KIND_GOLD)
+                broken += 1 if rules.overpay_forbidden else max(1, owed - gold)
+        for who, bid, entered in self.unpaid:
+            if who in changed:
+                held = [cards[i] for i, z in enumerate(where) if z == who and cards[i] not in entered]
+                if self._can_pay(held, bid):
+                    gold = sum(value[c] for c in held if kind[c] == KIND_GOLD)
+                    broken += 1 if rules.overpay_forbidden else gold - bid + 1
+        return broken
+
+    def _repaired(
+        self, zones: list[list[int]], rng: random.Random, options: list[frozenset[int]]
+    ) -> list[list[int]] | None:
+        """A deal that keeps the proofs, reached from ``zones`` (which keeps the view) by random swaps of two
+        hidden cards that may each be where the other is, each kept unless it takes the deal further from the
+        proofs (:meth:`_broken_proofs`); None after :data:`REPAIR_SWEEPS` swaps per hidden card without one."""
+        cards = self.strict.cards
+        n = len(cards)
+        index = {c: i for i, c in enumerate(cards)}
+        where = [0] * n
+        for z, zone in enumerate(zones):
+            for c in zone:
+                where[index[c]] = z
+        watched = {self.payer, *(who for who, _bid, _entered in self.unpaid)} - {-1}
+        broken = self._broken_proofs(where, watched)
+        rand = rng.random
+        for _ in range(REPAIR_SWEEPS * n):
+            if not broken:
+                break
+            i = int(rand() * n)
+            j = int(rand() * n)
+            zi, zj = where[i], where[j]
+            if zi == zj or zj not in options[i] or zi not in options[j] or (zi not in watched and zj not in watched):
+                continue
+            where[i], where[j] = zj, zi
+            after = self._broken_proofs(where, watched)
+            if after > broken:
+                where[i], where[j] = zi, zj
+            else:
+                broken = after
+        if broken:
+            return None
+        repaired: list[list[int]] = [[] for _ in zones]
+        for i, z in enumerate(where):
+            repaired[z].append(cards[i])
+        return repaired
+
     def _built(self, rng: random.Random) -> list[list[int]] | None:
         """A deal made to keep what the payments proved: the payer gets unseen Gold that finishes
-        their payment, and a rival who could not pay gets no unseen Gold they could have held then."""
+        their payment (and no other unseen Gold), and a rival who could not pay gets no unseen Gold they
+        could have held then (the payer, who may have failed to pay a larger bid before, excepted: the Gold
+        chosen for the payment is all they get)."""
         rules = self.rules
         hidden = self.hidden
         cands = [options[:] for options in self.strict.candidates]
         for who, _bid, entered in self.unpaid:
+            if who == self.payer:
+                continue
             for i, c in enumerate(hidden):
                 if rules.kind[c] == KIND_GOLD and c not in entered and who in cands[i] and len(cands[i]) > 1:
                     cands[i].remove(who)
@@ -417,12 +560,16 @@ class HiddenCards:
             owed = payment.bid - sum(rules.value[c] for c in payment.paid_gold)
             pool = [i for i, c in enumerate(hidden) if rules.kind[c] == KIND_GOLD and self.payer in cands[i]]
             shuffle_fast(pool, rng)
-            pool.sort(key=lambda i: -rules.value[hidden[i]])  # the fewest cards: they must fit in the hand
+            # The Gold known to be in the hand first, then the fewest unseen cards: they must fit in the hand.
+            pool.sort(key=lambda i: (len(cands[i]) > 1, -rules.value[hidden[i]]))
             chosen = _paying(pool, [rules.value[hidden[i]] for i in pool], owed, rules.overpay_forbidden)
             if chosen is None:
                 return None
             for i in chosen:
                 cands[i] = [self.payer]
+            for i in pool:
+                if i not in chosen and len(cands[i]) > 1:
+                    cands[i].remove(self.payer)
         zones = assign(Constraints(hidden, cands, self.capacity), rng)
         if zones is None or not self.keeps_the_proofs(zones):
             return None

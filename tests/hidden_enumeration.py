@@ -1,0 +1,98 @@
+"""Exact odds of the cards hidden from a player, by counting every deal consistent with their view (small positions).
+
+The cards hidden from a player fall into classes of interchangeable cards: the same zones allowed
+(:attr:`HiddenCards.strict`) and, when a payment proved something, the same Gold value and the same
+side of each proof (whether the card entered the rival's hand after the auction they could not pay).
+Every way of sharing each class among its zones that fills every zone exactly and keeps the proofs
+is one set of deals, counted with its multinomial weight; each deal consistent with the view counts
+once. This counts from the rules of the view, independently of how :class:`HiddenCards` deals.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Iterator
+from itertools import product
+
+from biblios_kit.engine.compiled import KIND_GOLD
+from biblios_kit.engine.hidden import HiddenCards
+
+
+def compositions(total: int, parts: int) -> Iterator[tuple[int, ...]]:
+    """Every way to write ``total`` as ``parts`` ordered counts >= 0."""
+    if parts == 1:
+        yield (total,)
+        return
+    for first in range(total + 1):
+        for rest in compositions(total - first, parts - 1):
+            yield (first, *rest)
+
+
+def pays(values: list[int], bid: int, exact: bool) -> bool:
+    """Whether Gold cards of ``values`` pay ``bid`` (exactly, when ``exact``)."""
+    if not exact:
+        return sum(values) >= bid
+    reach = 1
+    for v in values:
+        reach |= reach << v
+    return bool(reach >> bid & 1)
+
+
+Class = tuple[tuple[int, ...], int, tuple[bool, ...]]
+"""Allowed zones, Gold value when a proof needs it (else 0), side of each proof."""
+
+
+def enumerated_marginals(cards: HiddenCards, limit: int = 200_000) -> dict[tuple[int, int], float] | None:
+    """(card, zone) -> the chance that hidden ``card`` is in ``zone``, every consistent deal counted once.
+
+    ``None`` when the position has more than ``limit`` ways of sharing its classes among their zones.
+    """
+    rules = cards.rules
+    cons = cards.strict
+    payment = cards.obs.payment
+    owed = None
+    if cards.payer >= 0 and payment is not None:
+        owed = payment.bid - sum(rules.value[c] for c in payment.paid_gold)
+    proofs = owed is not None or bool(cards.unpaid)
+    classes: dict[Class, list[int]] = {}
+    for c, options in zip(cons.cards, cons.candidates, strict=True):
+        gold = rules.value[c] if proofs and rules.kind[c] == KIND_GOLD else 0
+        sides = tuple(c in entered for _who, _bid, entered in cards.unpaid) if gold else ()
+        classes.setdefault((tuple(sorted(options)), gold, sides), []).append(c)
+    keys = list(classes)
+    if math.prod(math.comb(len(classes[k]) + len(k[0]) - 1, len(k[0]) - 1) for k in keys) > limit:
+        return None
+    exact = rules.overpay_forbidden
+
+    def gold_in(config: tuple[tuple[int, ...], ...], zone: int, proof: int | None) -> list[int]:
+        return [
+            key[1]
+            for key, parts in zip(keys, config)
+            for z, count in zip(key[0], parts)
+            if z == zone and key[1] and (proof is None or not key[2][proof])
+            for _ in range(count)
+        ]
+
+    total = 0.0
+    weights: dict[tuple[int, int], float] = {}
+    for config in product(*(list(compositions(len(classes[k]), len(k[0]))) for k in keys)):
+        room = cons.capacity[:]
+        for key, parts in zip(keys, config):
+            for z, count in zip(key[0], parts):
+                room[z] -= count
+        if any(room):
+            continue
+        if owed is not None and not pays(gold_in(config, cards.payer, None), owed, exact):
+            continue
+        if any(pays(gold_in(config, who, u), bid, exact) for u, (who, bid, _e) in enumerate(cards.unpaid)):
+            continue
+        weight = 1.0
+        for key, parts in zip(keys, config):
+            weight *= math.factorial(len(classes[key])) / math.prod(math.factorial(count) for count in parts)
+        total += weight
+        for key, parts in zip(keys, config):
+            size = len(classes[key])
+            for z, count in zip(key[0], parts):
+                for c in classes[key] if count else ():
+                    weights[c, z] = weights.get((c, z), 0.0) + weight * count / size
+    return {key: weight / total for key, weight in weights.items()} if total else {}
