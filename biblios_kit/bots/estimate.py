@@ -522,36 +522,40 @@ class Estimate:
         temperature = self.temperature[k]
         without = self._ev_without(k)
         faces = [self.dice[d] * 1.0 for d in self.rules.cat_dice[k]]
+        one = len(faces) == 1
+        face0 = faces[0] if one else 0.0
         mine = 0.0
         theirs = 0.0
         # (no list per player: one scratch list of weights, and each expected score summed in a
-        # local float, in the same order as in _ev_with)
+        # local float, in the same order as in _ev_with; the largest other total read from the
+        # column's two largest, and the unchanged weights read in place: the same values)
+        top_index, first, second = _top2(column)
         weights = weights0[:]
         for q in range(n):
-            old = column[q]
-            raised = old + amount
-            top = raised
-            for r in range(n):
-                if r != q and column[r] > top:
-                    top = column[r]
-            if top == top0:
-                for r in range(n):
-                    weights[r] = weights0[r]
-                weights[q] = math.exp((raised - top) / temperature)
+            raised = column[q] + amount
+            other = second if q == top_index else first  # the largest total of the others
+            top = other if other > raised else raised
+            same = top == top0  # then only q's weight changes
+            mine_q = 0.0
+            if same:
+                mine_q = math.exp((raised - top) / temperature)
             else:
                 for r in range(n):
                     weights[r] = math.exp(((raised if r == q else column[r]) - top) / temperature)
             whole = 0.0
-            for w in weights:
-                whole += w
+            for r in range(n):
+                whole += (mine_q if r == q else weights0[r]) if same else weights[r]
             mine_ev = 0.0
             best_other = 0.0
             found = False
             for r in range(n):
-                share = weights[r] / whole
+                share = ((mine_q if r == q else weights0[r]) if same else weights[r]) / whole
                 x = without[r]
-                for face in faces:
-                    x = x + face * share
+                if one:
+                    x = x + face0 * share
+                else:
+                    for face in faces:
+                        x = x + face * share
                 if r == me:
                     mine_ev = x
                 elif not found or x > best_other:
