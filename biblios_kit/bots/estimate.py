@@ -577,7 +577,7 @@ class Estimate:
             if cached is not None:
                 return cached
         rules = self.rules
-        faces = self.dice if dice is None else dice
+        faces = self.dice if dice is None else list(dice)  # (a list: indexed natively when compiled)
         die_min, die_max, die_cat, die_place = rules.die_min, rules.die_max, rules.die_cat, rules.die_place
         probs = self.probs
         base_ev = self.ev
@@ -621,46 +621,63 @@ class Estimate:
         if cached is not None:
             return cached
         me = self.me
+        n = self.n
         evs = self._church_evs(card, None)
         uses = len(evs)
-        # each use's scores, and its leader, best and second best score, in parallel lists
-        # (index loops, no zip() or tuples per look-up: the speed of the compiled bots)
-        scores: list[list[float]] = []
-        leaders: list[int] = []
-        bests: list[float] = []
-        seconds: list[float] = []
-        for ev, _chosen, _s in evs:
-            i1, v1, v2 = _top2(ev)
-            scores.append(ev)
-            leaders.append(i1)
-            bests.append(v1)
-            seconds.append(v2)
-        base_me = _advantage(self.ev, me)
-        mine = 0.0  # max(..., default=0.0) over the uses, written as a loop
+        ev0 = self.ev
+        base_of = [_advantage(ev0, q) for q in range(n)]  # each player's advantage now
+        # One pass over the uses (the speed of the compiled bots: no list per use, no tuple per
+        # look-up), each use's leader, best and second best score found as _top2 finds them:
+        # our best gain (max(..., default=0.0) over the uses), and each rival's best use, as max()
+        # over (gain, dice, sign) tuples would choose it (per rival, the uses in the same order).
+        best_gain = [0.0] * n
+        best_use = [-1] * n
+        mine = 0.0
         for index in range(uses):
-            x = scores[index][me] - (seconds[index] if me == leaders[index] else bests[index]) - base_me
+            ev = evs[index][0]
+            i1 = 0
+            v1 = ev[0]
+            for r in range(n):
+                x = ev[r]
+                if x > v1:
+                    i1 = r
+                    v1 = x
+            v2 = 0.0
+            found = False
+            for r in range(n):
+                if r != i1:
+                    x = ev[r]
+                    if not found or x > v2:
+                        v2 = x
+                        found = True
+            assert found
+            x = ev[me] - (v2 if me == i1 else v1) - base_of[me]
             if index == 0 or x > mine:
                 mine = x
+            for q in range(n):
+                if q == me:
+                    continue
+                gain = ev[q] - (v2 if q == i1 else v1) - base_of[q]  # _advantage(ev, q) - its base
+                best = best_use[q]
+                if best < 0:
+                    best_gain[q] = gain
+                    best_use[q] = index
+                    continue
+                top = best_gain[q]
+                if gain > top:
+                    best_gain[q] = gain
+                    best_use[q] = index
+                elif gain == top:
+                    _ev, chosen, sign = evs[index]
+                    _ev, best_chosen, best_sign = evs[best]
+                    if (chosen, sign) > (best_chosen, best_sign):
+                        best_use[q] = index
         theirs = 0.0
         base = self._base
-        for q in range(self.n):
-            if q == me or not uses:
-                continue
-            base_q = _advantage(self.ev, q)
-            # q's best use, as max() over (gain, dice, sign) tuples would choose it
-            best_gain = 0.0
-            best = -1
-            for index in range(uses):
-                # _advantage(ev, q) - base_q
-                gain = scores[index][q] - (seconds[index] if q == leaders[index] else bests[index]) - base_q
-                if best < 0 or gain > best_gain:
-                    best_gain, best = gain, index
-                elif gain == best_gain:
-                    _ev, chosen, s = evs[index]
-                    _ev, best_chosen, best_s = evs[best]
-                    if (chosen, s) > (best_chosen, best_s):
-                        best = index
-            theirs = max(theirs, base - _advantage(scores[best], me))
+        if uses:
+            for q in range(n):
+                if q != me:
+                    theirs = max(theirs, base - _advantage(evs[best_use[q]][0], me))
         result = (max(0.0, mine), max(0.0, theirs))
         self._card_cache[key] = result
         return result
