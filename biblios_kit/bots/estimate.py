@@ -268,14 +268,25 @@ class Estimate:
         unseen_gold = 0
         # every card but the known ones and those seen going into a hand, in order
         unseen: list[int] = []
+        # (a category's values summed in an int while its cards follow each other, then added to
+        # its float: whole numbers, exact in any order, without a float boxed per card)
+        run_k = -1
+        run = 0
         for c in range(n_cards):
             if place[c] == _UNSEEN:
                 unseen.append(c)
                 k = cat_of[c]
-                if k >= 0:  # whole numbers: exact in any order
-                    unseen_val[k] = unseen_val[k] + value[c]
+                if k >= 0:
+                    if k != run_k:
+                        if run_k >= 0:
+                            unseen_val[run_k] = unseen_val[run_k] + run
+                        run_k = k
+                        run = 0
+                    run += value[c]
                 else:
                     unseen_gold += gold_of[c]
+        if run_k >= 0:
+            unseen_val[run_k] = unseen_val[run_k] + run
         self.unseen = unseen
         """Cards whose place we do not know (other hands' hidden part, piles, removed)."""
         in_play = sum(hidden) + obs.draw_pile + max(0, obs.auction_pile - len(obs.my_auction_cards))
@@ -336,8 +347,12 @@ class Estimate:
         self.dice = list(obs.dice)
         self.places = _places(rules)
         temperature, places = self.temperature, self.places
-        self._weights = [_weights([row[k] for row in totals], temperature[k]) for k in range(n_cats)]
-        self.probs = [_probs_from(self._weights[k][1], places[k]) for k in range(n_cats)]
+        self._weights: list[tuple[float, list[float]]] = []
+        self.probs: list[list[list[float]]] = []
+        for k in range(n_cats):
+            top_weights = _weights([row[k] for row in totals], temperature[k])
+            self._weights.append(top_weights)
+            self.probs.append(_probs_from(top_weights[1], places[k]))
         ev = self.ev = [0.0] * n
         faces = self.dice
         die_place = rules.die_place
