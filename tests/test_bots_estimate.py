@@ -87,3 +87,43 @@ def test_hard_plays_its_tuned_style_with_two_players_and_the_multiplayer_one_bey
     assert strong_style(2) is STRONG
     assert strong_style(3) is STRONG_MULTI and strong_style(5) is STRONG_MULTI
     assert STRONG_MULTI.spread == MEDIUM.spread and STRONG_MULTI.deny < MEDIUM.deny
+
+
+def _advantage_after(est: Estimate, q: int, k: int, amount: int) -> float:
+    """The generic arithmetic: ``q`` gets ``amount`` more in category ``k``, our advantage then."""
+    ev = est._ev_with(q, k, amount)
+    return ev[est.me] - max(x for r, x in enumerate(ev) if r != est.me)
+
+
+@pytest.mark.parametrize("name,options,players", [("biblios", [], 4), ("biblios", [], 2), ("scripts-and-scribes", [], 3)])
+def test_the_written_out_first_place_values_are_the_generic_ones_exactly(
+    name: str, options: list[str], players: int
+) -> None:
+    """``_first_place_value`` and ``_first_place_advantage`` (the fast paths of category values and
+    losses) give bit for bit what ``_ev_with`` and the advantage give, for gains and losses alike."""
+    ruleset = load_ruleset(name, options)
+    rules = compile_rules(ruleset)
+    checked = 0
+    for seed in range(3):
+        state = new_game(ruleset, players, seed)
+        bots = [HeuristicBot(seed * 10 + p, ruleset) for p in range(players)]
+        while not state.is_terminal():
+            p = state.current_player
+            assert p is not None
+            obs = state.observation(p)
+            est = Estimate(rules, obs, MEDIUM)
+            assert est.plain
+            for k in range(rules.n_cats):
+                if est.places[k] != 1:
+                    continue
+                for amount in (1, 2, 3, -1, -2):
+                    for q in range(players):
+                        assert est._first_place_advantage(k, q, amount) == _advantage_after(est, q, k, amount)
+                    if amount > 0:
+                        base = est._base
+                        rivals = [base - _advantage_after(est, q, k, amount) for q in range(players) if q != est.me]
+                        mine = _advantage_after(est, est.me, k, amount) - base
+                        assert est._first_place_value(k, amount) == (mine, max(0.0, *rivals))
+                    checked += 1
+            state.apply(bots[p].choose(obs))
+    assert checked > 500

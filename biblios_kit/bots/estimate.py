@@ -584,6 +584,47 @@ class Estimate:
                 theirs = base - advantage
         return mine, theirs
 
+    def _first_place_advantage(self, k: int, q: int, amount: int) -> float:
+        """``_advantage(self._ev_with(q, k, amount), self.me)`` for a category whose dice all go to
+        first place, with the arithmetic of :meth:`_first_place_value` for that one player (the same
+        floating-point operations in the same order: the same value)."""
+        me = self.me
+        n = self.n
+        column = [row[k] for row in self.totals]
+        top0, weights0 = self._weights[k]
+        temperature = self.temperature[k]
+        without = self._ev_without(k)
+        faces = [self.dice[d] * 1.0 for d in self.rules.cat_dice[k]]
+        raised = column[q] + amount
+        top = raised
+        for r in range(n):
+            if r != q and column[r] > top:
+                top = column[r]
+        weights = weights0[:]
+        if top == top0:  # only q's weight changes
+            weights[q] = math.exp((raised - top) / temperature)
+        else:
+            for r in range(n):
+                weights[r] = math.exp(((raised if r == q else column[r]) - top) / temperature)
+        whole = 0.0
+        for w in weights:
+            whole += w
+        mine_ev = 0.0
+        best_other = 0.0
+        found = False
+        for r in range(n):
+            share = weights[r] / whole
+            x = without[r]
+            for face in faces:
+                x = x + face * share
+            if r == me:
+                mine_ev = x
+            elif not found or x > best_other:
+                best_other = x
+                found = True
+        assert found
+        return mine_ev - best_other
+
     def _church_evs(self, card: int, dice: Sequence[int] | None) -> list[tuple[list[float], tuple[int, ...], int]]:
         """Expected scores after each legal use of church ``card`` (whoever uses it), with its dice and sign."""
         key: object = (self.rules.church_group[card], self.rules.church_signs[card])
@@ -719,7 +760,11 @@ class Estimate:
         key = rules.value[card] * rules.n_cats + rules.cat[card]
         cached = self._loss_cache.get(key)
         if cached is None:
-            loss = self._base - _advantage(self._ev_with(self.me, rules.cat[card], -rules.value[card]), self.me)
+            k = rules.cat[card]
+            if self.places[k] == 1 and self.plain:
+                loss = self._base - self._first_place_advantage(k, self.me, -rules.value[card])
+            else:
+                loss = self._base - _advantage(self._ev_with(self.me, k, -rules.value[card]), self.me)
             self._loss_cache[key] = loss
             return loss
         return cached
@@ -756,7 +801,8 @@ class Estimate:
 
     def card_costs(self, exclude: int | None = None) -> list[float]:
         """Cumulative cost of paying 1, 2, ... cards, cheapest cards first."""
-        losses = sorted(self.loss_of(c) for c in self.obs.hand if c != exclude)
+        skip = -1 if exclude is None else exclude  # (an int: compared natively when compiled)
+        losses = sorted([self.loss_of(c) for c in self.obs.hand if c != skip])
         out, acc = [], 0.0
         for x in losses:
             acc += x
