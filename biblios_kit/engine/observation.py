@@ -309,6 +309,7 @@ class _Scan:
         "acquired",
         "cards_paid",
         "gold_paid",
+        "last",
         "log",
         "my_buried",
         "my_kept",
@@ -337,6 +338,8 @@ class _Scan:
         """(player, card, bid, cards seen entering their hand since) of each winner who could not pay."""
         self.tuples: _Parts | None = None
         """The lists above as tuples, kept until an event changes them."""
+        self.last: _Parts = ((), (), (), (), (), (), (), (), ())
+        """The last :attr:`tuples` made (its parts reused by :meth:`frozen` where nothing changed)."""
 
     def read(self, p: int, is_church: Sequence[bool]) -> None:
         """Read the events added to the log since the last call, as ``player`` ``p`` sees them."""
@@ -403,24 +406,35 @@ class _Scan:
 
     def frozen(self) -> _Parts:
         """(my_kept, my auction cards still unrevealed, revealed, gold_paid, cards_paid, acquired,
-        my_buried, round_bids) as tuples."""
+        my_buried, round_bids) as tuples.
+
+        The lists that only grow (my_kept, revealed, gold_paid, acquired, my_buried) keep their
+        last tuple while no event added to them: the same tuple object from one observation to the
+        next (cheaper to make, and compared by identity first)."""
         if self.tuples is None:
+            last = self.last
             revealed = self.revealed
             if self.my_pile:
                 revealed_set = set(revealed)
-                pile = tuple(c for c in self.my_pile if c not in revealed_set)
+                pile = tuple([c for c in self.my_pile if c not in revealed_set])
             else:
                 pile = ()
-            self.tuples = (
-                tuple(self.my_kept),
+            my_kept = last[0] if len(last[0]) == len(self.my_kept) else tuple(self.my_kept)
+            revealed_t = last[2] if len(last[2]) == len(revealed) else tuple(revealed)
+            gold_paid = last[3] if len(last[3]) == len(self.gold_paid) else tuple(self.gold_paid)
+            acquired = last[5] if len(last[5]) == len(self.acquired) else tuple(self.acquired)
+            my_buried = last[6] if len(last[6]) == len(self.my_buried) else tuple(self.my_buried)
+            unpaid = self.unpaid
+            self.last = self.tuples = (
+                my_kept,
                 pile,
-                tuple(revealed),
-                tuple(self.gold_paid),
+                revealed_t,
+                gold_paid,
                 tuple(self.cards_paid),
-                tuple(self.acquired),
-                tuple(self.my_buried),
+                acquired,
+                my_buried,
                 tuple(self.round_bids),
-                tuple((who, card, bid, tuple(cards)) for who, card, bid, cards in self.unpaid),
+                tuple([(who, card, bid, tuple(cards)) for who, card, bid, cards in unpaid]) if unpaid else (),
             )
         return self.tuples
 
