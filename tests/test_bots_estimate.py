@@ -10,6 +10,7 @@ from biblios_kit.bots.estimate import Estimate, EstimateCache
 from biblios_kit.bots.heuristic import HeuristicBot, decide
 from biblios_kit.bots.style import MEDIUM, STRONG
 from biblios_kit.engine import compile_rules, new_game
+from biblios_kit.engine.compiled import KIND_GOLD
 from biblios_kit.rules import load_ruleset
 
 CASES = [
@@ -31,6 +32,7 @@ def _values(est: Estimate) -> tuple[object, ...]:
         est.probs,
         est.ev,
         est.gold_value,
+        est.gold,
         est.temperature,
         [est.card_value(c) for c in cards],
         [est.loss_of(c) for c in obs.hand],
@@ -60,6 +62,26 @@ def test_a_reused_estimate_equals_a_fresh_one(name: str, options: list[str], pla
                 assert _values(est) == _values(Estimate(rules, obs, style))
             state.apply(bots[p].choose(obs))
     assert reused > 10  # bidding rounds and payments did share estimates
+
+
+def test_the_gold_each_player_holds_is_ours_exactly_and_at_least_what_we_saw_theirs() -> None:
+    ruleset = load_ruleset("biblios")
+    rules = compile_rules(ruleset)
+    state = new_game(ruleset, 3, 5)
+    bots = [HeuristicBot(p, ruleset) for p in range(3)]
+    while not state.is_terminal():
+        p = state.current_player
+        assert p is not None
+        obs = state.observation(p)
+        est = Estimate(rules, obs, MEDIUM)
+        mine = [c for c in obs.hand if rules.kind[c] == KIND_GOLD] + (
+            [obs.kept] if obs.kept is not None and rules.kind[obs.kept] == KIND_GOLD else []
+        )
+        assert est.gold[p] == float(sum(rules.value[c] for c in mine))
+        for q in range(3):
+            if q != p:
+                assert est.gold[q] >= sum(rules.value[c] for c in est.visible[q] if rules.kind[c] == KIND_GOLD)
+        state.apply(bots[p].choose(obs))
 
 
 def test_decisions_with_and_without_the_cache_are_the_same() -> None:
@@ -95,7 +117,9 @@ def _advantage_after(est: Estimate, q: int, k: int, amount: int) -> float:
     return ev[est.me] - max(x for r, x in enumerate(ev) if r != est.me)
 
 
-@pytest.mark.parametrize("name,options,players", [("biblios", [], 4), ("biblios", [], 2), ("scripts-and-scribes", [], 3)])
+@pytest.mark.parametrize(
+    "name,options,players", [("biblios", [], 4), ("biblios", [], 2), ("scripts-and-scribes", [], 3)]
+)
 def test_the_written_out_first_place_values_are_the_generic_ones_exactly(
     name: str, options: list[str], players: int
 ) -> None:

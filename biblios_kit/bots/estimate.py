@@ -296,7 +296,6 @@ class Estimate:
         frac = min(1.0, in_play / n_unseen) if unseen else 0.0
         per_card = [u / n_unseen if unseen else 0.0 for u in unseen_val]
         totals = [[0.0] * n_cats for _ in range(n)]
-        gold = [0.0] * n
         row = totals[me]
         my_gold = 0
         for c in obs.hand:
@@ -312,8 +311,8 @@ class Estimate:
                 row[k] = row[k] + value[kept]
             elif kind[kept] == KIND_GOLD:
                 gold_me += value[kept]
-        gold[me] = gold_me * 1.0  # whole numbers: the same float as adding them one by one
-        gold_share = unseen_gold / n_unseen if unseen else 0.0
+        self._gold_me = gold_me
+        self._gold_share = unseen_gold / n_unseen if unseen else 0.0
         for q in range(n):
             if q == me:
                 continue
@@ -322,12 +321,9 @@ class Estimate:
                 if kind[c] == KIND_CATEGORY:
                     k = cat[c]
                     row[k] = row[k] + value[c]
-                elif kind[c] == KIND_GOLD:
-                    gold[q] = gold[q] + value[c]
             h = hidden[q]
             for k in range(n_cats):
                 row[k] = row[k] + h * per_card[k]
-            gold[q] = gold[q] + h * gold_share
         self.totals = totals
         """Expected total of each player in each category (ours is exact)."""
         self.plain = rules.points == POINTS_DIE and not rules.bonus
@@ -339,8 +335,6 @@ class Estimate:
         elif rules.points == POINTS_TIMES_CARDS:
             mine = list(obs.hand) + ([kept] if kept is not None else [])
             self.mult = self._expected_counts(mine, visible, hidden, unseen)
-        self.gold = gold
-        """Gold each player holds (ours exact, others estimated)."""
         self.my_gold = my_gold
         spread = style.spread
         self.temperature = [1.0 + spread * math.sqrt(unseen_val[k] * frac) for k in range(n_cats)]
@@ -386,6 +380,23 @@ class Estimate:
         self._base = _advantage(ev, me)
         self.gold_value = self._gold_value()
         """VP of advantage per point of Gold for this player now."""
+
+    @property
+    def gold(self) -> list[float]:
+        """Gold each player holds (ours exact, others estimated; worked out when asked: no
+        decision of the heuristic reads it)."""
+        rules = self.rules
+        kind, value = rules.kind, rules.value
+        gold = [0.0] * self.n
+        for q in range(self.n):
+            if q == self.me:
+                gold[q] = self._gold_me * 1.0  # whole numbers: the same float as adding them one by one
+                continue
+            for c in self.visible[q]:
+                if kind[c] == KIND_GOLD:
+                    gold[q] = gold[q] + value[c]
+            gold[q] = gold[q] + self.hidden[q] * self._gold_share
+        return gold
 
     # ------------------------------------------------------------------ model
 
