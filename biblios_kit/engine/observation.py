@@ -314,6 +314,7 @@ class _Scan:
         "my_buried",
         "my_kept",
         "my_pile",
+        "pile_of",
         "pos",
         "revealed",
         "round_bids",
@@ -339,6 +340,8 @@ class _Scan:
         self.tuples: _Parts | None = None
         """The lists above as tuples, kept until an event changes them."""
         self.last: _Parts = ((), (), (), (), (), (), (), (), ())
+        self.pile_of = (0, 0)
+        """The lengths of ``my_pile`` and ``revealed`` when ``last``'s auction cards were worked out."""
         """The last :attr:`tuples` made (its parts reused by :meth:`frozen` where nothing changed)."""
 
     def read(self, p: int, is_church: Sequence[bool]) -> None:
@@ -414,11 +417,15 @@ class _Scan:
         if self.tuples is None:
             last = self.last
             revealed = self.revealed
-            if self.my_pile:
-                revealed_set = set(revealed)
-                pile = tuple([c for c in self.my_pile if c not in revealed_set])
+            my_pile = self.my_pile
+            if not my_pile:
+                pile: tuple[int, ...] = ()
+            elif len(my_pile) == self.pile_of[0] and len(revealed) == self.pile_of[1]:
+                pile = last[1]  # (both lists only grow: the same cards)
             else:
-                pile = ()
+                revealed_set = set(revealed)
+                pile = tuple([c for c in my_pile if c not in revealed_set])
+                self.pile_of = (len(my_pile), len(revealed))
             my_kept = last[0] if len(last[0]) == len(self.my_kept) else tuple(self.my_kept)
             revealed_t = last[2] if len(last[2]) == len(revealed) else tuple(revealed)
             gold_paid = last[3] if len(last[3]) == len(self.gold_paid) else tuple(self.gold_paid)
