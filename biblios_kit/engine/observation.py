@@ -14,7 +14,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Final
 
 from biblios_kit.engine.compiled import CUR_GOLD
-from biblios_kit.engine.core import PH_BIDDING, PH_GIFT, PH_OVER, PH_PAYMENT, Phase
+from biblios_kit.engine.core import BID, PASS, PH_BIDDING, PH_GIFT, PH_OVER, PH_PAYMENT, Phase
 from biblios_kit.engine.events import EventKind, RawEvent, visible
 
 if TYPE_CHECKING:
@@ -573,9 +573,27 @@ def _build(state: GameState, p: int, parts: _Parts) -> Observation:
         cards_paid=cards_paid,
         acquired=acquired,
         my_buried=my_buried,
-        legal_actions=tuple(state.legal()) if mine else (),
+        legal_actions=(_bids(state) if ph == PH_BIDDING else tuple(state.legal())) if mine else (),
         unpaid=unpaid,
     )
 
 
 _PHASES: Final = {int(ph): ph for ph in Phase}
+
+_BIDS: Final[dict[int, tuple[int, ...]]] = {}
+"""(lowest bid << 20 | highest bid) -> the legal actions of a bidder (see :func:`_bids`)."""
+
+
+def _bids(state: GameState) -> tuple[int, ...]:
+    """``tuple(state.legal())`` in the bidding phase: pass, then every bid from the lowest to the
+    highest allowed, one shared tuple per range (every bidding observation would otherwise make
+    an int object per bid, and the bidding ceiling is the deck's Gold)."""
+    lo, hi = state.bid_range()
+    key = lo << 20 | hi
+    legal = _BIDS.get(key)
+    if legal is None:
+        legal = (PASS, *range(BID + lo, BID + hi + 1))
+        if len(_BIDS) >= 4096:  # (a bound: ceilings are small, this is never reached in a game)
+            _BIDS.clear()
+        _BIDS[key] = legal
+    return legal
