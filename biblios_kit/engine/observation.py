@@ -309,6 +309,8 @@ class _Scan:
         "acquired",
         "cards_paid",
         "gold_paid",
+        "hand",
+        "hand_of",
         "last",
         "log",
         "my_buried",
@@ -341,6 +343,9 @@ class _Scan:
         """The lists above as tuples, kept until an event changes them."""
         self.last: _Parts = ((), (), (), (), (), (), (), (), ())
         self.pile_of = (0, 0)
+        self.hand_of: list[int] = []
+        self.hand: tuple[int, ...] = ()
+        """The player's hand sorted, as last made from a hand equal to ``hand_of`` (see :meth:`sorted_hand`)."""
         """The lengths of ``my_pile`` and ``revealed`` when ``last``'s auction cards were worked out."""
         """The last :attr:`tuples` made (its parts reused by :meth:`frozen` where nothing changed)."""
 
@@ -406,6 +411,13 @@ class _Scan:
                 acquired.append((who, card))  # own cards, and named starting cards dealt openly
         self.pos = stop
         self.tuples = None
+
+    def sorted_hand(self, hand: list[int]) -> tuple[int, ...]:
+        """``tuple(sorted(hand))``: the last one while the hand holds the same cards in the same order."""
+        if hand != self.hand_of:
+            self.hand_of = hand[:]
+            self.hand = tuple(sorted(hand))
+        return self.hand
 
     def frozen(self) -> _Parts:
         """(my_kept, my auction cards still unrevealed, revealed, gold_paid, cards_paid, acquired,
@@ -487,18 +499,20 @@ def observe(state: GameState, player: int) -> Observation:
             _SCANS[key] = scan
         scan.read(player, state.rules.is_church)
         parts = scan.frozen()
-    return _build(state, player, parts)
+        hand = scan.sorted_hand(state.hands[player])
+    return _build(state, player, parts, hand)
 
 
 def observe_full(state: GameState, player: int) -> Observation:
     """Build ``player``'s observation of ``state`` from the whole log (the reference for :func:`observe`)."""
     scan = _Scan(state.log, state.n)
     scan.read(player, state.rules.is_church)
-    return _build(state, player, scan.frozen())
+    return _build(state, player, scan.frozen(), tuple(sorted(state.hands[player])))
 
 
-def _build(state: GameState, p: int, parts: _Parts) -> Observation:
-    """The observation from the state's public fields and what ``p`` learnt from the log."""
+def _build(state: GameState, p: int, parts: _Parts, hand: tuple[int, ...]) -> Observation:
+    """The observation from the state's public fields and what ``p`` learnt from the log (``hand``:
+    ``p``'s cards, sorted)."""
     my_kept, my_pile, revealed, gold_paid, cards_paid, acquired, my_buried, round_bids, unpaid = parts
     n = state.n
     ph = state.ph
@@ -551,7 +565,7 @@ def _build(state: GameState, p: int, parts: _Parts) -> Observation:
         phase=_PHASES[ph],
         current_player=None if cur < 0 else cur,
         active_player=active,
-        hand=tuple(sorted(hands[p])),
+        hand=hand,
         hand_sizes=tuple([len(h) for h in hands]),
         public=tuple(state.public),
         dice=tuple(state.dice),
