@@ -22,10 +22,10 @@ set-up, the clock itself: about 0.25 µs a reading)::
 ``--medium4`` plays the four-player medium games only, after two warm-up games (``0 --medium4``:
 the warm-up alone), for counting instructions: the difference of ::
 
-    valgrind --tool=callgrind --callgrind-out-file=/dev/null .venv/bin/python benchmarks/selfplay_loop.py 30 --medium4
-    valgrind --tool=callgrind --callgrind-out-file=/dev/null .venv/bin/python benchmarks/selfplay_loop.py 0 --medium4
+    PYTHONHASHSEED=0 valgrind --tool=callgrind --callgrind-out-file=/dev/null .venv/bin/python benchmarks/selfplay_loop.py 30 --medium4
+    PYTHONHASHSEED=0 valgrind --tool=callgrind --callgrind-out-file=/dev/null .venv/bin/python benchmarks/selfplay_loop.py 0 --medium4
 
-divided by 30 is the instructions of one game.
+divided by 30 is the instructions of one game (``PYTHONHASHSEED=0``: every run hashes strings alike).
 """
 
 from __future__ import annotations

@@ -33,6 +33,8 @@ def _check_every_seat(state: GameState) -> int:
         fast, full = observe(state, p), observe_full(state, p)
         assert fast == full, p
         assert fast.key == full.key
+        # the legal actions are the state's (a bidder's come from a tuple shared per range of bids)
+        assert fast.legal_actions == (tuple(state.legal()) if state.current_player == p else ())
     return state.n
 
 

@@ -268,14 +268,25 @@ class Estimate:
         unseen_gold = 0
         # every card but the known ones and those seen going into a hand, in order
         unseen: list[int] = []
+        # (a category's values summed in an int while its cards follow each other, then added to
+        # its float: whole numbers, exact in any order, without a float boxed per card)
+        run_k = -1
+        run = 0
         for c in range(n_cards):
             if place[c] == _UNSEEN:
                 unseen.append(c)
                 k = cat_of[c]
-                if k >= 0:  # whole numbers: exact in any order
-                    unseen_val[k] = unseen_val[k] + value[c]
+                if k >= 0:
+                    if k != run_k:
+                        if run_k >= 0:
+                            unseen_val[run_k] = unseen_val[run_k] + run
+                        run_k = k
+                        run = 0
+                    run += value[c]
                 else:
                     unseen_gold += gold_of[c]
+        if run_k >= 0:
+            unseen_val[run_k] = unseen_val[run_k] + run
         self.unseen = unseen
         """Cards whose place we do not know (other hands' hidden part, piles, removed)."""
         in_play = sum(hidden) + obs.draw_pile + max(0, obs.auction_pile - len(obs.my_auction_cards))
@@ -285,7 +296,6 @@ class Estimate:
         frac = min(1.0, in_play / n_unseen) if unseen else 0.0
         per_card = [u / n_unseen if unseen else 0.0 for u in unseen_val]
         totals = [[0.0] * n_cats for _ in range(n)]
-        gold = [0.0] * n
         row = totals[me]
         my_gold = 0
         for c in obs.hand:
@@ -301,8 +311,8 @@ class Estimate:
                 row[k] = row[k] + value[kept]
             elif kind[kept] == KIND_GOLD:
                 gold_me += value[kept]
-        gold[me] = gold_me * 1.0  # whole numbers: the same float as adding them one by one
-        gold_share = unseen_gold / n_unseen if unseen else 0.0
+        self._gold_me = gold_me
+        self._gold_share = unseen_gold / n_unseen if unseen else 0.0
         for q in range(n):
             if q == me:
                 continue
@@ -311,12 +321,9 @@ class Estimate:
                 if kind[c] == KIND_CATEGORY:
                     k = cat[c]
                     row[k] = row[k] + value[c]
-                elif kind[c] == KIND_GOLD:
-                    gold[q] = gold[q] + value[c]
             h = hidden[q]
             for k in range(n_cats):
                 row[k] = row[k] + h * per_card[k]
-            gold[q] = gold[q] + h * gold_share
         self.totals = totals
         """Expected total of each player in each category (ours is exact)."""
         self.plain = rules.points == POINTS_DIE and not rules.bonus
@@ -328,16 +335,18 @@ class Estimate:
         elif rules.points == POINTS_TIMES_CARDS:
             mine = list(obs.hand) + ([kept] if kept is not None else [])
             self.mult = self._expected_counts(mine, visible, hidden, unseen)
-        self.gold = gold
-        """Gold each player holds (ours exact, others estimated)."""
         self.my_gold = my_gold
         spread = style.spread
         self.temperature = [1.0 + spread * math.sqrt(unseen_val[k] * frac) for k in range(n_cats)]
         self.dice = list(obs.dice)
         self.places = _places(rules)
         temperature, places = self.temperature, self.places
-        self._weights = [_weights([row[k] for row in totals], temperature[k]) for k in range(n_cats)]
-        self.probs = [_probs_from(self._weights[k][1], places[k]) for k in range(n_cats)]
+        self._weights: list[tuple[float, list[float]]] = []
+        self.probs: list[list[list[float]]] = []
+        for k in range(n_cats):
+            top_weights = _weights([row[k] for row in totals], temperature[k])
+            self._weights.append(top_weights)
+            self.probs.append(_probs_from(top_weights[1], places[k]))
         ev = self.ev = [0.0] * n
         faces = self.dice
         die_place = rules.die_place
@@ -371,6 +380,23 @@ class Estimate:
         self._base = _advantage(ev, me)
         self.gold_value = self._gold_value()
         """VP of advantage per point of Gold for this player now."""
+
+    @property
+    def gold(self) -> list[float]:
+        """Gold each player holds (ours exact, others estimated; worked out when asked: no
+        decision of the heuristic reads it)."""
+        rules = self.rules
+        kind, value = rules.kind, rules.value
+        gold = [0.0] * self.n
+        for q in range(self.n):
+            if q == self.me:
+                gold[q] = self._gold_me * 1.0  # whole numbers: the same float as adding them one by one
+                continue
+            for c in self.visible[q]:
+                if kind[c] == KIND_GOLD:
+                    gold[q] = gold[q] + value[c]
+            gold[q] = gold[q] + self.hidden[q] * self._gold_share
+        return gold
 
     # ------------------------------------------------------------------ model
 
@@ -522,36 +548,40 @@ class Estimate:
         temperature = self.temperature[k]
         without = self._ev_without(k)
         faces = [self.dice[d] * 1.0 for d in self.rules.cat_dice[k]]
+        one = len(faces) == 1
+        face0 = faces[0] if one else 0.0
         mine = 0.0
         theirs = 0.0
         # (no list per player: one scratch list of weights, and each expected score summed in a
-        # local float, in the same order as in _ev_with)
+        # local float, in the same order as in _ev_with; the largest other total read from the
+        # column's two largest, and the unchanged weights read in place: the same values)
+        top_index, first, second = _top2(column)
         weights = weights0[:]
         for q in range(n):
-            old = column[q]
-            raised = old + amount
-            top = raised
-            for r in range(n):
-                if r != q and column[r] > top:
-                    top = column[r]
-            if top == top0:
-                for r in range(n):
-                    weights[r] = weights0[r]
-                weights[q] = math.exp((raised - top) / temperature)
+            raised = column[q] + amount
+            other = second if q == top_index else first  # the largest total of the others
+            top = other if other > raised else raised
+            same = top == top0  # then only q's weight changes
+            mine_q = 0.0
+            if same:
+                mine_q = math.exp((raised - top) / temperature)
             else:
                 for r in range(n):
                     weights[r] = math.exp(((raised if r == q else column[r]) - top) / temperature)
             whole = 0.0
-            for w in weights:
-                whole += w
+            for r in range(n):
+                whole += (mine_q if r == q else weights0[r]) if same else weights[r]
             mine_ev = 0.0
             best_other = 0.0
             found = False
             for r in range(n):
-                share = weights[r] / whole
+                share = ((mine_q if r == q else weights0[r]) if same else weights[r]) / whole
                 x = without[r]
-                for face in faces:
-                    x = x + face * share
+                if one:
+                    x = x + face0 * share
+                else:
+                    for face in faces:
+                        x = x + face * share
                 if r == me:
                     mine_ev = x
                 elif not found or x > best_other:
@@ -565,6 +595,47 @@ class Estimate:
                 theirs = base - advantage
         return mine, theirs
 
+    def _first_place_advantage(self, k: int, q: int, amount: int) -> float:
+        """``_advantage(self._ev_with(q, k, amount), self.me)`` for a category whose dice all go to
+        first place, with the arithmetic of :meth:`_first_place_value` for that one player (the same
+        floating-point operations in the same order: the same value)."""
+        me = self.me
+        n = self.n
+        column = [row[k] for row in self.totals]
+        top0, weights0 = self._weights[k]
+        temperature = self.temperature[k]
+        without = self._ev_without(k)
+        faces = [self.dice[d] * 1.0 for d in self.rules.cat_dice[k]]
+        raised = column[q] + amount
+        top = raised
+        for r in range(n):
+            if r != q and column[r] > top:
+                top = column[r]
+        weights = weights0[:]
+        if top == top0:  # only q's weight changes
+            weights[q] = math.exp((raised - top) / temperature)
+        else:
+            for r in range(n):
+                weights[r] = math.exp(((raised if r == q else column[r]) - top) / temperature)
+        whole = 0.0
+        for w in weights:
+            whole += w
+        mine_ev = 0.0
+        best_other = 0.0
+        found = False
+        for r in range(n):
+            share = weights[r] / whole
+            x = without[r]
+            for face in faces:
+                x = x + face * share
+            if r == me:
+                mine_ev = x
+            elif not found or x > best_other:
+                best_other = x
+                found = True
+        assert found
+        return mine_ev - best_other
+
     def _church_evs(self, card: int, dice: Sequence[int] | None) -> list[tuple[list[float], tuple[int, ...], int]]:
         """Expected scores after each legal use of church ``card`` (whoever uses it), with its dice and sign."""
         key: object = (self.rules.church_group[card], self.rules.church_signs[card])
@@ -573,7 +644,7 @@ class Estimate:
             if cached is not None:
                 return cached
         rules = self.rules
-        faces = self.dice if dice is None else dice
+        faces = self.dice if dice is None else list(dice)  # (a list: indexed natively when compiled)
         die_min, die_max, die_cat, die_place = rules.die_min, rules.die_max, rules.die_cat, rules.die_place
         probs = self.probs
         base_ev = self.ev
@@ -617,46 +688,63 @@ class Estimate:
         if cached is not None:
             return cached
         me = self.me
+        n = self.n
         evs = self._church_evs(card, None)
         uses = len(evs)
-        # each use's scores, and its leader, best and second best score, in parallel lists
-        # (index loops, no zip() or tuples per look-up: the speed of the compiled bots)
-        scores: list[list[float]] = []
-        leaders: list[int] = []
-        bests: list[float] = []
-        seconds: list[float] = []
-        for ev, _chosen, _s in evs:
-            i1, v1, v2 = _top2(ev)
-            scores.append(ev)
-            leaders.append(i1)
-            bests.append(v1)
-            seconds.append(v2)
-        base_me = _advantage(self.ev, me)
-        mine = 0.0  # max(..., default=0.0) over the uses, written as a loop
+        ev0 = self.ev
+        base_of = [_advantage(ev0, q) for q in range(n)]  # each player's advantage now
+        # One pass over the uses (the speed of the compiled bots: no list per use, no tuple per
+        # look-up), each use's leader, best and second best score found as _top2 finds them:
+        # our best gain (max(..., default=0.0) over the uses), and each rival's best use, as max()
+        # over (gain, dice, sign) tuples would choose it (per rival, the uses in the same order).
+        best_gain = [0.0] * n
+        best_use = [-1] * n
+        mine = 0.0
         for index in range(uses):
-            x = scores[index][me] - (seconds[index] if me == leaders[index] else bests[index]) - base_me
+            ev = evs[index][0]
+            i1 = 0
+            v1 = ev[0]
+            for r in range(n):
+                x = ev[r]
+                if x > v1:
+                    i1 = r
+                    v1 = x
+            v2 = 0.0
+            found = False
+            for r in range(n):
+                if r != i1:
+                    x = ev[r]
+                    if not found or x > v2:
+                        v2 = x
+                        found = True
+            assert found
+            x = ev[me] - (v2 if me == i1 else v1) - base_of[me]
             if index == 0 or x > mine:
                 mine = x
+            for q in range(n):
+                if q == me:
+                    continue
+                gain = ev[q] - (v2 if q == i1 else v1) - base_of[q]  # _advantage(ev, q) - its base
+                best = best_use[q]
+                if best < 0:
+                    best_gain[q] = gain
+                    best_use[q] = index
+                    continue
+                top = best_gain[q]
+                if gain > top:
+                    best_gain[q] = gain
+                    best_use[q] = index
+                elif gain == top:
+                    _ev, chosen, sign = evs[index]
+                    _ev, best_chosen, best_sign = evs[best]
+                    if (chosen, sign) > (best_chosen, best_sign):
+                        best_use[q] = index
         theirs = 0.0
         base = self._base
-        for q in range(self.n):
-            if q == me or not uses:
-                continue
-            base_q = _advantage(self.ev, q)
-            # q's best use, as max() over (gain, dice, sign) tuples would choose it
-            best_gain = 0.0
-            best = -1
-            for index in range(uses):
-                # _advantage(ev, q) - base_q
-                gain = scores[index][q] - (seconds[index] if q == leaders[index] else bests[index]) - base_q
-                if best < 0 or gain > best_gain:
-                    best_gain, best = gain, index
-                elif gain == best_gain:
-                    _ev, chosen, s = evs[index]
-                    _ev, best_chosen, best_s = evs[best]
-                    if (chosen, s) > (best_chosen, best_s):
-                        best = index
-            theirs = max(theirs, base - _advantage(scores[best], me))
+        if uses:
+            for q in range(n):
+                if q != me:
+                    theirs = max(theirs, base - _advantage(evs[best_use[q]][0], me))
         result = (max(0.0, mine), max(0.0, theirs))
         self._card_cache[key] = result
         return result
@@ -683,7 +771,11 @@ class Estimate:
         key = rules.value[card] * rules.n_cats + rules.cat[card]
         cached = self._loss_cache.get(key)
         if cached is None:
-            loss = self._base - _advantage(self._ev_with(self.me, rules.cat[card], -rules.value[card]), self.me)
+            k = rules.cat[card]
+            if self.places[k] == 1 and self.plain:
+                loss = self._base - self._first_place_advantage(k, self.me, -rules.value[card])
+            else:
+                loss = self._base - _advantage(self._ev_with(self.me, k, -rules.value[card]), self.me)
             self._loss_cache[key] = loss
             return loss
         return cached
@@ -720,7 +812,8 @@ class Estimate:
 
     def card_costs(self, exclude: int | None = None) -> list[float]:
         """Cumulative cost of paying 1, 2, ... cards, cheapest cards first."""
-        losses = sorted(self.loss_of(c) for c in self.obs.hand if c != exclude)
+        skip = -1 if exclude is None else exclude  # (an int: compared natively when compiled)
+        losses = sorted([self.loss_of(c) for c in self.obs.hand if c != skip])
         out, acc = [], 0.0
         for x in losses:
             acc += x

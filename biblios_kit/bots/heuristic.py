@@ -171,11 +171,16 @@ def _sample(rng: random.Random, population: list[int], k: int) -> list[int]:
     """``rng.sample(population, k)``: CPython's algorithm (as in 3.11), so the same draws and the
     same result, written out so that the compiled bots run it without the interpreter
     (``tests/test_kernel_build.py`` checks both agree on the running Python)."""
+    return _sample_bits(rng.getrandbits, population, k)
+
+
+def _sample_bits(getrandbits: Callable[[int], int], population: list[int], k: int) -> list[int]:
+    """:func:`_sample` given ``rng.getrandbits`` (bound once per decision: the compiled bots then
+    call it without a look-up per sample)."""
     n = len(population)
     if not 0 <= k <= n:
         raise ValueError("Sample larger than population or is negative")
     result: list[int] = []
-    getrandbits = rng.getrandbits  # (bound once: the compiled bots then call it without a look-up)
     setsize = 21
     if k > 5:
         setsize += 4 ** math.ceil(math.log(k * 3, 4))
@@ -185,19 +190,22 @@ def _sample(rng: random.Random, population: list[int], k: int) -> list[int]:
             j = _below(getrandbits, n - i)
             result.append(pool[j])
             pool[j] = pool[n - i - 1]
-    else:
-        # the indices drawn so far (a list for a few: the same membership as CPython's set)
+    elif k <= 5:
+        # the indices drawn so far in a list for a few (the same membership as CPython's set)
         drawn: list[int] = []
-        selected: set[int] = set()
-        few = k <= 5
         for _ in range(k):
             j = _below(getrandbits, n)
-            while (j in drawn) if few else (j in selected):
+            while j in drawn:
                 j = _below(getrandbits, n)
-            if few:
-                drawn.append(j)
-            else:
-                selected.add(j)
+            drawn.append(j)
+            result.append(population[j])
+    else:
+        selected: set[int] = set()
+        for _ in range(k):
+            j = _below(getrandbits, n)
+            while j in selected:
+                j = _below(getrandbits, n)
+            selected.add(j)
             result.append(population[j])
     return result
 
@@ -213,9 +221,10 @@ def _gift(est: Estimate, legal: Sequence[Action], rng: random.Random, noise: flo
     futures: list[list[tuple[float, float, float]]] = []
     if later > 0 and len(pool) >= later:
         cache: dict[int, tuple[float, float, float]] = {}
+        getrandbits = rng.getrandbits
         for _ in range(est.style.futures):
             future = []
-            for c in _sample(rng, pool, later):
+            for c in _sample_bits(getrandbits, pool, later):
                 value = cache.get(c)
                 if value is None:
                     value = cache[c] = _dest_values(est, c)

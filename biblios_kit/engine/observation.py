@@ -11,32 +11,33 @@ from __future__ import annotations
 import threading
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Final
 
 from biblios_kit.engine.compiled import CUR_GOLD
-from biblios_kit.engine.core import PH_BIDDING, PH_GIFT, PH_OVER, PH_PAYMENT, Phase
+from biblios_kit.engine.core import BID, PASS, PH_BIDDING, PH_GIFT, PH_OVER, PH_PAYMENT, Phase
 from biblios_kit.engine.events import EventKind, RawEvent, visible
 
 if TYPE_CHECKING:
     from biblios_kit.engine.state import GameState
 
 E = EventKind
-# Event kinds as plain ints (an IntEnum attribute lookup is ~15 times slower, per event).
-_BID = int(E.BID)
-_CANNOT_PAY = int(E.CANNOT_PAY)
-_DEALT = int(E.DEALT)
-_KEPT = int(E.KEPT)
-_PAID_CARD = int(E.PAID_CARD)
-_PAID_GOLD = int(E.PAID_GOLD)
-_PASSED = int(E.PASSED)
-_PENALTY_REMOVED = int(E.PENALTY_REMOVED)
-_PENALTY_TAKEN = int(E.PENALTY_TAKEN)
-_PICKED = int(E.PICKED)
-_TOOK_KEPT = int(E.TOOK_KEPT)
-_REFUSED = int(E.REFUSED)
-_REVEALED = int(E.REVEALED)
-_TOOK = int(E.TOOK)
-_TO_AUCTION_PILE = int(E.TO_AUCTION_PILE)
+# Event kinds as plain ints (an IntEnum attribute lookup is ~15 times slower, per event), ``Final``:
+# compiled, a plain module-level name is a dictionary look-up at every use, a ``Final`` one a C static.
+_BID: Final = int(E.BID)
+_CANNOT_PAY: Final = int(E.CANNOT_PAY)
+_DEALT: Final = int(E.DEALT)
+_KEPT: Final = int(E.KEPT)
+_PAID_CARD: Final = int(E.PAID_CARD)
+_PAID_GOLD: Final = int(E.PAID_GOLD)
+_PASSED: Final = int(E.PASSED)
+_PENALTY_REMOVED: Final = int(E.PENALTY_REMOVED)
+_PENALTY_TAKEN: Final = int(E.PENALTY_TAKEN)
+_PICKED: Final = int(E.PICKED)
+_TOOK_KEPT: Final = int(E.TOOK_KEPT)
+_REFUSED: Final = int(E.REFUSED)
+_REVEALED: Final = int(E.REVEALED)
+_TOOK: Final = int(E.TOOK)
+_TO_AUCTION_PILE: Final = int(E.TO_AUCTION_PILE)
 
 
 @dataclass(frozen=True, slots=True, init=False)
@@ -308,10 +309,14 @@ class _Scan:
         "acquired",
         "cards_paid",
         "gold_paid",
+        "hand",
+        "hand_of",
+        "last",
         "log",
         "my_buried",
         "my_kept",
         "my_pile",
+        "pile_of",
         "pos",
         "revealed",
         "round_bids",
@@ -336,6 +341,13 @@ class _Scan:
         """(player, card, bid, cards seen entering their hand since) of each winner who could not pay."""
         self.tuples: _Parts | None = None
         """The lists above as tuples, kept until an event changes them."""
+        self.last: _Parts = ((), (), (), (), (), (), (), (), ())
+        self.pile_of = (0, 0)
+        self.hand_of: list[int] = []
+        self.hand: tuple[int, ...] = ()
+        """The player's hand sorted, as last made from a hand equal to ``hand_of`` (see :meth:`sorted_hand`)."""
+        """The lengths of ``my_pile`` and ``revealed`` when ``last``'s auction cards were worked out."""
+        """The last :attr:`tuples` made (its parts reused by :meth:`frozen` where nothing changed)."""
 
     def read(self, p: int, is_church: Sequence[bool]) -> None:
         """Read the events added to the log since the last call, as ``player`` ``p`` sees them."""
@@ -400,37 +412,59 @@ class _Scan:
         self.pos = stop
         self.tuples = None
 
+    def sorted_hand(self, hand: list[int]) -> tuple[int, ...]:
+        """``tuple(sorted(hand))``: the last one while the hand holds the same cards in the same order."""
+        if hand != self.hand_of:
+            self.hand_of = hand[:]
+            self.hand = tuple(sorted(hand))
+        return self.hand
+
     def frozen(self) -> _Parts:
         """(my_kept, my auction cards still unrevealed, revealed, gold_paid, cards_paid, acquired,
-        my_buried, round_bids) as tuples."""
+        my_buried, round_bids) as tuples.
+
+        The lists that only grow (my_kept, revealed, gold_paid, acquired, my_buried) keep their
+        last tuple while no event added to them: the same tuple object from one observation to the
+        next (cheaper to make, and compared by identity first)."""
         if self.tuples is None:
+            last = self.last
             revealed = self.revealed
-            if self.my_pile:
-                revealed_set = set(revealed)
-                pile = tuple(c for c in self.my_pile if c not in revealed_set)
+            my_pile = self.my_pile
+            if not my_pile:
+                pile: tuple[int, ...] = ()
+            elif len(my_pile) == self.pile_of[0] and len(revealed) == self.pile_of[1]:
+                pile = last[1]  # (both lists only grow: the same cards)
             else:
-                pile = ()
-            self.tuples = (
-                tuple(self.my_kept),
+                revealed_set = set(revealed)
+                pile = tuple([c for c in my_pile if c not in revealed_set])
+                self.pile_of = (len(my_pile), len(revealed))
+            my_kept = last[0] if len(last[0]) == len(self.my_kept) else tuple(self.my_kept)
+            revealed_t = last[2] if len(last[2]) == len(revealed) else tuple(revealed)
+            gold_paid = last[3] if len(last[3]) == len(self.gold_paid) else tuple(self.gold_paid)
+            acquired = last[5] if len(last[5]) == len(self.acquired) else tuple(self.acquired)
+            my_buried = last[6] if len(last[6]) == len(self.my_buried) else tuple(self.my_buried)
+            unpaid = self.unpaid
+            self.last = self.tuples = (
+                my_kept,
                 pile,
-                tuple(revealed),
-                tuple(self.gold_paid),
+                revealed_t,
+                gold_paid,
                 tuple(self.cards_paid),
-                tuple(self.acquired),
-                tuple(self.my_buried),
+                acquired,
+                my_buried,
                 tuple(self.round_bids),
-                tuple((who, card, bid, tuple(cards)) for who, card, bid, cards in self.unpaid),
+                tuple([(who, card, bid, tuple(cards)) for who, card, bid, cards in unpaid]) if unpaid else (),
             )
         return self.tuples
 
 
-_INTO_HAND = frozenset({_DEALT, _TOOK_KEPT, _PICKED, _TOOK})
+_INTO_HAND: Final = frozenset({_DEALT, _TOOK_KEPT, _PICKED, _TOOK})
 """Events that put a card into ``who``'s hand (a penalty puts one into the taker's, ``who`` too)."""
 
-_SCANS: dict[tuple[int, int], _Scan] = {}
+_SCANS: Final[dict[tuple[int, int], _Scan]] = {}
 """(id of a log, player) -> what that player learnt from it so far; the most recent first out."""
 _SCANS_LIMIT = 64
-_SCANS_LOCK = threading.Lock()
+_SCANS_LOCK: Final = threading.Lock()
 
 
 def keep_scans(count: int) -> None:
@@ -465,18 +499,20 @@ def observe(state: GameState, player: int) -> Observation:
             _SCANS[key] = scan
         scan.read(player, state.rules.is_church)
         parts = scan.frozen()
-    return _build(state, player, parts)
+        hand = scan.sorted_hand(state.hands[player])
+    return _build(state, player, parts, hand)
 
 
 def observe_full(state: GameState, player: int) -> Observation:
     """Build ``player``'s observation of ``state`` from the whole log (the reference for :func:`observe`)."""
     scan = _Scan(state.log, state.n)
     scan.read(player, state.rules.is_church)
-    return _build(state, player, scan.frozen())
+    return _build(state, player, scan.frozen(), tuple(sorted(state.hands[player])))
 
 
-def _build(state: GameState, p: int, parts: _Parts) -> Observation:
-    """The observation from the state's public fields and what ``p`` learnt from the log."""
+def _build(state: GameState, p: int, parts: _Parts, hand: tuple[int, ...]) -> Observation:
+    """The observation from the state's public fields and what ``p`` learnt from the log (``hand``:
+    ``p``'s cards, sorted)."""
     my_kept, my_pile, revealed, gold_paid, cards_paid, acquired, my_buried, round_bids, unpaid = parts
     n = state.n
     ph = state.ph
@@ -529,7 +565,7 @@ def _build(state: GameState, p: int, parts: _Parts) -> Observation:
         phase=_PHASES[ph],
         current_player=None if cur < 0 else cur,
         active_player=active,
-        hand=tuple(sorted(hands[p])),
+        hand=hand,
         hand_sizes=tuple([len(h) for h in hands]),
         public=tuple(state.public),
         dice=tuple(state.dice),
@@ -551,9 +587,27 @@ def _build(state: GameState, p: int, parts: _Parts) -> Observation:
         cards_paid=cards_paid,
         acquired=acquired,
         my_buried=my_buried,
-        legal_actions=tuple(state.legal()) if mine else (),
+        legal_actions=(_bids(state) if ph == PH_BIDDING else tuple(state.legal())) if mine else (),
         unpaid=unpaid,
     )
 
 
-_PHASES = {int(ph): ph for ph in Phase}
+_PHASES: Final = {int(ph): ph for ph in Phase}
+
+_BIDS: Final[dict[int, tuple[int, ...]]] = {}
+"""(lowest bid << 20 | highest bid) -> the legal actions of a bidder (see :func:`_bids`)."""
+
+
+def _bids(state: GameState) -> tuple[int, ...]:
+    """``tuple(state.legal())`` in the bidding phase: pass, then every bid from the lowest to the
+    highest allowed, one shared tuple per range (every bidding observation would otherwise make
+    an int object per bid, and the bidding ceiling is the deck's Gold)."""
+    lo, hi = state.bid_range()
+    key = lo << 20 | hi
+    legal = _BIDS.get(key)
+    if legal is None:
+        legal = (PASS, *range(BID + lo, BID + hi + 1))
+        if len(_BIDS) >= 4096:  # (a bound: ceilings are small, this is never reached in a game)
+            _BIDS.clear()
+        _BIDS[key] = legal
+    return legal
