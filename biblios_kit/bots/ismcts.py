@@ -449,7 +449,7 @@ class ISMCTSBot:
         """The style each seat plays in the comparison's worlds (the bot's own seat: ``own``), one
         list per seat for each round in turn (round ``k`` uses entry ``k`` modulo their number)."""
         if self.rival_model is not None:
-            return [self.rival_model.styles(obs, own)]
+            return self.rival_model.table(obs, own)
         if self.rivals == 3:  # half the rounds each: medium's rivals, then rivals in hard's style
             table = [[MEDIUM] * obs.players, [own] * obs.players]
         else:

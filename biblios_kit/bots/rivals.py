@@ -34,11 +34,13 @@ from biblios_kit.engine.worlds import Worlds
 
 WORLDS = 12
 """Worlds dealt to weigh each observed decision."""
-SCALES = (0.8, 1.0, 1.25, 1.6, 2.0)
-"""Scales of a rival's worth (:func:`~biblios_kit.bots.heuristic.bid_limit`'s ``scale``) averaged
-over: a rival's hand is dealt at random in the worlds, while its real hand holds the cards it
-chose, so the worlds undervalue what it bids on; the scale absorbs that, and the styles are told
-apart by the rest of their judgement."""
+CALIBRATION = (0.0, 0.3)
+"""Log-likelihood added per decision weighed, per candidate (medium's, then hard's own style).
+The worlds deal a rival's hidden cards at random while its real hand holds the cards it chose,
+so they undervalue what it bids on and make every rival look like medium's keener bidder; this
+offset was measured on synthetic games (docs/bots.md, "Where the search stands")."""
+TABLE = 8
+"""Rows of a search's table of rival styles (:meth:`RivalModel.table`)."""
 SLIP = 0.04
 """Chance of a move the candidate style does not explain (keeps one odd move from ruling a style out)."""
 
@@ -86,22 +88,24 @@ class RivalModel:
         self.worlds = worlds
         self.rng = random.Random(seed)
         self.candidates: tuple[Style, ...] = ()
-        self.scores: list[list[list[float]]] = []
-        """Per seat, per candidate, per scale of :data:`SCALES`: the summed log-likelihood of that
-        seat's decisions seen."""
+        self.calibration: tuple[float, ...] = ()
+        self.scores: list[list[float]] = []
+        """Per seat, per candidate: the summed (calibrated) log-likelihood of that seat's decisions
+        seen in the rounds over."""
         self.seen: list[int] = []
         """Per seat, how many of its decisions were weighed."""
         self._round: tuple[int, int, tuple[int, ...]] | None = None
         self._read = 0
         self._progress = (-1, 0)
-        self._pending: dict[int, list[list[float]]] = {}
+        self._pending: dict[int, list[float]] = {}
         """Per seat, the log-likelihoods of its decisions in the round under way (not yet in ``scores``)."""
         self._pending_seen: dict[int, int] = {}
 
     def _reset(self, obs: Observation) -> None:
         self.rng = random.Random(self.seed)
         self.candidates = self.fixed if self.fixed is not None else rival_candidates(obs.players)
-        self.scores = [[[0.0] * len(SCALES) for _ in self.candidates] for _ in range(obs.players)]
+        self.scores = [[0.0] * len(self.candidates) for _ in range(obs.players)]
+        self.calibration = CALIBRATION if self.fixed is None else (0.0,) * len(self.candidates)
         self.seen = [0] * obs.players
         self._round = None
         self._read = 0
@@ -137,41 +141,43 @@ class RivalModel:
         for seat in sorted(fresh):
             decisions = round_decisions(bids, seat)
             views = [observe(world, seat) for world in worlds]
-            pending = [[0.0] * len(SCALES) for _ in self.candidates]
+            pending = [0.0] * len(self.candidates)
             for k, style in enumerate(self.candidates):
-                estimates = [Estimate(rules, view, style) for view in views]
-                for j, scale in enumerate(SCALES):
-                    chance = 0.0
-                    for est in estimates:
-                        limit, payable = bid_limit(est, scale)
-                        joint = 1.0
-                        for price, bid, leads in decisions:
-                            p = bid_chance(limit, payable, price, leads, style.bluff, free)
-                            joint *= SLIP / 2 + (1.0 - SLIP) * (p if bid else 1.0 - p)
-                        chance += joint
-                    pending[k][j] = math.log(chance / len(estimates))
+                chance = 0.0
+                for view in views:
+                    limit, payable = bid_limit(Estimate(rules, view, style))
+                    joint = 1.0
+                    for price, bid, leads in decisions:
+                        p = bid_chance(limit, payable, price, leads, style.bluff, free)
+                        joint *= SLIP / 2 + (1.0 - SLIP) * (p if bid else 1.0 - p)
+                    chance += joint
+                pending[k] = math.log(chance / len(views)) + self.calibration[k] * len(decisions)
             self._pending[seat] = pending
             self._pending_seen[seat] = len(decisions)
 
     def _commit(self) -> None:
         """Add the round just over to the scores."""
         for seat, pending in self._pending.items():
-            for k, row in enumerate(pending):
-                for j, value in enumerate(row):
-                    self.scores[seat][k][j] += value
+            for k, value in enumerate(pending):
+                self.scores[seat][k] += value
             self.seen[seat] += self._pending_seen[seat]
         self._pending = {}
         self._pending_seen = {}
 
     def likelihoods(self, seat: int) -> list[float]:
-        """Per candidate, the log-likelihood of ``seat``'s decisions seen, the scale averaged out."""
-        out = []
+        """Per candidate, the (calibrated) log-likelihood of ``seat``'s decisions seen."""
         pending = self._pending.get(seat)
-        for k, committed in enumerate(self.scores[seat]):
-            row = committed if pending is None else [a + b for a, b in zip(committed, pending[k], strict=True)]
-            top = max(row)
-            out.append(top + math.log(sum(math.exp(v - top) for v in row) / len(row)))
-        return out
+        if pending is None:
+            return list(self.scores[seat])
+        return [a + b for a, b in zip(self.scores[seat], pending, strict=True)]
+
+    def posterior(self, seat: int) -> list[float]:
+        """Per candidate, the chance that ``seat`` plays it (equal chances before any evidence)."""
+        scores = self.likelihoods(seat)
+        top = max(scores)
+        weights = [math.exp(v - top) for v in scores]
+        total = sum(weights)
+        return [w / total for w in weights]
 
     def style_of(self, seat: int) -> Style:
         """The most likely style of ``seat`` (the first candidate on a tie or with nothing seen)."""
@@ -182,10 +188,25 @@ class RivalModel:
                 best = k
         return self.candidates[best]
 
-    def styles(self, obs: Observation, own: Style) -> list[Style]:
-        """Each seat's style for a search from ``obs``: ``own`` for the bot, the most likely for rivals."""
+    def table(self, obs: Observation, own: Style, size: int = TABLE) -> list[list[Style]]:
+        """``size`` rows of each seat's style, one row per round of a search from ``obs`` in turn:
+        ``own`` for the bot, and each rival in each candidate style in a share of the rows equal
+        to its posterior chance (stratified, not drawn: the same evidence gives the same rows)."""
         if len(self.scores) != obs.players:
             self._reset(obs)
-        out = [self.style_of(seat) for seat in range(obs.players)]
-        out[obs.player] = own
-        return out
+        rows = [[own] * obs.players for _ in range(size)]
+        for seat in range(obs.players):
+            if seat == obs.player:
+                continue
+            bounds = []
+            total = 0.0
+            for chance in self.posterior(seat):
+                total += chance
+                bounds.append(total)
+            for t in range(size):
+                u = ((t + 3 * seat) % size + 0.5) / size
+                k = 0
+                while k < len(bounds) - 1 and u > bounds[k]:
+                    k += 1
+                rows[t][seat] = self.candidates[k]
+        return rows
