@@ -53,7 +53,6 @@ from biblios_kit.bots.estimate import EstimateCache
 from biblios_kit.bots.heuristic import decide
 from biblios_kit.bots.params import check_names, number
 from biblios_kit.bots.playout import PlayoutPolicy, rewards
-from biblios_kit.bots.rivals import RivalModel
 from biblios_kit.bots.style import MEDIUM, Style, strong_style
 from biblios_kit.engine.actions import BID, PASS, Action
 from biblios_kit.engine.compiled import CompiledRules, compile_rules
@@ -78,10 +77,7 @@ DEFAULT_HORIZON = 1
 """1: the paired comparison plays each world to the end of the game; 0: to the end of the turn, then evaluates it."""
 DEFAULT_RIVALS = 0
 """How the paired comparison models the rivals: 0 as medium, 1 in hard's own style (an oracle
-against that style), 2 in the style their own bids suggest (:mod:`biblios_kit.bots.rivals`),
-3 as medium in half the rounds and in hard's own style in the other half."""
-RIVAL_SEED = 0x51CE
-"""Mixed into the bot's seed for the RNG of its rival model (``rivals=2``), so the search's own draws stay the same."""
+against that style), 2 as medium in half the rounds and in hard's own style in the other half."""
 DEFAULT_GATES = (0.0, 2.0)
 """The default ``gate`` of the tree search and of the paired comparison."""
 
@@ -188,16 +184,14 @@ class ISMCTSBot:
         """``paired=1`` only: 1 plays each world to the end of the game and scores the real result;
         0 plays to the end of the turn and evaluates the position (:meth:`PlayoutPolicy.evaluate`)."""
         self.rivals = rivals
-        """``paired=1`` only: the rivals play medium (0), hard's own style (1) or the style their
-        bids suggest (2) in the worlds of the comparison."""
+        """``paired=1`` only: in the worlds of the comparison the rivals play medium (0), hard's own
+        style (1), or medium in even rounds and hard's style in odd ones (2)."""
         self.rules = compile_rules(ruleset)
         """The rules it plays by (the ruleset with its options, given when it is made)."""
         self.last_iterations = 0
         """Iterations run by the last search (0 when no search was needed)."""
         self.last_nodes = 0
         """Tree nodes built by the last search (at most ``max_nodes``)."""
-        self.rival_model = RivalModel(seed ^ RIVAL_SEED) if rivals == 2 else None
-        """With ``rivals=2``: each rival's likely style, from the bids and passes the bot saw it make."""
         self._lock = threading.Lock()
 
     def choose(self, observation: Observation) -> Action:
@@ -207,9 +201,6 @@ class ISMCTSBot:
             raise ValueError(f"player {observation.player} has no decision to make")
         if len(legal) == 1:
             self.last_iterations = 0
-            if self.rival_model is not None:  # a payment shows the rival's last pass
-                with self._lock:
-                    self.rival_model.update(checked_rules(self.rules, observation), observation)
             return legal[0]
         return self.analyse(observation).choice
 
@@ -228,8 +219,6 @@ class ISMCTSBot:
         with self._lock:
             rules = checked_rules(self.rules, observation)
             own = strong_style(observation.players)
-            if self.rival_model is not None:
-                self.rival_model.update(rules, observation)
             if len(legal) == 1 or observation.phase == Phase.PAYMENT:
                 self.last_iterations = 0
                 choice = legal[0] if len(legal) == 1 else decide(rules, observation, self.rng, own)
@@ -448,9 +437,7 @@ class ISMCTSBot:
     def _rival_styles(self, obs: Observation, own: Style) -> list[list[Style]]:
         """The style each seat plays in the comparison's worlds (the bot's own seat: ``own``), one
         list per seat for each round in turn (round ``k`` uses entry ``k`` modulo their number)."""
-        if self.rival_model is not None:
-            return self.rival_model.table(obs, own)
-        if self.rivals == 3:  # half the rounds each: medium's rivals, then rivals in hard's style
+        if self.rivals == 2:  # half the rounds each: medium's rivals, then rivals in hard's style
             table = [[MEDIUM] * obs.players, [own] * obs.players]
         else:
             table = [[own if self.rivals == 1 else MEDIUM] * obs.players]
@@ -566,5 +553,5 @@ def create_bot(name: str, seed: int, params: dict[str, object], ruleset: Ruleset
         paired=int(number(params, "paired", DEFAULT_PAIRED, low=0, high=1, whole=True)),
         focus=int(number(params, "focus", DEFAULT_FOCUS, low=0, high=1, whole=True)),
         horizon=int(number(params, "horizon", DEFAULT_HORIZON, low=0, high=1, whole=True)),
-        rivals=int(number(params, "rivals", DEFAULT_RIVALS, low=0, high=3, whole=True)),
+        rivals=int(number(params, "rivals", DEFAULT_RIVALS, low=0, high=2, whole=True)),
     )
