@@ -9,7 +9,6 @@ import pytest
 
 from biblios_kit.bots.ismcts import ISMCTSBot, _settle_by_heuristic, create_bot
 from biblios_kit.bots.registry import make_bot
-from biblios_kit.bots.style import MEDIUM, Style, strong_style
 from biblios_kit.engine import compile_rules, new_game
 from biblios_kit.engine.observation import Observation
 from biblios_kit.engine.state import Phase
@@ -41,14 +40,7 @@ def views(players: int, seed: int, every: int = 5) -> list[Observation]:
 
 
 @pytest.mark.parametrize(
-    "spec",
-    [
-        "hard:paired=0:iterations=10",
-        "hard:iterations=40:focus=0:horizon=0:gate=1",
-        "hard:iterations=20",
-        "hard:iterations=20:rivals=1",
-        "hard:iterations=20:rivals=2",
-    ],
+    "spec", ["hard:paired=0:iterations=10", "hard:iterations=40:focus=0:horizon=0:gate=1", "hard:iterations=20"]
 )
 def test_analyse_finds_the_move_choose_plays(spec: str) -> None:
     for index, obs in enumerate(views(2, 3, every=9)):
@@ -87,19 +79,11 @@ def test_the_paired_comparison_spends_its_budget_on_close_moves() -> None:
     assert min(spent) < budget  # clearly worse moves are dropped, and a decision stops once one move is left
 
 
-def test_paired_focus_horizon_and_rivals_are_checked_parameters() -> None:
+def test_paired_focus_and_horizon_are_checked_parameters() -> None:
     assert create_bot("hard", 1, {"paired": 0}, BIBLIOS).paired == 0
     default = create_bot("hard", 1, {}, BIBLIOS)
-    assert (default.paired, default.focus, default.horizon, default.gate, default.rivals) == (1, 1, 1, 2.0, 0)
-    assert create_bot("hard", 1, {"rivals": 2}, BIBLIOS).rivals == 2
-    for bad in (
-        "hard:paired=2",
-        "hard:focus=2",
-        "hard:horizon=-1",
-        "hard:focus=0.5",
-        "hard:rivals=3",
-        "hard:rivals=0.5",
-    ):
+    assert (default.paired, default.focus, default.horizon, default.gate) == (1, 1, 1, 2.0)
+    for bad in ("hard:paired=2", "hard:focus=2", "hard:horizon=-1", "hard:focus=0.5"):
         with pytest.raises(BotSpecError):
             make_bot(bad, 1, BIBLIOS)
 
@@ -128,31 +112,3 @@ def test_a_world_is_played_to_the_end_of_the_game_or_of_the_turn() -> None:
     _settle_by_heuristic(game, rules, random.Random(2), obs.player, to_end=True)
     assert game.cur < 0 and game.result() is not None
     assert turn.cur >= 0  # the turn ended before the game did
-
-
-@pytest.mark.parametrize("players", [2, 3])
-def test_the_rivals_of_the_comparison_play_the_style_asked_for(players: int) -> None:
-    """``rivals``: the style of each seat in the comparison's rounds, in turn (the bot's own: its style)."""
-    obs = new_game(BIBLIOS, players, 2).observation(1)
-    own = strong_style(players)
-    rivals = [MEDIUM, own, MEDIUM][:players]
-    mine = [own] * players
-    expected = {0: [[MEDIUM, own, MEDIUM][:players]], 1: [mine], 2: [rivals, mine]}
-    for setting, table in expected.items():
-        assert ISMCTSBot(1, BIBLIOS, rivals=setting)._rival_styles(obs, own) == table
-
-
-def test_a_world_is_played_with_the_rivals_styles() -> None:
-    rules = compile_rules(BIBLIOS)
-    keen = Style(deny=2.0, bluff=0.0)
-    differ = 0
-    for index, obs in enumerate(views(2, 4, every=7)[:6]):
-        world = Worlds(rules, obs).sample(random.Random(index))
-        games = []
-        for styles in (None, [MEDIUM, MEDIUM], [keen, keen]):
-            game = world.clone()
-            _settle_by_heuristic(game, rules, random.Random(index), obs.player, to_end=True, styles=styles)
-            games.append(game.history)
-        assert games[0] == games[1]  # medium's rivals by default
-        differ += games[1] != games[2]
-    assert differ > 0

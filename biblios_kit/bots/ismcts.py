@@ -75,9 +75,6 @@ DEFAULT_FOCUS = 1
 """1: the paired comparison searches bidding decisions only (the style decides the others); 0: every decision."""
 DEFAULT_HORIZON = 1
 """1: the paired comparison plays each world to the end of the game; 0: to the end of the turn, then evaluates it."""
-DEFAULT_RIVALS = 0
-"""How the paired comparison models the rivals: 0 as medium, 1 in hard's own style (an oracle
-against that style), 2 as medium in half the rounds and in hard's own style in the other half."""
 DEFAULT_GATES = (0.0, 2.0)
 """The default ``gate`` of the tree search and of the paired comparison."""
 
@@ -150,7 +147,6 @@ class ISMCTSBot:
         paired: int = DEFAULT_PAIRED,
         focus: int = DEFAULT_FOCUS,
         horizon: int = DEFAULT_HORIZON,
-        rivals: int = DEFAULT_RIVALS,
     ) -> None:
         if iterations is None and seconds is None:
             raise ValueError("give an iteration budget, a time budget, or both")
@@ -183,9 +179,6 @@ class ISMCTSBot:
         self.horizon = horizon
         """``paired=1`` only: 1 plays each world to the end of the game and scores the real result;
         0 plays to the end of the turn and evaluates the position (:meth:`PlayoutPolicy.evaluate`)."""
-        self.rivals = rivals
-        """``paired=1`` only: in the worlds of the comparison the rivals play medium (0), hard's own
-        style (1), or medium in even rounds and hard's style in odd ones (2)."""
         self.rules = compile_rules(ruleset)
         """The rules it plays by (the ruleset with its options, given when it is made)."""
         self.last_iterations = 0
@@ -375,7 +368,6 @@ class ISMCTSBot:
         limit = self.iterations if self.iterations is not None else 1 << 62
         deadline = None if self.seconds is None else time.perf_counter() + self.seconds
         estimates = [EstimateCache() for _ in range(obs.players)]
-        table = self._rival_styles(obs, own)
         sums = dict.fromkeys(options, 0.0)
         diffs = dict.fromkeys(options, 0.0)  # sum and sum of squares of (reward - prior's reward)
         squares = dict.fromkeys(options, 0.0)
@@ -388,14 +380,13 @@ class ISMCTSBot:
                 break
             world = det.sample(rng)
             seed = rng.getrandbits(32)
-            styles = table[rounds[prior] % len(table)]
             got: dict[Action, float] = {}
             for a in alive:
                 w = world.clone()
                 w.step(a)
                 r = random.Random(seed)
                 if w.cur >= 0:
-                    _settle_by_heuristic(w, rules, r, me, estimates, own, to_end=self.horizon == 1, styles=styles)
+                    _settle_by_heuristic(w, rules, r, me, estimates, own, to_end=self.horizon == 1)
                 got[a] = (policy.evaluate(w) if w.cur >= 0 else rewards(w))[me]
                 done += 1
             base = got[prior]
@@ -434,17 +425,6 @@ class ISMCTSBot:
         )
         return Analysis(choice, prior, tuple(stats))
 
-    def _rival_styles(self, obs: Observation, own: Style) -> list[list[Style]]:
-        """The style each seat plays in the comparison's worlds (the bot's own seat: ``own``), one
-        list per seat for each round in turn (round ``k`` uses entry ``k`` modulo their number)."""
-        if self.rivals == 2:  # half the rounds each: medium's rivals, then rivals in hard's style
-            table = [[MEDIUM] * obs.players, [own] * obs.players]
-        else:
-            table = [[own if self.rivals == 1 else MEDIUM] * obs.players]
-        for styles in table:
-            styles[obs.player] = own
-        return table
-
     def _pick(self, obs: Observation, rules: CompiledRules, root: Node, prior: Action | None, own: Style) -> Action:
         """The move to play after the search: the most visited legal child, gated by ``gate``."""
         rng = self.rng
@@ -482,15 +462,11 @@ def _settle_by_heuristic(
     own: Style | None = None,
     limit: int = 80,
     to_end: bool = False,
-    styles: list[Style] | None = None,
 ) -> None:
     """Play ``world`` on to the end of the turn (or of the game, ``to_end``), each seat deciding on
     its own view: the searching player ``me`` in its own style (``own``, by default the hard bot's
-    for this player count), the rivals as medium or in ``styles`` (one per seat; ``estimates``:
-    each seat's estimate cache)."""
+    for this player count), the rivals as medium (``estimates``: each seat's estimate cache)."""
     mine = strong_style(world.n) if own is None else own
-    styles = [MEDIUM] * world.n if styles is None else list(styles)
-    styles[me] = mine
     caches = estimates if estimates is not None else [EstimateCache() for _ in range(world.n)]
     active, auction = world.active, world.draw == [] and world.to_draw == 0
     if to_end:
@@ -503,10 +479,14 @@ def _settle_by_heuristic(
             world.step(
                 legal[0]
                 if len(legal) == 1
-                else decide(rules, observe(world, world.cur), rng, styles[world.cur], caches[world.cur])
+                else decide(
+                    rules, observe(world, world.cur), rng, mine if world.cur == me else MEDIUM, caches[world.cur]
+                )
             )
         else:
-            world.step(decide(rules, observe(world, world.cur), rng, styles[world.cur], caches[world.cur]))
+            world.step(
+                decide(rules, observe(world, world.cur), rng, mine if world.cur == me else MEDIUM, caches[world.cur])
+            )
         limit -= 1
 
 
@@ -533,7 +513,6 @@ def create_bot(name: str, seed: int, params: dict[str, object], ruleset: Ruleset
             "paired",
             "focus",
             "horizon",
-            "rivals",
         ),
     )
     timed_only = "seconds" in params and "iterations" not in params
@@ -553,5 +532,4 @@ def create_bot(name: str, seed: int, params: dict[str, object], ruleset: Ruleset
         paired=int(number(params, "paired", DEFAULT_PAIRED, low=0, high=1, whole=True)),
         focus=int(number(params, "focus", DEFAULT_FOCUS, low=0, high=1, whole=True)),
         horizon=int(number(params, "horizon", DEFAULT_HORIZON, low=0, high=1, whole=True)),
-        rivals=int(number(params, "rivals", DEFAULT_RIVALS, low=0, high=2, whole=True)),
     )
