@@ -11,6 +11,7 @@ once. This counts from the rules of the view, independently of how :class:`Hidde
 from __future__ import annotations
 
 import math
+import random
 from collections.abc import Iterator
 from itertools import product
 
@@ -96,3 +97,21 @@ def enumerated_marginals(cards: HiddenCards, limit: int = 200_000) -> dict[tuple
                 for c in classes[key] if count else ():
                     weights[c, z] = weights.get((c, z), 0.0) + weight * count / size
     return {key: weight / total for key, weight in weights.items()} if total else {}
+
+
+def assert_dealt_with_odds(
+    cards: HiddenCards, exact: dict[tuple[int, int], float], samples: int, seed: int, tolerance: float = 4.5
+) -> None:
+    """Deal ``samples`` times from ``cards``: no card where its chance is 0, and each card's frequency in each
+    zone within ``tolerance`` standard errors of its ``exact`` chance."""
+    counts: dict[tuple[int, int], int] = {}
+    rng = random.Random(seed)
+    for _ in range(samples):
+        for z, zone in enumerate(cards.zones(rng)):
+            for c in zone:
+                counts[c, z] = counts.get((c, z), 0) + 1
+    assert set(counts) <= {key for key, p in exact.items() if p > 0}, "a card dealt where it cannot be"
+    for key, p in exact.items():
+        freq = counts.get(key, 0) / samples
+        error = math.sqrt(max(p * (1 - p), 1e-9) / samples)
+        assert abs(freq - p) <= tolerance * error + 1e-9, (key, freq, p, cards.obs.phase)

@@ -19,6 +19,7 @@ import random
 
 import pytest
 from conftest import SHIPPED_CHOICES
+from hidden_enumeration import assert_dealt_with_odds
 
 from biblios_kit.engine import Phase, compile_rules, new_game
 from biblios_kit.engine.observation import Observation
@@ -109,22 +110,12 @@ def test_hidden_cards_are_dealt_with_their_true_conditional_odds(
     rules = compile_rules(load_ruleset(name, list(options)))
     positions = gift_positions(name, options, players)
     assert positions
-    for state, obs in positions:
+    for _state, obs in positions:
         worlds = Worlds(rules, obs)
         exact = exact_marginals(worlds)
         for card in worlds.hidden:  # every hidden card is somewhere, surely
             assert math.isclose(sum(p for (c, _z), p in exact.items() if c == card), 1.0), card
-        counts: dict[tuple[int, int], int] = {}
-        rng = random.Random(7)
-        for _ in range(SAMPLES):
-            for z, zone in enumerate(worlds.zones(rng)):
-                for c in zone:
-                    counts[c, z] = counts.get((c, z), 0) + 1
-        assert set(counts) <= {key for key, p in exact.items() if p > 0}, "a card dealt where it cannot be"
-        for key, p in exact.items():
-            freq = counts.get(key, 0) / SAMPLES
-            error = math.sqrt(max(p * (1 - p), 1e-9) / SAMPLES)
-            assert abs(freq - p) <= TOLERANCE * error + 1e-9, (key, freq, p, obs.phase, state.phase)
+        assert_dealt_with_odds(worlds, exact, SAMPLES, seed=7, tolerance=TOLERANCE)
 
 
 def test_the_exact_odds_are_those_of_the_real_setup() -> None:

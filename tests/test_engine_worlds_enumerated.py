@@ -10,13 +10,12 @@ chance within sampling error.
 
 from __future__ import annotations
 
-import math
 import random
 import statistics
 
 import pytest
 from conftest import SHIPPED_CHOICES
-from hidden_enumeration import enumerated_marginals
+from hidden_enumeration import assert_dealt_with_odds, enumerated_marginals
 
 from biblios_kit.engine import compile_rules, new_game
 from biblios_kit.engine.worlds import Worlds
@@ -69,17 +68,7 @@ def positions(name: str, options: tuple[str, ...], per_kind: int) -> list[tuple[
 @pytest.mark.parametrize(("name", "options"), SHIPPED_CHOICES)
 def test_worlds_have_the_odds_of_every_consistent_deal_counted(name: str, options: tuple[str, ...]) -> None:
     for worlds, exact in positions(name, options, per_kind=2):
-        counts: dict[tuple[int, int], int] = {}
-        rng = random.Random(11)
-        for _ in range(SAMPLES):
-            for z, zone in enumerate(worlds.zones(rng)):
-                for c in zone:
-                    counts[c, z] = counts.get((c, z), 0) + 1
-        assert set(counts) <= {key for key, p in exact.items() if p > 0}, "a card dealt where no consistent deal has it"
-        for key, p in exact.items():
-            freq = counts.get(key, 0) / SAMPLES
-            error = math.sqrt(max(p * (1 - p), 1e-9) / SAMPLES)
-            assert abs(freq - p) <= TOLERANCE * error + 1e-9, (key, freq, p, worlds.obs.phase)
+        assert_dealt_with_odds(worlds, exact, SAMPLES, seed=11, tolerance=TOLERANCE)
 
 
 def test_the_counted_positions_include_proofs_and_cards_that_may_have_left_a_hand() -> None:
