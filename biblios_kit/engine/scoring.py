@@ -313,7 +313,6 @@ class Tally:
             earned.append(got)
         self.rules = rules
         self.hands = hands
-        self.dice = dice
         self.totals = totals
         """Per category, each player's total of card values."""
         self.best = best
