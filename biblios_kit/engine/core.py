@@ -217,3 +217,20 @@ def one_per_class(cards: list[int], cls: tuple[int, ...], twin: tuple[bool, ...]
             seen.append(k)
         out.append(c)
     return out
+
+
+_BID_ACTIONS: Final[dict[int, tuple[int, ...]]] = {}
+"""(lowest bid << 20 | highest bid) -> :func:`bid_actions` of that range."""
+
+
+def bid_actions(lo: int, hi: int) -> tuple[int, ...]:
+    """A bidder's legal actions: pass, then every bid from ``lo`` to ``hi``, one shared tuple per range (the
+    legal actions of every bidding decision would otherwise be new int objects, up to the deck's Gold)."""
+    key = lo << 20 | hi
+    actions = _BID_ACTIONS.get(key)
+    if actions is None:
+        actions = (PASS, *range(BID + lo, BID + hi + 1))
+        if len(_BID_ACTIONS) >= 4096:  # a bound (bid ceilings are small: never reached in a game)
+            _BID_ACTIONS.clear()
+        _BID_ACTIONS[key] = actions
+    return actions

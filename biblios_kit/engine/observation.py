@@ -14,7 +14,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Final
 
 from biblios_kit.engine.compiled import CUR_GOLD
-from biblios_kit.engine.core import BID, PASS, PH_BIDDING, PH_GIFT, PH_OVER, PH_PAYMENT, Phase
+from biblios_kit.engine.core import PH_BIDDING, PH_GIFT, PH_OVER, PH_PAYMENT, Phase
 from biblios_kit.engine.events import EventKind, RawEvent, visible
 
 if TYPE_CHECKING:
@@ -342,12 +342,12 @@ class _Scan:
         self.tuples: _Parts | None = None
         """The lists above as tuples, kept until an event changes them."""
         self.last: _Parts = ((), (), (), (), (), (), (), (), ())
+        """The last :attr:`tuples` made (its parts reused by :meth:`frozen` where nothing changed)."""
         self.pile_of = (0, 0)
+        """The lengths of ``my_pile`` and ``revealed`` when ``last``'s auction cards were worked out."""
         self.hand_of: list[int] = []
         self.hand: tuple[int, ...] = ()
         """The player's hand sorted, as last made from a hand equal to ``hand_of`` (see :meth:`sorted_hand`)."""
-        """The lengths of ``my_pile`` and ``revealed`` when ``last``'s auction cards were worked out."""
-        """The last :attr:`tuples` made (its parts reused by :meth:`frozen` where nothing changed)."""
 
     def read(self, p: int, is_church: Sequence[bool]) -> None:
         """Read the events added to the log since the last call, as ``player`` ``p`` sees them."""
@@ -587,27 +587,9 @@ def _build(state: GameState, p: int, parts: _Parts, hand: tuple[int, ...]) -> Ob
         cards_paid=cards_paid,
         acquired=acquired,
         my_buried=my_buried,
-        legal_actions=(_bids(state) if ph == PH_BIDDING else tuple(state.legal())) if mine else (),
+        legal_actions=tuple(state.legal()) if mine else (),  # (a bidder's: the engine's shared tuple, not copied)
         unpaid=unpaid,
     )
 
 
 _PHASES: Final = {int(ph): ph for ph in Phase}
-
-_BIDS: Final[dict[int, tuple[int, ...]]] = {}
-"""(lowest bid << 20 | highest bid) -> the legal actions of a bidder (see :func:`_bids`)."""
-
-
-def _bids(state: GameState) -> tuple[int, ...]:
-    """``tuple(state.legal())`` in the bidding phase: pass, then every bid from the lowest to the
-    highest allowed, one shared tuple per range (every bidding observation would otherwise make
-    an int object per bid, and the bidding ceiling is the deck's Gold)."""
-    lo, hi = state.bid_range()
-    key = lo << 20 | hi
-    legal = _BIDS.get(key)
-    if legal is None:
-        legal = (PASS, *range(BID + lo, BID + hi + 1))
-        if len(_BIDS) >= 4096:  # (a bound: ceilings are small, this is never reached in a game)
-            _BIDS.clear()
-        _BIDS[key] = legal
-    return legal

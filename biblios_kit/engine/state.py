@@ -71,6 +71,7 @@ from biblios_kit.engine.core import (
     TO_AUCTION,
     TO_PUBLIC,
     Phase,
+    bid_actions,
     gold_completable,
     is_action,
     one_per_class,
@@ -369,9 +370,7 @@ class GameState:
             return GIFT_LEGAL[(self.q_keep > 0) * 4 + (self.q_auction > 0) * 2 + (self.q_public > 0)]
         if ph == PH_BIDDING:
             lo, hi = self.bid_range()
-            legal = [PASS]
-            legal.extend(range(BID + lo, BID + hi + 1))
-            return legal
+            return bid_actions(lo, hi)
         if ph == PH_PICK:
             return [PICK + c for c in one_per_class(self.public, self.rules.cls, self.rules.twin)]
         if ph == PH_CHURCH:
