@@ -190,22 +190,14 @@ def _sample_bits(getrandbits: Callable[[int], int], population: list[int], k: in
             j = _below(getrandbits, n - i)
             result.append(pool[j])
             pool[j] = pool[n - i - 1]
-    elif k <= 5:
-        # the indices drawn so far in a list for a few (the same membership as CPython's set)
+    else:
+        # the indices drawn so far in a list (the same membership as CPython's set; k is a few cards)
         drawn: list[int] = []
         for _ in range(k):
             j = _below(getrandbits, n)
             while j in drawn:
                 j = _below(getrandbits, n)
             drawn.append(j)
-            result.append(population[j])
-    else:
-        selected: set[int] = set()
-        for _ in range(k):
-            j = _below(getrandbits, n)
-            while j in selected:
-                j = _below(getrandbits, n)
-            selected.add(j)
             result.append(population[j])
     return result
 
