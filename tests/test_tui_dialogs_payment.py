@@ -6,7 +6,7 @@ import asyncio
 
 import pytest
 from conftest import cat, gold, run_until, visible_text
-from dialog_helpers import LANGS, NAMES, SIZES, cards_payment, gold_payment, scripted_app, squash
+from dialog_helpers import LANGS, NAMES, SEATS, SIZES, cards_payment, gold_payment, scripted_app, squash
 
 from biblios_kit.engine.actions import PAY
 from biblios_kit.i18n import _, ngettext, set_language
@@ -165,5 +165,38 @@ def test_the_board_stays_in_view_under_the_payment_dialog(lang: str, size: tuple
             await pilot.pause()
             one = ngettext("{count} card chosen out of {bid}", "{count} cards chosen out of {bid}", 1)
             assert one.format(count=1, bid=2) in visible_text(app)
+
+    asyncio.run(scenario())
+
+
+def test_a_payment_the_game_no_longer_takes_closes_the_dialog_with_its_reason() -> None:
+    """A server that refuses the next question (the game moved on) closes the dialog with its message;
+    the table stays, and the payment can be opened again."""
+    from biblios_kit.tui.app import make_app
+    from biblios_kit.tui.session import GameSession
+    from biblios_kit.tui.table_session import SeatUnavailable
+
+    state = gold_payment()
+    session = GameSession(state.ruleset, state, SEATS, NAMES, autosave=False)
+    asked = session.payment_options
+
+    def refused_after_the_first_card(prefix: object) -> tuple[int, ...] | None:
+        if prefix:
+            raise SeatUnavailable("you have no payment to make now")
+        return asked(())
+
+    session.payment_options = refused_after_the_first_card  # type: ignore[method-assign]
+
+    async def scenario() -> None:
+        app = make_app(autosave=False, bot_delay=0)
+        async with app.run_test(size=(80, 24)) as pilot:
+            app.start_session(session)
+            dialog = await _open(pilot, app)
+            await pilot.press("enter")
+            await run_until(pilot, lambda: app.screen is not dialog)
+            assert isinstance(app.screen, TableScreen) and app.is_running
+            assert [str(n.message) for n in app._notifications] == ["you have no payment to make now"]
+            await pilot.press("y")
+            await _open(pilot, app)
 
     asyncio.run(scenario())

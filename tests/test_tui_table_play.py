@@ -8,7 +8,7 @@ import io
 import re
 
 import pytest
-from conftest import cat, game_config, play_turn, position, press, run_until, visible_text, waiting_for_person
+from conftest import cat, game_config, gold, play_turn, position, press, run_until, visible_text, waiting_for_person
 from rich.console import Console
 from rich.text import Text
 from table_helpers import after_penalty, bidding, open_table, table_app
@@ -403,6 +403,45 @@ def test_a_single_pick_is_played_for_the_person_unless_the_setting_is_off(mode: 
             await run_until(pilot, lambda: any(e.kind.name == "PICKED" and e.player == 0
                                                for e in session.state.events_for(0)))  # fmt: skip
             assert table.autoplayed == (1 if mode != "off" else 0)
+
+    run(scenario())
+
+
+def test_no_key_plays_while_a_forced_payment_is_on_its_way(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Between the table deciding to play a person's only move and playing it, a key pressed (``y``)
+    opens no payment dialog on the position about to change: at a server's table that dialog would
+    ask about a payment the server has already taken."""
+    from biblios_kit.engine.actions import PASS
+    from biblios_kit.tui.dialogs.payment import PaymentDialog
+
+    ruleset = load_ruleset("biblios")
+    hands = [[gold(ruleset, 3), cat(ruleset, "pigments", "B")], [cat(ruleset, "monks", "A")],
+             [cat(ruleset, "pigments", "A")]]  # fmt: skip
+    state = position(ruleset, 3, hands=hands, pile=[cat(ruleset, "monks", "I")], active=0)
+    state.apply(PASS)
+    state.apply(PASS)  # Bob and Cy passed: Ann's bid wins, and her Gold 3 is her only payment
+    play_forced = TableScreen._apply_auto
+    held: list[tuple[TableScreen, int, int, int]] = []
+    monkeypatch.setattr(TableScreen, "_apply_auto", lambda screen, *move: held.append((screen, *move)))
+
+    async def scenario() -> None:
+        app = table_app()
+        async with app.run_test(size=(80, 24)) as pilot:
+            session = GameSession(ruleset, state, ("human", "random", "random"), ("Ann", "Bob", "Cy"),
+                                  autosave=False, autoplay="picks-payments")  # fmt: skip
+            app.start_session(session)
+            await run_until(pilot, lambda: waiting_for_person(app))
+            table = app.screen
+            assert isinstance(table, TableScreen)
+            await pilot.press("b")
+            await run_until(pilot, lambda: bool(held))
+            assert session.phase is Phase.PAYMENT and len(session.legal_actions()) == 1
+            assert table.my_legal() == ()
+            await pilot.press("y")
+            assert not isinstance(app.screen, PaymentDialog)
+            play_forced(*held[0])
+            await run_until(pilot, lambda: session.phase is not Phase.PAYMENT)
+            assert gold(ruleset, 3) not in session.state.hand(0) and table.autoplayed == 1
 
     run(scenario())
 

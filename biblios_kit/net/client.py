@@ -62,6 +62,16 @@ def unreadable_reply(server: str, status: int = 0) -> ApiError:
     return ApiError("bad_reply", message, status)
 
 
+def payment_options_of(reply: object, server: str) -> list[str] | None:
+    """The ``options`` of a payment-options reply: a list of action texts, or ``None`` once the payment is complete."""
+    if not isinstance(reply, dict) or "options" not in reply:
+        raise unreadable_reply(server)
+    options = reply["options"]
+    if options is not None and not (isinstance(options, list) and all(isinstance(o, str) for o in options)):
+        raise unreadable_reply(server)
+    return options
+
+
 def server_error(problem: object, status: int) -> ApiError:
     """The :class:`ApiError` of an error reply's ``error`` object (``{"code": ..., "message": ...}``)."""
     fields = problem if isinstance(problem, dict) else {}
@@ -225,8 +235,7 @@ class ApiClient:
     async def payment_options(self, table: str, pay: list[str]) -> list[str] | None:
         """The payer's options after paying ``pay`` (``None`` once the payment is complete)."""
         result = await self._call("POST", f"/api/tables/{table}/payment-options", {"pay": pay})
-        options = result.get("options")
-        return None if options is None else list(options)
+        return payment_options_of(result, self.server)
 
     async def record(self, table: str) -> dict[str, Any]:
         """``GET /api/tables/{table}/record``: the game record of a finished game."""
@@ -485,8 +494,7 @@ class SeatConnection:
     async def payment_options(self, pay: list[str]) -> list[str] | None:
         """The payer's options after paying ``pay`` (``None`` once complete)."""
         result = await self._request({"type": "payment_options", "pay": pay}, "payment_options")
-        options = result.get("options")
-        return None if options is None else list(options)
+        return payment_options_of(result, self.server)
 
     async def close(self) -> None:
         """Stop reconnecting and close the WebSocket."""

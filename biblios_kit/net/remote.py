@@ -40,6 +40,7 @@ from biblios_kit.net.client import (
     MAX_REPLY_BYTES,
     ApiError,
     SeatConnection,
+    payment_options_of,
     server_error,
     too_large_reply,
     unreadable_reply,
@@ -50,7 +51,7 @@ from biblios_kit.rules.model import Ruleset
 from biblios_kit.tui import app as tui_app
 from biblios_kit.tui.app import BibliosApp
 from biblios_kit.tui.config import DEFAULT_AUTOPLAY, GameConfig
-from biblios_kit.tui.table_session import TableSession
+from biblios_kit.tui.table_session import SeatUnavailable, TableSession
 
 HUMAN = "human"
 
@@ -297,16 +298,30 @@ class RemoteSession:
         the answers in beforehand, without blocking; one it has not fetched yet is asked
         of the server with a short blocking call. The options depend on which cards were
         paid, not on their order, so answers are kept per set of cards.
+
+        :class:`SeatUnavailable` when the server refuses (the game moved on meanwhile: the
+        seat has no payment to make any more), cannot be reached, or answers nonsense.
         """
         key = tuple(sorted(prefix))
         if key not in self._payments:
             self.blocking_calls += 1
             texts = [format_action(self.ruleset, a) for a in key]
-            self.remember_payment(key, _post_json(self.connection, "payment-options", {"pay": texts}).get("options"))
+            server = self.connection.server
+            try:
+                options = payment_options_of(_post_json(self.connection, "payment-options", {"pay": texts}), server)
+            except ApiError as error:
+                raise SeatUnavailable(error.message) from None
+            try:
+                self.remember_payment(key, options)
+            except ValueError:
+                raise SeatUnavailable(unreadable_reply(server).message) from None
         return self._payments[key]
 
     def remember_payment(self, paid: tuple[int, ...], options: list[str] | None) -> tuple[int, ...] | None:
-        """Keep the server's answer for the cards ``paid`` (sorted); returns the options as actions."""
+        """Keep the server's answer for the cards ``paid`` (sorted); returns the options as actions.
+
+        ``ValueError`` (nothing kept) when an option is not an action of this ruleset.
+        """
         parsed = None if options is None else tuple(parse_action(self.ruleset, text) for text in options)
         self._payments[paid] = parsed
         return parsed
@@ -711,7 +726,8 @@ class RemoteApp(BibliosApp):
                     return
                 for paid, answer in zip(wanted, answers):
                     if not isinstance(answer, BaseException):
-                        session.remember_payment(paid, answer)
+                        with contextlib.suppress(ValueError):  # not actions: the dialog asks again itself
+                            session.remember_payment(paid, answer)
                 following: set[tuple[int, ...]] = set()
                 for paid in frontier:
                     if session.knows_payment(paid):

@@ -20,6 +20,11 @@ if TYPE_CHECKING:
     from biblios_kit.rules.model import Ruleset
 
 
+class SeatUnavailable(Exception):
+    """A question of the seat the game could not answer: its server refused it (the game moved on
+    meanwhile) or could not be reached. The message is safe to show."""
+
+
 class TableSession(Protocol):
     """A game as the table shows it: who sits where, what a seat may see, and the actions it sends."""
 
@@ -75,7 +80,10 @@ class TableSession(Protocol):
         """The game's events from index ``start`` as ``viewer`` may see them (``None``: what everybody sees)."""
 
     def payment_options(self, prefix: Sequence[int]) -> tuple[int, ...] | None:
-        """The payer's legal actions after paying ``prefix``, or ``None`` once the payment is complete."""
+        """The payer's legal actions after paying ``prefix``, or ``None`` once the payment is complete.
+
+        :class:`SeatUnavailable` when a server is asked and cannot answer.
+        """
 
     def apply_all(self, actions: Sequence[int]) -> None:
         """Play several actions of the current seat in order (one, or a whole payment)."""

@@ -33,6 +33,7 @@ from biblios_kit.rulebook.describe import bid_text, term
 from biblios_kit.rules.model import CardKind, Ruleset
 from biblios_kit.tui.dialogs.base import TableDialog
 from biblios_kit.tui.render import ACCENT, MUTED, card_list, card_phrases, card_text, fill
+from biblios_kit.tui.table_session import SeatUnavailable
 from biblios_kit.tui.widgets.marked_list import MarkedList
 
 GOLD_STYLE = "bold #f1c40f"
@@ -42,7 +43,7 @@ class PaymentDialog(TableDialog[list[int]]):
     """Build a payment card by card from the legal choices; dismisses with the pay actions (or ``[REFUSE]``).
 
     ``options(prefix)`` returns the legal actions after paying ``prefix``, or ``None``
-    once the payment is complete, so only cards that can still finish a valid payment
+    once the payment is complete (:class:`SeatUnavailable` closes the dialog with ``None``), so only cards that can still finish a valid payment
     are offered and a finished payment can be confirmed. ``observation`` (the payer's
     own) gives the hand whose totals each row previews, and the costs of the cards.
     """
@@ -202,7 +203,12 @@ class PaymentDialog(TableDialog[list[int]]):
         return status
 
     def _refresh(self) -> None:
-        legal = self.options(self.chosen)
+        try:
+            legal = self.options(self.chosen)
+        except SeatUnavailable as error:  # the game moved on meanwhile, or its server is out of reach
+            self.app.notify(str(error), severity="error", timeout=6)
+            self.dismiss(None)
+            return
         complete = legal is None
         offered = [a for a in legal or () if PAY <= a < PAY + 1_000]
         self.offered = offered  # the pool of ``_best_total`` without a hand

@@ -203,7 +203,7 @@ class TableScreen(TableActions):
             self.draw_curtain(seat)
             return
         if turn.kind == "forced" and seat is not None and turn.action is not None:
-            self._drawn_for = None
+            self._drawn_for, self.forcing = None, self.token
             self.autoplayed += 1
             self.app.call_later(self._apply_auto, seat, turn.action, self.token)
             self.notify(_("{player}: the only possible move was played automatically.").format(

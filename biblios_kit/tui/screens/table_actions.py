@@ -13,7 +13,7 @@ from textual.screen import Screen
 from biblios_kit.engine.actions import BID, CHURCH, DECLINE, PASS, PAY, PICK, REFUSE
 from biblios_kit.engine.observation import Observation
 from biblios_kit.tui.dialogs.hint import hint_for
-from biblios_kit.tui.table_session import TableSession
+from biblios_kit.tui.table_session import SeatUnavailable, TableSession
 from biblios_kit.tui.table_view import (
     PHASE_SECTIONS,
     Perspective,
@@ -34,6 +34,10 @@ class TableActions(Screen[None]):
     """Who looks at the table (viewer, actor), whether a dialog is open, the bid being chosen."""
     view: TableView | None
     """The view the panels show."""
+    token: int
+    """How many changes the table has gone through (a bot's or a forced move is for one of them)."""
+    forcing: int = -1
+    """The :attr:`token` of a forced move on its way: until it is played, no key plays (or opens a dialog)."""
 
     def update_view(self) -> None:
         """Draw the table again from :attr:`seen`."""
@@ -69,7 +73,7 @@ class TableActions(Screen[None]):
 
     def my_legal(self) -> tuple[int, ...]:
         """The legal actions of the person at the keyboard now (empty when it is not their decision)."""
-        return legal_for(self.session, self.seen)
+        return () if self.forcing == self.token else legal_for(self.session, self.seen)
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
         """Offer a key only when it does something legal now."""
@@ -144,13 +148,20 @@ class TableActions(Screen[None]):
 
         def paid(actions: list[int] | None) -> None:
             self._dialog_closed()
-            if actions and (actions == [REFUSE] or self.session.payment_options(actions) is None):
+            if actions and (actions == [REFUSE] or self._payment_complete(actions)):
                 self.apply(actions)
             else:
                 self.update_view()
 
         self.app.push_screen(PaymentDialog(self.session.ruleset, obs.payment.bid, obs.payment.currency,
                                            obs.auction.card, self.session.payment_options, observation=obs), paid)  # fmt: skip
+
+    def _payment_complete(self, actions: list[int]) -> bool:
+        try:
+            return self.session.payment_options(actions) is None
+        except SeatUnavailable as error:
+            self.notify(str(error), severity="error", timeout=6)
+            return False
 
     def on_action_bar_chosen(self, message: ActionBar.Chosen) -> None:
         """Route the action bar's buttons."""
