@@ -8,6 +8,7 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
 from net_helpers import NO_CLOCKS, HostProcess
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -83,3 +84,14 @@ def test_the_admin_lists_invites_changes_and_closes_tables(host: HostProcess) ->
         assert failed.returncode == 2 and message in failed.stderr and "Traceback" not in failed.stderr, (args, failed)
     nobody = _cli("host", "tables", "--port", str(host.port), "--data-dir", str(host.data_dir / "elsewhere"))
     assert nobody.returncode == 2 and "admin token" in nobody.stderr
+
+
+def test_a_table_id_never_reads_as_an_option(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Ids are random URL-safe text: one starting with ``-`` made ``host invite <table> <seat>`` fail."""
+    import secrets
+
+    from biblios_kit.net.tables import new_table_id
+
+    drawn = iter(["-BcgaY98", "--x_Y-9a", "BcgaY98-"])
+    monkeypatch.setattr(secrets, "token_urlsafe", lambda size: next(drawn))
+    assert new_table_id() == "BcgaY98-"

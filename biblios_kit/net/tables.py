@@ -64,8 +64,11 @@ process made (that process plays it first; this one takes over only when it has 
 
 
 def new_table_id() -> str:
-    """A fresh table id (8 URL-safe characters)."""
-    return secrets.token_urlsafe(6)
+    """A fresh table id (8 URL-safe characters), never starting with ``-``: typed after a command
+    (``host invite <table> <seat>``), it would read as an option."""
+    while (table := secrets.token_urlsafe(6)).startswith("-"):
+        pass
+    return table
 
 
 class Rejected(Exception):
