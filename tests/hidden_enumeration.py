@@ -13,19 +13,20 @@ from __future__ import annotations
 import math
 import random
 from collections.abc import Iterator
-from itertools import product
 
 from biblios_kit.engine.compiled import KIND_GOLD
 from biblios_kit.engine.hidden import HiddenCards
 
 
-def compositions(total: int, parts: int) -> Iterator[tuple[int, ...]]:
-    """Every way to write ``total`` as ``parts`` ordered counts >= 0."""
-    if parts == 1:
-        yield (total,)
+def compositions(total: int, caps: list[int]) -> Iterator[tuple[int, ...]]:
+    """Every way to write ``total`` as ordered counts, the i-th between 0 and ``caps[i]``."""
+    if len(caps) == 1:
+        if total <= caps[0]:
+            yield (total,)
         return
-    for first in range(total + 1):
-        for rest in compositions(total - first, parts - 1):
+    room_after = sum(caps[1:])
+    for first in range(max(0, total - room_after), min(total, caps[0]) + 1):
+        for rest in compositions(total - first, caps[1:]):
             yield (first, *rest)
 
 
@@ -46,7 +47,8 @@ Class = tuple[tuple[int, ...], int, tuple[bool, ...]]
 def enumerated_marginals(cards: HiddenCards, limit: int = 200_000) -> dict[tuple[int, int], float] | None:
     """(card, zone) -> the chance that hidden ``card`` is in ``zone``, every consistent deal counted once.
 
-    ``None`` when the position has more than ``limit`` ways of sharing its classes among their zones.
+    ``None`` when sharing its classes among their zones takes more than ``limit`` steps (each class's counts
+    are bounded by the room its zones have left, and a branch that cannot fill every zone is cut).
     """
     rules = cards.rules
     cons = cards.strict
@@ -61,8 +63,8 @@ def enumerated_marginals(cards: HiddenCards, limit: int = 200_000) -> dict[tuple
         sides = tuple(c in entered for _who, _bid, entered in cards.unpaid) if gold else ()
         classes.setdefault((tuple(sorted(options)), gold, sides), []).append(c)
     keys = list(classes)
-    if math.prod(math.comb(len(classes[k]) + len(k[0]) - 1, len(k[0]) - 1) for k in keys) > limit:
-        return None
+    if math.prod(math.comb(len(classes[k]) + len(k[0]) - 1, len(k[0]) - 1) for k in keys) > 1000 * limit:
+        return None  # far too many ways even to try (the count ignores the zones' sizes)
     exact = rules.overpay_forbidden
 
     def gold_in(config: tuple[tuple[int, ...], ...], zone: int, proof: int | None) -> list[int]:
@@ -74,15 +76,40 @@ def enumerated_marginals(cards: HiddenCards, limit: int = 200_000) -> dict[tuple
             for _ in range(count)
         ]
 
+    # What classes i... can still put in each zone: a sharing that leaves a zone more room than that is dead.
+    reach = [[0] * len(cons.capacity) for _ in range(len(keys) + 1)]
+    for i in range(len(keys) - 1, -1, -1):
+        reach[i] = reach[i + 1][:]
+        for z in keys[i][0]:
+            reach[i][z] += len(classes[keys[i]])
+    steps = 0
+
+    def sharings(i: int, room: list[int]) -> Iterator[tuple[tuple[int, ...], ...]]:
+        """Every way of sharing classes ``i``... among their zones that fills ``room`` exactly."""
+        nonlocal steps
+        if i == len(keys):
+            yield ()
+            return
+        zones = keys[i][0]
+        for parts in compositions(len(classes[keys[i]]), [room[z] for z in zones]):
+            steps += 1
+            if steps > limit:
+                raise OverflowError
+            for z, count in zip(zones, parts):
+                room[z] -= count
+            if all(r <= can for r, can in zip(room, reach[i + 1])):
+                for rest in sharings(i + 1, room):
+                    yield (parts, *rest)
+            for z, count in zip(zones, parts):
+                room[z] += count
+
     total = 0.0
     weights: dict[tuple[int, int], float] = {}
-    for config in product(*(list(compositions(len(classes[k]), len(k[0]))) for k in keys)):
-        room = cons.capacity[:]
-        for key, parts in zip(keys, config):
-            for z, count in zip(key[0], parts):
-                room[z] -= count
-        if any(room):
-            continue
+    try:
+        configs = list(sharings(0, cons.capacity[:]))
+    except OverflowError:
+        return None
+    for config in configs:
         if owed is not None and not pays(gold_in(config, cards.payer, None), owed, exact):
             continue
         if any(pays(gold_in(config, who, u), bid, exact) for u, (who, bid, _e) in enumerate(cards.unpaid)):

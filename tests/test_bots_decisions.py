@@ -41,8 +41,9 @@ GAMES = [
     # 9c9cfaefbcb75b96 until the church fix above (116 of its 345 worlds held a church card),
     # then cb9e89eb6208df6f until the named-removal fix above, then 6a96f40df51e1147 until worlds
     # remembered that a winner could not pay (issue 27: three easy winners could not pay in this
-    # game, and 12 of hard's decisions came after one of them), then 1203737d75c73c65 until the mixing
-    ("biblios", (), 3, ("hard:paired=0:iterations=3:model=1", "easy"), 1, "fef29a1a19733fcc"),
+    # game, and 12 of hard's decisions came after one of them), then 1203737d75c73c65 until the mixing,
+    # then fef29a1a19733fcc until worlds counted the cards a rival lost in a penalty the bot did not see
+    ("biblios", (), 3, ("hard:paired=0:iterations=3:model=1", "easy"), 1, "4900772d18c2e3fc"),
 ]
 
 

@@ -158,10 +158,15 @@ def test_determinizations_never_contradict_the_observation(name: str, options: l
                     world_hidden = sorted(c for q in range(players) if q != p for c in world.hands[q])
                     world_hidden += world.draw + world.pile + [c for g in world.removed for c in g] + world.buried
                     assert sorted(true_hidden) == sorted(world_hidden)
-                    # Cards seen going into a rival's hand stay there while nothing says they may have left.
+                    # Cards seen going into a rival's hand stay there while nothing says they may have left
+                    # (no card paid face down, none lost in a penalty this player did not see).
                     shown = [sum(1 for c, q in det.holder.items() if q == r) for r in range(players)]
                     for c, q in det.holder.items():
-                        if q != p and observation.cards_paid[q] == 0 and shown[q] <= observation.hand_sizes[q]:
+                        if (
+                            q != p
+                            and not observation.cards_paid[q] + observation.cards_lost[q]
+                            and shown[q] <= observation.hand_sizes[q]
+                        ):
                             assert c in world.hands[q]
                     # Named setup removals only hold cards of their kind, never a card ever seen.
                     seen = {c for _, c in observation.acquired} | set(observation.revealed) | set(observation.my_kept)

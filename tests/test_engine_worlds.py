@@ -197,3 +197,30 @@ def test_a_winner_who_could_not_pay_is_remembered_as_such() -> None:
                     checked += breaking > 0
             state.apply(state.random_action(rng))
     assert checked >= 3
+
+
+@pytest.mark.parametrize("name,options", SHIPPED_CHOICES)
+def test_the_true_deal_is_one_the_view_allows(name: str, options: tuple[str, ...]) -> None:
+    """What the view proves is sound: every hidden card of a rival's hand, and of the draw pile, is in a
+    zone the model lets it be in, at every decision of random games, for every player. A card seen
+    going into a rival's hand may have left it unseen (paid face down, or lost in a penalty another
+    player took part in): the model must not keep it there."""
+    ruleset = load_ruleset(name, list(options))
+    rules = compile_rules(ruleset)
+    players = ruleset.player_counts[-1]
+    moved = 0
+    for seed in range(4):
+        state = new_game(ruleset, players, seed)
+        rng = random.Random(seed)
+        while not state.is_terminal():
+            for p in range(players):
+                worlds = Worlds(rules, state.observation(p))
+                zone_of = {c: q for q in range(players) if q != p for c in state.hands[q]}
+                zone_of.update((c, worlds.DRAW) for c in state.draw)
+                for c, zones in zip(worlds.strict.cards, worlds.strict.candidates, strict=True):
+                    if c in zone_of:
+                        assert zone_of[c] in zones, (seed, state.decision_count, p, c, zone_of[c], zones)
+                        moved += worlds.holder.get(c, zone_of[c]) != zone_of[c]
+            state.apply(state.random_action(rng))
+    if (name, options) == ("biblios", ()):  # (a test that met no such card would prove little)
+        assert moved > 0, "random play should move seen cards out of hands unseen"

@@ -324,11 +324,22 @@ def test_every_view_of_real_games_passes_the_clients_checks(
         lambda v: v["observation"]["dice"].append(3),
         lambda v: v["observation"].update(dice=[9] * len(v["observation"]["dice"])),
         lambda v: v["observation"]["hand_sizes"].pop(),
+        lambda v: v["observation"]["cards_lost"].pop(),
         lambda v: v["events"].append({"kind": "bid", "player": 9, "card": None, "args": [1]}),
         lambda v: v["events"].append({"kind": "bid", "player": 0, "card": -5, "args": [1]}),
         lambda v: v.update(version="x"),
     ],
-    ids=["card", "player", "dice count", "die face", "hand sizes", "event player", "event card", "version"],
+    ids=[
+        "card",
+        "player",
+        "dice count",
+        "die face",
+        "hand sizes",
+        "lost counts",
+        "event player",
+        "event card",
+        "version",
+    ],
 )
 def test_a_view_naming_what_does_not_exist_is_refused(tmp_path: Path, spoil: Callable[[dict[str, Any]], None]) -> None:
     view = _real_view(tmp_path, [])

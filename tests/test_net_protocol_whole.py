@@ -62,6 +62,19 @@ def test_a_view_of_an_older_server_without_unpaid_still_reads_and_a_malformed_on
             observation_from_json({**data, "unpaid": bad}, obs.legal_actions)
 
 
+def test_cards_lost_unseen_cross_the_network_and_an_older_server_s_view_counts_none() -> None:
+    """At three players, a rival's card another rival takes in a penalty is lost unseen by the third: the
+    count reaches a client's bots whole (the cards seen entering that hand may have left it)."""
+    cases = [(ruleset, obs) for ruleset, obs in _observations_with_unpaid_facts(20) if any(obs.cards_lost)]
+    assert cases, "random play at three players should have penalties a seat did not see"
+    for ruleset, obs in cases:
+        data = observation_to_json(obs, [format_action(ruleset, action) for action in obs.legal_actions])
+        validate(data, "observation")
+        assert observation_from_json(data, obs.legal_actions).cards_lost == obs.cards_lost
+        older = {name: value for name, value in data.items() if name != "cards_lost"}
+        assert observation_from_json(older, obs.legal_actions).cards_lost == (0,) * obs.players
+
+
 @pytest.mark.parametrize(
     ("variant", "options"),
     [("complete-library", ("count-the-books",)), ("complete-library", ()), ("ties-counting-cards", ())],

@@ -230,7 +230,7 @@ class HiddenCards:
         named_sets = [frozenset(matches) for _count, matches in setup.named]
         removals = range(self.REMOVED, len(capacity))
         open_zones = [z for z in range(len(capacity)) if capacity[z] and z not in removals]
-        lost_face_down = [obs.cards_paid[q] > 0 for q in range(n)]
+        left_unseen = [obs.cards_paid[q] > 0 or obs.cards_lost[q] > 0 for q in range(n)]
         visible_count = [0] * n
         for q in holder.values():
             visible_count[q] += 1
@@ -247,7 +247,7 @@ class HiddenCards:
             seen_by = holder.get(c)
             free.append(seen_by is None and not is_church[c])
             if seen_by is not None and seen_by != me:
-                if not lost_face_down[seen_by] and visible_count[seen_by] <= obs.hand_sizes[seen_by]:
+                if not left_unseen[seen_by] and visible_count[seen_by] <= obs.hand_sizes[seen_by]:
                     strict.append([seen_by])
                 else:
                     strict.append([seen_by] + [z for z in hands_and_buried if z != seen_by])
@@ -421,8 +421,8 @@ class HiddenCards:
                 built = self._repaired(zones, rng, self._options)
             if built is not None:
                 return self._mixed(built, rng)
-            # No deal keeping the view's memory of hands keeps the proofs (a seen card may have left a hand in a
-            # penalty the observer did not see): forget that memory (the loose constraints), repair and mix there.
+            # Neither building nor repairing found a deal keeping both the view's memory of hands and the proofs
+            # (the proofs are sound, so one exists): forget that memory (the loose constraints), repair and mix there.
             loose = assign(self._loose, rng)
             repaired = None if loose is None else self._repaired(loose, rng, self._loose_options)
             return zones if repaired is None else self._mixed(repaired, rng, self._loose_options)

@@ -165,9 +165,13 @@ class Observation:
     """(player, Gold card) of every Gold payment."""
     cards_paid: tuple[int, ...]
     """Per player, number of cards discarded face down to pay for Gold cards."""
+    cards_lost: tuple[int, ...]
+    """Per player, number of cards that left their hand in a penalty this player did not see (taken
+    at random by another player, or drawn and removed): which card, this player does not know."""
     acquired: tuple[tuple[int, int], ...]
     """(player, card) for cards this player saw go into a hand: picks, auction takes, penalties they
-    took part in, their own kept cards. A card may have left that hand since, face down."""
+    took part in, their own kept cards. A card may have left that hand since: paid face down
+    (:attr:`cards_paid`), or lost in a penalty this player did not see (:attr:`cards_lost`)."""
     my_buried: tuple[int, ...]
     """Cards this player saw removed face down (their own face-down payments, Medieval Bluff draws)."""
     legal_actions: tuple[int, ...]
@@ -208,6 +212,7 @@ class Observation:
         revealed: tuple[int, ...],
         gold_paid: tuple[tuple[int, int], ...],
         cards_paid: tuple[int, ...],
+        cards_lost: tuple[int, ...],
         acquired: tuple[tuple[int, int], ...],
         my_buried: tuple[int, ...],
         legal_actions: tuple[int, ...],
@@ -242,6 +247,7 @@ class Observation:
         object.__setattr__(self, "revealed", revealed)
         object.__setattr__(self, "gold_paid", gold_paid)
         object.__setattr__(self, "cards_paid", cards_paid)
+        object.__setattr__(self, "cards_lost", cards_lost)
         object.__setattr__(self, "acquired", acquired)
         object.__setattr__(self, "my_buried", my_buried)
         object.__setattr__(self, "legal_actions", legal_actions)
@@ -280,6 +286,7 @@ class Observation:
             self.revealed,
             self.gold_paid,
             self.cards_paid,
+            self.cards_lost,
             self.acquired,
             self.my_buried,
             self.unpaid,
@@ -298,6 +305,7 @@ _Parts = tuple[
     tuple[int, ...],
     _Pairs,
     _Unpaid,
+    tuple[int, ...],
 ]
 """What :meth:`_Scan.frozen` returns."""
 
@@ -307,6 +315,7 @@ class _Scan:
 
     __slots__ = (
         "acquired",
+        "cards_lost",
         "cards_paid",
         "gold_paid",
         "hand",
@@ -334,6 +343,7 @@ class _Scan:
         self.revealed: list[int] = []
         self.gold_paid: list[tuple[int, int]] = []
         self.cards_paid = [0] * players
+        self.cards_lost = [0] * players
         self.acquired: list[tuple[int, int]] = []
         self.my_buried: list[int] = []
         self.round_bids: list[tuple[int, int]] = []
@@ -341,7 +351,7 @@ class _Scan:
         """(player, card, bid, cards seen entering their hand since) of each winner who could not pay."""
         self.tuples: _Parts | None = None
         """The lists above as tuples, kept until an event changes them."""
-        self.last: _Parts = ((), (), (), (), (), (), (), (), ())
+        self.last: _Parts = ((), (), (), (), (), (), (), (), (), ())
         """The last :attr:`tuples` made (its parts reused by :meth:`frozen` where nothing changed)."""
         self.pile_of = (0, 0)
         """The lengths of ``my_pile`` and ``revealed`` when ``last``'s auction cards were worked out."""
@@ -370,6 +380,10 @@ class _Scan:
                     self.unpaid = unpaid = [fact for fact in unpaid if fact[0] != who]
             if kind == _PAID_CARD:
                 cards_paid[who] += 1
+            elif (kind == _PENALTY_TAKEN or kind == _PENALTY_REMOVED) and (card < 0 or not visible(raw, p)):  # noqa: SIM109 (compiled: two int compares)
+                penalized = raw[3]
+                assert isinstance(penalized, int)
+                self.cards_lost[penalized] += 1
             elif kind == _BID:
                 round_bids.append((who, raw[3]))  # type: ignore[arg-type]
             elif kind == _PASSED:
@@ -421,7 +435,7 @@ class _Scan:
 
     def frozen(self) -> _Parts:
         """(my_kept, my auction cards still unrevealed, revealed, gold_paid, cards_paid, acquired,
-        my_buried, round_bids) as tuples.
+        my_buried, round_bids, unpaid, cards_lost) as tuples.
 
         The lists that only grow (my_kept, revealed, gold_paid, acquired, my_buried) keep their
         last tuple while no event added to them: the same tuple object from one observation to the
@@ -454,6 +468,7 @@ class _Scan:
                 my_buried,
                 tuple(self.round_bids),
                 tuple([(who, card, bid, tuple(cards)) for who, card, bid, cards in unpaid]) if unpaid else (),
+                tuple(self.cards_lost),
             )
         return self.tuples
 
@@ -513,7 +528,7 @@ def observe_full(state: GameState, player: int) -> Observation:
 def _build(state: GameState, p: int, parts: _Parts, hand: tuple[int, ...]) -> Observation:
     """The observation from the state's public fields and what ``p`` learnt from the log (``hand``:
     ``p``'s cards, sorted)."""
-    my_kept, my_pile, revealed, gold_paid, cards_paid, acquired, my_buried, round_bids, unpaid = parts
+    my_kept, my_pile, revealed, gold_paid, cards_paid, acquired, my_buried, round_bids, unpaid, cards_lost = parts
     n = state.n
     ph = state.ph
     rules = state.rules
@@ -589,6 +604,7 @@ def _build(state: GameState, p: int, parts: _Parts, hand: tuple[int, ...]) -> Ob
         my_buried=my_buried,
         legal_actions=tuple(state.legal()) if mine else (),  # (a bidder's: the engine's shared tuple, not copied)
         unpaid=unpaid,
+        cards_lost=cards_lost,
     )
 
 

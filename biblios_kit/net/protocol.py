@@ -198,6 +198,7 @@ _OBSERVATION_FIELDS: tuple[tuple[str, Any, Any], ...] = (
     ("revealed", list, dumps),
     ("gold_paid", _pairs, dumps),
     ("cards_paid", list, dumps),
+    ("cards_lost", list, dumps),
     ("acquired", _pairs, dumps),
     ("my_buried", list, dumps),
     ("unpaid", _unpaid_json, dumps),
@@ -308,6 +309,7 @@ def observation_from_json(data: object, legal_actions: Sequence[int] = ()) -> Ob
             revealed=_ints(data["revealed"]),
             gold_paid=tuple(_pair(g) for g in data["gold_paid"]),
             cards_paid=_ints(data["cards_paid"]),
+            cards_lost=_ints(data.get("cards_lost", [0] * _int(data["players"]))),  # absent from older servers' views
             acquired=tuple(_pair(g) for g in data["acquired"]),
             my_buried=_ints(data["my_buried"]),
             legal_actions=tuple(legal_actions),

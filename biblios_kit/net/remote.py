@@ -378,6 +378,8 @@ def check_observation(ruleset: Ruleset, obs: Observation, seats: int, *, spectat
     if (
         obs.players != seats
         or len(obs.hand_sizes) != seats
+        or len(obs.cards_paid) != seats
+        or len(obs.cards_lost) != seats
         or len(obs.dice) != sum(len(category.dice) for category in ruleset.categories)
         or not all(1 <= face <= 6 for face in obs.dice)
         or not all(card in cards for card in named_cards)
