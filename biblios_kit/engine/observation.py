@@ -343,7 +343,8 @@ class _Scan:
         self.revealed: list[int] = []
         self.gold_paid: list[tuple[int, int]] = []
         self.cards_paid = [0] * players
-        self.cards_lost = [0] * players
+        self.cards_lost = (0,) * players
+        """Per player, cards lost in penalties this player did not see (a tuple: it changes seldom)."""
         self.acquired: list[tuple[int, int]] = []
         self.my_buried: list[int] = []
         self.round_bids: list[tuple[int, int]] = []
@@ -383,7 +384,9 @@ class _Scan:
             elif (kind == _PENALTY_TAKEN or kind == _PENALTY_REMOVED) and (card < 0 or not visible(raw, p)):  # noqa: SIM109 (compiled: two int compares)
                 penalized = raw[3]
                 assert isinstance(penalized, int)
-                self.cards_lost[penalized] += 1
+                lost = list(self.cards_lost)
+                lost[penalized] += 1
+                self.cards_lost = tuple(lost)
             elif kind == _BID:
                 round_bids.append((who, raw[3]))  # type: ignore[arg-type]
             elif kind == _PASSED:
@@ -468,7 +471,7 @@ class _Scan:
                 my_buried,
                 tuple(self.round_bids),
                 tuple([(who, card, bid, tuple(cards)) for who, card, bid, cards in unpaid]) if unpaid else (),
-                tuple(self.cards_lost),
+                self.cards_lost,
             )
         return self.tuples
 
