@@ -75,6 +75,50 @@ async def test_play_web_caps_concurrent_sessions() -> None:
         await again.close()
 
 
+async def test_a_browser_session_ends_its_process_and_closes_its_pipes(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A game that does not quit when its browser leaves is killed, and nothing of its session is left to the
+    garbage collector (which may come after the event loop is closed)."""
+    import gc
+    import os
+    import secrets
+    import warnings
+
+    from biblios_kit.net import web
+
+    def running(marker: str) -> bool:
+        for pid in filter(str.isdigit, os.listdir("/proc")):
+            try:
+                command = Path(f"/proc/{pid}/cmdline").read_bytes()
+                state = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0]
+            except OSError:
+                continue
+            if marker.encode() in command and state != "Z":
+                return True
+        return False
+
+    monkeypatch.setattr(web, "END_SECONDS", 0.3)
+    marker = secrets.token_hex(8)
+    stubborn = shlex.join(
+        [sys.executable, "-c", f"import time; print('__GANGLION__', flush=True); time.sleep(60)  # {marker}"]
+    )
+    app = make_play_app(lambda _request: stubborn, TOKEN, max_sessions=1)
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always", ResourceWarning)
+        async with TestClient(TestServer(app, host="127.0.0.1"), cookie_jar=aiohttp.CookieJar(unsafe=True)) as client:
+            await client.get(f"/?token={TOKEN}")
+            session = await client.ws_connect("/ws")
+            await asyncio.sleep(0.5)
+            assert running(marker)
+            await session.close()
+            for _ in range(40):
+                await asyncio.sleep(0.1)
+                if not running(marker):
+                    break
+            assert not running(marker), "the game of a finished session still runs"
+        gc.collect()
+    assert not [w for w in caught if "unclosed" in str(w.message)], [str(w.message) for w in caught]
+
+
 def test_tokens_and_hosts() -> None:
     assert same_secret("abc", "abc") and not same_secret("abc", "abd") and not same_secret("abc", "abcd")
     assert len(token_digest("x")) == 64
@@ -277,6 +321,7 @@ def test_play_web_warns_when_exposed_and_checks_its_flags(tmp_path: Path) -> Non
     finally:
         os.killpg(server.pid, signal.SIGINT)
         server.wait(15)
+        server.stderr.close()
     assert first.startswith("warning: listening on 0.0.0.0")
     assert f"http://127.0.0.1:{port}/?token=" in second
 

@@ -31,6 +31,8 @@ SESSION_COOKIE = "biblios_kit_session"
 """The ``play --web`` cookie naming a browser's session: its own saved game (a random secret)."""
 SESSION_COOKIE_DAYS = 365
 """How long a browser keeps its session cookie (and so finds its saved game again)."""
+END_SECONDS = 5.0
+"""How long a browser session's game may take to quit once asked (then to end) before it is killed."""
 
 
 def _textual_serve_dir() -> Path:
@@ -94,6 +96,13 @@ class Sessions:
     def __init__(self, limit: int) -> None:
         self.limit = limit
         self.count = 0
+        self.endings: set[asyncio.Task[None]] = set()
+        """Sessions being ended: their games asked to quit, then killed (see :meth:`run`)."""
+
+    async def ended(self) -> None:
+        """Wait until every session being ended is over (the server's clean-up)."""
+        while self.endings:
+            await asyncio.gather(*self.endings, return_exceptions=True)
 
     async def run(self, request: web.Request, command: str, secret: dict[str, str] | None = None) -> web.StreamResponse:
         """Serve one browser terminal over a WebSocket: start ``command``, relay keys and screen until either ends.
@@ -136,6 +145,26 @@ class Sessions:
                 self._stdin = process.stdin
                 return process
 
+            async def end(self) -> None:
+                """Ask the game to quit, wait for its process (killed after :data:`END_SECONDS` each), close its pipes.
+
+                textual-serve waits as long as the game takes to quit, and leaves the pipes open for the
+                garbage collector, which may only come after the event loop is closed.
+                """
+                with contextlib.suppress(Exception):
+                    await asyncio.wait_for(self.stop(), END_SECONDS)  # asks the game to quit, reads it out
+                process = self._process
+                if process is None:
+                    return
+                try:
+                    await asyncio.wait_for(process.wait(), END_SECONDS)
+                except TimeoutError:
+                    process.kill()
+                    await process.wait()
+                transport = getattr(process, "_transport", None)  # asyncio's Process has no public close()
+                if transport is not None:
+                    transport.close()
+
         ws = web.WebSocketResponse(heartbeat=15, max_msg_size=64 * 1024)
         await ws.prepare(request)
         self.count += 1
@@ -172,8 +201,13 @@ class Sessions:
             log.exception("browser session failed")
         finally:
             self.count -= 1
+            # Its own task, shielded: aiohttp cancels this handler when the browser goes, and a cancelled
+            # clean-up would leave the game running.
+            ending = asyncio.ensure_future(service.end())
+            self.endings.add(ending)
+            ending.add_done_callback(self.endings.discard)
             with contextlib.suppress(Exception):
-                await service.stop()
+                await asyncio.shield(ending)
             with contextlib.suppress(Exception):
                 await ws.close()
         return ws
@@ -250,5 +284,9 @@ def make_play_app(command: Callable[[web.Request], str], access_token: str, *, a
         session = request.cookies.get(SESSION_COOKIE) or secrets.token_urlsafe(24)
         return await sessions.run(request, command(request), {SAVE_SESSION_VARIABLE: session[:200]})
 
+    async def end_sessions(_app: web.Application) -> None:
+        await sessions.ended()
+
     app.add_routes([web.get("/", index), web.get("/ws", socket), *_static_routes()])
+    app.on_cleanup.append(end_sessions)
     return app
