@@ -54,6 +54,25 @@ def test_variant_adds_replaces_and_removes(tmp_path: Path) -> None:
     assert set(ruleset.options) == {"medieval-bluff", "refuse-to-pay"}
 
 
+def test_the_rulebook_title_gloss_is_the_edition_s_own(tmp_path: Path) -> None:
+    """The French rulebook of Scripts & Scribes glosses its name in its title only; a variant, named anew,
+    does not inherit the gloss (unless it sets its own), and the gloss is no rule (the content hash keeps)."""
+    from biblios_kit.rulebook.render import render_rulebook
+
+    edition = load_ruleset("scripts-and-scribes")
+    assert edition.rulebook_name("fr") == "Scripts & Scribes (Écrivains & Scribes)"
+    assert edition.rulebook_name("en") == edition.rulebook_name("es") == "Scripts & Scribes" == edition.title.get("fr")
+    assert render_rulebook(edition, "fr").title.startswith("Scripts & Scribes (Écrivains & Scribes)")
+    assert "Écrivains" not in render_rulebook(edition, "en").title
+    plain = load_ruleset(variant(tmp_path, "plain", "", extends="scripts-and-scribes"))
+    assert dict(plain.rulebook_title) == {} and plain.rulebook_name("fr") == plain.title.get("fr")
+    (tmp_path / "glossed").mkdir()  # the same id in another folder: only the gloss differs
+    glossed = load_ruleset(
+        variant(tmp_path / "glossed", "plain", "rulebook_title: {fr: Mes règles}\n", extends="scripts-and-scribes")
+    )
+    assert glossed.rulebook_name("fr") == "Mes règles" and glossed.content_hash == plain.content_hash
+
+
 def test_variant_chain_by_relative_path_and_option_default(tmp_path: Path) -> None:
     first = variant(tmp_path, "first", "penalty: {kind: none}\n")
     (tmp_path / "sub").mkdir()

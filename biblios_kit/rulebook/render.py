@@ -944,6 +944,6 @@ def render_rulebook(ruleset: Ruleset, lang: str) -> Rulebook:
             Section(section.id, section.title, section.blocks + tuple(renderer.examples(section.id)))
             for section in sections
         )
-        title = _("{game}: the rules").format(game=ruleset.title.get(code))
+        title = _("{game}: the rules").format(game=ruleset.rulebook_name(code))
         subtitle = _("Version {version}; in commands: --ruleset {id}").format(id=ruleset.id, version=ruleset.version)
         return Rulebook(ruleset.id, code, title, subtitle, sections)

@@ -42,7 +42,7 @@ from biblios_kit.rules.model import (
 )
 
 PRESENTATION_KEYS: frozenset[str] = frozenset(
-    {"format", "aliases", "version", "title", "description", "provenance", "terms"}
+    {"format", "aliases", "version", "title", "rulebook_title", "description", "provenance", "terms"}
 )
 """Top-level fields that name and describe a ruleset without changing how a game plays."""
 CATEGORY_PRESENTATION_KEYS: frozenset[str] = frozenset({"name", "colour", "colour_name", "glyph"})
@@ -258,6 +258,7 @@ def build_ruleset(
         aliases=tuple(document.get("aliases", ())),
         version=str(document["version"]),
         title=text(document["title"]),
+        rulebook_title=MappingProxyType(dict(document.get("rulebook_title", {}))),
         description=text(document["description"]),
         provenance=tuple(document.get("provenance", ())),
         terms=MappingProxyType(

@@ -248,8 +248,9 @@ def compose(path: Path, file: str | None = None, _stack: tuple[Path, ...] = ()) 
     removals, added = patch_issues(base.document, patch, base_name)
     problems += [locate([layer], issue) for issue in removals]
     merged = deep_merge(base.document, patch)
-    if "aliases" not in raw:
-        merged.pop("aliases", None)  # aliases name one file: a variant does not inherit them
+    for name in ("aliases", "rulebook_title"):  # they name one file's game: a variant does not inherit them
+        if name not in raw:
+            merged.pop(name, None)
     extended = (base_name, *base.chain)
     return Composed(merged, [layer, *base.layers], extended, problems, [Added(*entry) for entry in added])
 

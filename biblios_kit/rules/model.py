@@ -469,6 +469,8 @@ class Ruleset:
     aliases: tuple[str, ...]
     version: str
     title: Text
+    rulebook_title: Mapping[str, str]
+    """The name on the rulebook's title page where it is not :attr:`title` (by language; see :meth:`rulebook_name`)."""
     description: Text
     provenance: tuple[str, ...]
     terms: Mapping[str, Term]
@@ -510,6 +512,10 @@ class Ruleset:
             if category.id == category_id:
                 return category
         raise KeyError(category_id)
+
+    def rulebook_name(self, lang: str) -> str:
+        """The name on the rulebook's title page in ``lang``: the official gloss where there is one, else the title."""
+        return self.rulebook_title.get(lang) or self.title.get(lang)
 
     def term(self, key: str, lang: str) -> str:
         """Return the edition's term ``key`` (one of :data:`TERM_KEYS`) in ``lang``."""
