@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import math
 import random
+from collections.abc import Iterator
 
 import pytest
 from conftest import SHIPPED_CHOICES
@@ -145,34 +146,37 @@ def test_the_exact_odds_are_those_of_the_real_setup() -> None:
     assert in_draw > 0 and count < len(kind)
 
 
+def random_games(name: str, options: tuple[str, ...], seeds: int) -> Iterator[GameState]:
+    """Every decision point of ``seeds`` games of random play at the ruleset's largest player count
+    (the same state, changed by the next random action once the caller looks again)."""
+    ruleset = load_ruleset(name, list(options))
+    for seed in range(seeds):
+        state = new_game(ruleset, ruleset.player_counts[-1], seed)
+        rng = random.Random(seed)
+        while not state.is_terminal():
+            yield state
+            state.apply(state.random_action(rng))
+
+
 @pytest.mark.parametrize("name,options", SHIPPED_CHOICES)
 def test_worlds_keep_what_the_payments_proved(name: str, options: tuple[str, ...]) -> None:
     """A winner who could not pay a Gold bid held no Gold that could pay it, and a rival paying
     can finish: the true state always keeps both (the facts are sound), and so does every world,
     the bots' and :meth:`GameState.resample`'s."""
-    ruleset = load_ruleset(name, list(options))
-    rules = compile_rules(ruleset)
-    players = ruleset.player_counts[-1]
     facts = 0
-    for seed in range(3):
-        state = new_game(ruleset, players, seed)
-        rng = random.Random(seed)
-        step = 0
-        while not state.is_terminal():
-            step += 1
-            if step % 3 == 0 and state.phase in (Phase.BIDDING, Phase.PAYMENT):
-                for p in range(players):
-                    obs = state.observation(p)
-                    worlds = Worlds(rules, obs)
-                    if not worlds.unpaid and worlds.payer < 0:
-                        continue
-                    facts += len(worlds.unpaid)
-                    truth = [list(h) for h in state.hands]
-                    assert worlds.keeps_the_proofs(truth), "a fact the true deal breaks"
-                    for world in [worlds.sample(rng) for _ in range(3)] + [state.resample(p, rng)]:
-                        assert worlds.keeps_the_proofs(world.hands), (seed, step, p)
-            state.apply(state.random_action(rng))
-    if not ruleset.auction.gold_ceiling_hand:  # with bids bounded by the bidder's Gold, every winner pays
+    rng = random.Random(7)
+    for step, state in enumerate(random_games(name, options, seeds=3)):
+        if step % 3 == 0 and state.phase in (Phase.BIDDING, Phase.PAYMENT):
+            for p in range(state.players):
+                worlds = Worlds(state.rules, state.observation(p))
+                if not worlds.unpaid and worlds.payer < 0:
+                    continue
+                facts += len(worlds.unpaid)
+                truth = [list(h) for h in state.hands]
+                assert worlds.keeps_the_proofs(truth), "a fact the true deal breaks"
+                for world in [worlds.sample(rng) for _ in range(3)] + [state.resample(p, rng)]:
+                    assert worlds.keeps_the_proofs(world.hands), (step, p)
+    if not load_ruleset(name, list(options)).auction.gold_ceiling_hand:  # bids within the bidder's Gold: all pay
         assert facts > 0, "random play should leave winners unable to pay"
 
 
@@ -205,22 +209,15 @@ def test_the_true_deal_is_one_the_view_allows(name: str, options: tuple[str, ...
     zone the model lets it be in, at every decision of random games, for every player. A card seen
     going into a rival's hand may have left it unseen (paid face down, or lost in a penalty another
     player took part in): the model must not keep it there."""
-    ruleset = load_ruleset(name, list(options))
-    rules = compile_rules(ruleset)
-    players = ruleset.player_counts[-1]
     moved = 0
-    for seed in range(4):
-        state = new_game(ruleset, players, seed)
-        rng = random.Random(seed)
-        while not state.is_terminal():
-            for p in range(players):
-                worlds = Worlds(rules, state.observation(p))
-                zone_of = {c: q for q in range(players) if q != p for c in state.hands[q]}
-                zone_of.update((c, worlds.DRAW) for c in state.draw)
-                for c, zones in zip(worlds.strict.cards, worlds.strict.candidates, strict=True):
-                    if c in zone_of:
-                        assert zone_of[c] in zones, (seed, state.decision_count, p, c, zone_of[c], zones)
-                        moved += worlds.holder.get(c, zone_of[c]) != zone_of[c]
-            state.apply(state.random_action(rng))
+    for state in random_games(name, options, seeds=4):
+        for p in range(state.players):
+            worlds = Worlds(state.rules, state.observation(p))
+            zone_of = {c: q for q in range(state.players) if q != p for c in state.hands[q]}
+            zone_of.update((c, worlds.DRAW) for c in state.draw)
+            for c, zones in zip(worlds.strict.cards, worlds.strict.candidates, strict=True):
+                if c in zone_of:
+                    assert zone_of[c] in zones, (state.decision_count, p, c, zone_of[c], zones)
+                    moved += worlds.holder.get(c, zone_of[c]) != zone_of[c]
     if (name, options) == ("biblios", ()):  # (a test that met no such card would prove little)
         assert moved > 0, "random play should move seen cards out of hands unseen"
