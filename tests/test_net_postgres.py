@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import gc
 import json
 import os
 import random
@@ -647,6 +648,27 @@ async def _person_against_a_bot(hubs: list[TableHub]) -> list[Table]:
             await hubs[0].submit(tables[0], 0, [tables[0].view(0)["observation"]["legal_actions"][0]])
         await asyncio.sleep(0.05)
     return tables
+
+
+def test_a_clock_lock_taken_by_two_calls_at_once_is_held_until_released(db_url: str, tmp_path: Path) -> None:
+    """Two calls at once (the follower's comparison and a change's claim) hold the lock on one connection: another
+    process cannot take it, even once unused connections are collected, and takes it once it is let go."""
+
+    async def main() -> None:
+        a, b = PgStore(db_url, tmp_path / "a"), PgStore(db_url, tmp_path / "b")
+        try:
+            assert await asyncio.gather(a.hold_clocks(["t1"]), a.hold_clocks(["t1"])) == [{"t1"}, {"t1"}]
+            gc.collect()  # a connection opened by one of the calls and dropped would let its lock go here
+            await asyncio.sleep(0.1)
+            assert await b.hold_clocks(["t1"]) == set()
+            assert await a.hold_clocks([]) == set()
+            assert await b.hold_clocks(["t1"]) == {"t1"}
+        finally:
+            for store in (a, b):
+                await store.aclose()
+                store.close()
+
+    asyncio.run(main())
 
 
 def test_only_the_process_that_made_the_last_change_runs_the_clocks(db_url: str, tmp_path: Path) -> None:

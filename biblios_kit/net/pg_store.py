@@ -167,6 +167,9 @@ class PgStore:
         self._locker: psycopg.AsyncConnection[Any] | None = None
         """The connection that holds this process's clock locks (they go with it when it closes or dies)."""
         self._held: set[str] = set()
+        self._holding: asyncio.Lock | None = None
+        """One :meth:`hold_clocks` at a time: two at once would each open a locker, and the lock taken on the
+        one dropped would go when it is collected, while this process still believed it held it."""
         self.process = secrets.token_hex(8)
         """This process's id among the processes sharing the database (its ``presence`` rows)."""
         self.relayed: Callable[[str, str], None] | None = None
@@ -420,7 +423,12 @@ class PgStore:
         process that dies (or loses that connection) lets them go, and another process takes
         them at its next call. So exactly one live process holds a table's lock.
         """
-        wanted = set(table_ids)
+        if self._holding is None:
+            self._holding = asyncio.Lock()
+        async with self._holding:
+            return await self._hold_clocks(set(table_ids))
+
+    async def _hold_clocks(self, wanted: set[str]) -> set[str]:
         try:
             if self._locker is None or self._locker.closed or self._locker.broken:
                 self._held.clear()  # the locks went with the connection
