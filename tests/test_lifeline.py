@@ -114,6 +114,10 @@ def test_a_bound_child_ends_when_its_parent_is_killed(no_death_signal: bool) -> 
         parent.wait(5)
         assert not wait_gone({child}), "the child outlived its parent"
     finally:
+        if parent.poll() is None:
+            parent.kill()
+            parent.wait(5)
+        parent.stdout.close()
         _cleanup({child})
 
 
@@ -203,7 +207,10 @@ def test_kill_9_of_play_web_ends_its_games_and_frees_their_saves(tmp_path: Path,
             await ws.close()
             return children
 
-    children = asyncio.run(scenario())
+    try:
+        children = asyncio.run(scenario())
+    finally:
+        server.stderr.close()
     left = wait_gone(children)
     assert not left, f"still running after the server's kill -9: {left}"
     locks = list((tmp_path / "saves").glob(".*.lock"))
