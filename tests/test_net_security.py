@@ -326,6 +326,26 @@ def test_play_web_warns_when_exposed_and_checks_its_flags(tmp_path: Path) -> Non
     assert f"http://127.0.0.1:{port}/?token=" in second
 
 
+def test_play_web_on_a_port_in_use_says_so_and_shows_no_link(tmp_path: Path) -> None:
+    """The link is printed once the server listens: a port another program holds gets the error alone."""
+    import os
+    import socket
+    import subprocess
+
+    root = Path(__file__).resolve().parent.parent
+    env = {**os.environ, "BIBLIOS_KIT_DATA_DIR": str(tmp_path), "BIBLIOS_LANG": "en"}
+    with socket.socket() as taken:
+        taken.bind(("127.0.0.1", 0))
+        taken.listen()
+        port = taken.getsockname()[1]
+        done = subprocess.run([sys.executable, "-m", "biblios_kit", "play", "--web", "--port", str(port)], cwd=root,
+                              env=env, capture_output=True, text=True, timeout=60)  # fmt: skip
+    assert done.returncode == 2, done.stderr
+    assert f"cannot listen on 127.0.0.1:{port}" in done.stderr
+    assert "token=" not in done.stderr and "Serving" not in done.stderr
+    assert "Traceback" not in done.stderr
+
+
 @pytest.mark.parametrize(
     ("header", "expected"),
     [("es-ES,es;q=0.9,en;q=0.8", "es"), ("de-DE, fr-CA;q=0.8", "fr"), ("de, it", None), ("", None), (",,;q=1", None)],

@@ -219,9 +219,13 @@ def _serve(port: int, lang: str, bind: str, max_sessions: int) -> None:
         return lang if explicit_lang else browser_language(request) or lang
 
     app = make_play_app(command, token, max_sessions=max_sessions, page_language=page_language)
-    print(_("Serving biblios-kit on {url} (Ctrl+C to stop)").format(url=url), file=sys.stderr, flush=True)
+
+    def serving(_banner: str) -> None:
+        """The link, once the server listens (and Ctrl+C stops it cleanly): never for a port it could not take."""
+        print(_("Serving biblios-kit on {url} (Ctrl+C to stop)").format(url=url), file=sys.stderr, flush=True)
+
     try:
-        web.run_app(app, host=bind, port=port, print=None, access_log=None, shutdown_timeout=5)
+        web.run_app(app, host=bind, port=port, print=serving, access_log=None, shutdown_timeout=5)
     except OSError as error:
         fail(f"{error_prefix()} " + _("cannot listen on {address}: {reason}").format(
             address=f"{bind}:{port}", reason=error.strerror or error))  # fmt: skip
