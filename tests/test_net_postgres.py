@@ -18,7 +18,7 @@ import sqlite3
 import subprocess
 import sys
 import time
-from collections.abc import Awaitable, Callable, Iterator
+from collections.abc import Awaitable, Callable, Iterator, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import replace
 from pathlib import Path
@@ -885,3 +885,46 @@ def test_every_seat_sees_who_is_connected_to_any_process(db_url: str, tmp_path: 
             raise AssertionError(f"table_info on a: {seen}; a: {tables[0].elsewhere} elsewhere") from None
 
     run_two_processes(db_url, tmp_path, scenario, running=True)
+
+
+def test_who_is_connected_is_written_in_order(db_url: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A comparison that read the seats before one left, and is slow to write them, does not land after the leaving's
+    own write: the store ends with the seat gone (one process writes one at a time, each reading the seats as it runs)."""
+
+    async def a_reads(tables: list[Table], hubs: list[TableHub], seats: frozenset[int]) -> None:
+        deadline = time.monotonic() + 10
+        while True:
+            await hubs[0].share_presence()  # a reads who is connected to b
+            if tables[0].elsewhere == seats:
+                return
+            assert time.monotonic() < deadline, f"a reads {set(tables[0].elsewhere)} connected to b"
+            await asyncio.sleep(0.05)
+
+    async def scenario(processes: Processes) -> None:
+        hubs = processes.hubs
+        invitation = hubs[0].create("biblios", [], 3, ["human", "human", "easy"], seed=8, bot_delay=0.05)
+        tables = [hub.table(invitation.table) for hub in hubs]
+        hubs[0].listen(tables[0], 0)  # a follows the table
+        on_b = hubs[1].listen(tables[1], 1, info=True)
+        await a_reads(tables, hubs, frozenset({1}))
+        store = hubs[1].shared
+        assert store is not None
+        write = store.share_presence
+        held, release = asyncio.Event(), asyncio.Event()
+
+        async def slow_first(connected: dict[str, list[int]], announce: Sequence[str] = ()) -> dict[str, set[int]]:
+            if not held.is_set():
+                held.set()
+                await release.wait()  # a slow database: this write would land after the next one
+            return await write(connected, announce)
+
+        monkeypatch.setattr(store, "share_presence", slow_first)
+        comparison = asyncio.create_task(hubs[1].share_presence())  # the periodic comparison, seat 1 still here
+        await held.wait()
+        hubs[1].forget(tables[1], on_b)  # seat 1 leaves: b says so at once
+        await asyncio.sleep(0.2)
+        release.set()
+        await comparison
+        await a_reads(tables, hubs, frozenset())
+
+    run_two_processes(db_url, tmp_path, scenario)

@@ -268,6 +268,8 @@ class TableHub:
         self._sharing: asyncio.Task[None] | None = None
         """With a shared store: the pending write of the seats connected here (:meth:`share_presence_soon`)."""
         self._announce: set[str] = set()
+        self._sharing_lock: asyncio.Lock | None = None
+        """Held while the seats connected here are written and those elsewhere read (:meth:`share_presence`)."""
         self._presence_written = False
         """Whether the store holds seats this process said were connected."""
         self.rematch_heard: Callable[[Table], None] | None = None
@@ -656,6 +658,12 @@ class TableHub:
         as present (:meth:`Clocks.elsewhere_now <biblios_kit.net.clocks.Clocks.elsewhere_now>`).
         """
         assert self.shared is not None
+        if self._sharing_lock is None:
+            self._sharing_lock = asyncio.Lock()
+        async with self._sharing_lock:  # one at a time: a write of an older snapshot never lands after a newer one
+            await self._share_presence(self.shared, announce)
+
+    async def _share_presence(self, shared: SharedStorage, announce: Sequence[str]) -> None:
         connected = {}
         followed = False
         for table in self.tables.values():
@@ -666,7 +674,7 @@ class TableHub:
                     connected[table.id] = seats
         if not followed and not self._presence_written and not announce:
             return  # nobody follows a table here and no table counts absences: nothing to say or read
-        elsewhere = await self.shared.share_presence(connected, announce)
+        elsewhere = await shared.share_presence(connected, announce)
         self._presence_written = bool(connected)
         for table in list(self.tables.values()):
             there = frozenset(elsewhere.get(table.id, ()))
