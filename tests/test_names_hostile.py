@@ -476,3 +476,18 @@ def _view_template(tmp_path_factory: pytest.TempPathFactory) -> None:
 
 
 _VIEW_TEMPLATE: dict[str, Any] = {}
+
+
+def test_a_name_the_server_gives_a_seat_later_is_cleaned_and_taken(tmp_path: Path) -> None:
+    """A visitor named a free seat: the terminal seat takes the names of the next whole view, cleaned like the first."""
+    hub = TableHub(Store(tmp_path))
+    invitation = hub.create("biblios", [], 3, [], seed=1, bot_delay=0)
+    table = hub.table(invitation.table)
+    rules = load_ruleset("biblios")
+    session = RemoteSession(None, rules, table.view(0), "en", lambda a: None)  # type: ignore[arg-type]
+    assert session.names == ("Player 1", "Player 2", "Player 3")
+    hub.rename(table, ["", "Zoé\x1b[2J\u202e", ""])
+    assert session.rename(table.view(0)) and session.names == ("Player 1", "Zoé[2J", "Player 3")
+    assert not session.rename(table.view(0))  # the same names again: nothing to draw
+    assert not session.rename({"seats": [{"name": "Eve", "kind": "human"}]})  # another number of seats
+    assert session.names[1] == "Zoé[2J"

@@ -224,6 +224,41 @@ def test_an_old_database_is_migrated_and_keeps_its_tables(tmp_path: Path) -> Non
     Store(tmp_path).close()  # opened again: nothing to migrate, nothing fails
 
 
+async def test_a_visitor_takes_a_free_seat_with_a_name_every_seat_sees_it(tmp_path: Path) -> None:
+    async with running_server(tmp_path, lobby=True) as client:
+        reply = await create(client, seats=["human", "human", "easy"], names=["Ana"], free_seats=[1], open=True,
+                             bot_delay=5)  # fmt: skip
+        table = reply["table"]
+        page = await (await client.get("/lobby", headers={"Accept-Language": "es"})).text()
+        assert 'name="name" maxlength="40"' in page and "Su nombre (opcional)" in page
+        ana = await client.ws_connect(f"/api/tables/{table}/ws")
+        await ana.send_json({"type": "hello", "token": reply["seats"][0]["token"], "updates": True})
+        assert [s["name"] for s in (await _next(ana, "view"))["seats"]] == ["Ana", "", ""]
+        # A name the rule refuses: the seat stays free, in the visitor's language.
+        bad = await client.post(f"/lobby/{table}/2", data={"name": "Zo\u202eé"}, headers={"Accept-Language": "fr"})
+        assert bad.status == 400 and (await bad.json())["error"]["code"] == "bad_name"
+        assert "caractère invisible" in (await bad.json())["error"]["message"]
+        (entry,) = [t for t in (await _listing(client))["tables"] if t["table"] == table]
+        assert [s["free"] for s in entry["seats"]] == [False, True, False]
+        taken = await client.post(f"/lobby/{table}/2", data={"name": "  Zoé <i>  "}, allow_redirects=False)
+        assert taken.status == 303
+        view = await _next(ana, "view")  # Ana's seat sees the name at once
+        assert [s["name"] for s in view["seats"]] == ["Ana", "Zoé <i>", ""]
+        validate(view, "view")
+        token = taken.headers["Location"].split("token=", 1)[1]
+        mine = await (await client.get(f"/api/tables/{table}", headers=bearer(token))).json()
+        assert mine["seat"] == 1 and mine["seats"][1]["name"] == "Zoé <i>"
+        await ana.close()
+    async with running_server(tmp_path, lobby=True) as client:  # kept: the server started again reads it
+        (entry,) = [t for t in (await _listing(client))["tables"] if t["table"] == table]
+        assert [s["name"] for s in entry["seats"]] == ["Ana", "Zoé <i>", ""]
+        nameless = await create(client, seats=["human", "human"], players=2, free_seats=[1], open=True, bot_delay=5)
+        taken = await client.post(f"/lobby/{nameless['table']}/2", data={"name": "   "}, allow_redirects=False)
+        assert taken.status == 303  # nothing typed: the seat keeps its default name
+        (entry,) = [t for t in (await _listing(client))["tables"] if t["table"] == nameless["table"]]
+        assert [s["name"] for s in entry["seats"]] == ["", ""]
+
+
 async def test_the_public_lobby_lists_open_tables_and_a_visitor_takes_a_free_seat(tmp_path: Path) -> None:
     async with running_server(tmp_path, lobby=True) as client:
         hidden = await create(client, seats=["human", "human", "easy"], free_seats=[1], bot_delay=5)  # not open

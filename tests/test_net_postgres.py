@@ -169,10 +169,13 @@ def test_store_contract_of_links_settings_and_closing(any_store: Store | PgStore
     (loaded,) = store.load_all()  # a closed table is kept but no longer loaded
     assert loaded.id == "t1" and loaded.token_digests == ("c" * 64, "b" * 64, "")
     assert loaded.settings == {"hints": "on", "spectators": False}
+    store.give_seat("t1", ["c" * 64, "d" * 64, ""], ["Ana", "Zoé", ""])  # a visitor took seat 2, with a name
+    (loaded,) = store.load_all()
+    assert loaded.token_digests == ("c" * 64, "d" * 64, "") and loaded.names == ("Ana", "Zoé", "")
 
 
 def test_links_settings_and_closing_reach_the_other_processes(db_url: str, tmp_path: Path) -> None:
-    """A link issued again, new settings or a closed table on one process: the other follows at once."""
+    """A link issued again, new settings, new names or a closed table on one process: the other follows at once."""
     from biblios_kit.net.lobby import change_settings, close, reissue
 
     async def scenario(processes: Processes) -> None:
@@ -185,8 +188,13 @@ def test_links_settings_and_closing_reach_the_other_processes(db_url: str, tmp_p
         new = reissue(hubs[0], mine, 0)
         await _until(lambda: theirs.seat_of(old) is None)
         assert theirs.seat_of(new) == 0
-        change_settings(hubs[0], mine, {"spectators": False})
+        change_settings(hubs[0], mine, {"spectators": False, "open": True})
         await _until(lambda: not theirs.settings.spectators)
+        on_b = hubs[1].listen(theirs, 0)
+        hubs[0].store.give_seat(mine.id, mine.token_digests, ("Ana", "Zoé", ""))  # as a lobby visitor's seat does
+        await _until(lambda: theirs.names == ("Ana", "Zoé", ""))  # b's seats see the names at once
+        seen: list[dict[str, Any]] = []
+        await _until(lambda: any(m["type"] == "view" and m["seats"][1]["name"] == "Zoé" for m in _drain(on_b, seen)))
         close(hubs[0], mine)
         await _until(lambda: invitation.table not in hubs[1].tables)
         with pytest.raises(Rejected):

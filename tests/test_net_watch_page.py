@@ -87,18 +87,23 @@ def test_a_visitor_takes_a_free_seat_from_the_lobby(browser: Any, tmp_path: Any)
             headers={"Authorization": f"Bearer {host.admin()}", "Content-Type": "application/json"},
         )  # fmt: skip
         with urllib.request.urlopen(request) as reply:
-            table = json.loads(reply.read())["table"]
+            created = json.loads(reply.read())
+        table = created["table"]
+        ana = _open(browser, created["seats"][0]["link"], DESKTOP, locale="fr-FR")  # Ana's seat, open meanwhile
+        assert "Joueur 2" in ana.inner_text("#players")
         context = browser.new_context(viewport=PHONE, locale="es-ES", has_touch=True)
         page = context.new_page()
         page.set_default_timeout(15_000)
         page.goto(f"{host.url}/lobby")
         assert page.get_attribute("html", "lang") == "es" and "Mesas abiertas" in page.inner_text("h1")
         assert _axe(page) == [] and _fits(page)
+        page.get_by_label("Su nombre (opcional)").fill("Zoé")
         page.get_by_role("button", name="Tomar el asiento 2").tap()
         page.wait_for_selector("#status[data-state=ok]")
         assert page.url.endswith(f"/play/{table}")  # the seat page, the token out of the address bar
         page.wait_for_function("document.querySelector('#players').textContent.includes('(usted)')")
-        assert "Jugador 2" in page.inner_text("#players")
+        assert "Zoé" in page.inner_text("#players")
+        ana.wait_for_function("document.querySelector('#players').textContent.includes('Zoé')")  # told at once
         page.goto(f"{host.url}/lobby")
         assert "ninguna mesa" in page.inner_text("main")  # no free seat left
     finally:

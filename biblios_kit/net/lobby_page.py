@@ -16,6 +16,7 @@ from typing import TYPE_CHECKING
 from aiohttp import web
 
 from biblios_kit.i18n import _, in_language, ngettext
+from biblios_kit.names import MAX_NAME_LENGTH, clean_name, name_problem
 from biblios_kit.net.lobby import is_free, store_or_refuse
 from biblios_kit.net.presence import connected_seats, new_tokens
 from biblios_kit.net.security import HTTP_LIMIT, client_key, json_error, new_token, token_digest
@@ -43,6 +44,7 @@ def lobby_html(hub: TableHub, lang: str) -> str:
 
     escape = html.escape
     with in_language(lang) as code:
+        name_label = escape(_("Your name (optional)"))
         items = []
         for table in open_tables(hub):
             connected = connected_seats(table)
@@ -53,8 +55,9 @@ def lobby_html(hub: TableHub, lang: str) -> str:
                 if is_free(table, seat):
                     label = escape(_("Take seat {seat}").format(seat=seat + 1))
                     form = (
-                        f'<form method="post" action="/lobby/{escape(table.id)}/{seat + 1}">'
-                        f'<button class="choice" type="submit">{label}</button></form>'
+                        f'<form class="take" method="post" action="/lobby/{escape(table.id)}/{seat + 1}">'
+                        f'<label>{name_label} <input name="name" maxlength="{MAX_NAME_LENGTH}" autocomplete="nickname">'
+                        f'</label> <button class="choice" type="submit">{label}</button></form>'
                     )
                     free = escape(_("free seat"))
                     seats.append(f"<li>{shown}: {free} {form}</li>")
@@ -102,17 +105,29 @@ def lobby_html(hub: TableHub, lang: str) -> str:
 """
 
 
-def take_seat(hub: TableHub, table: Table, seat: int) -> str:
-    """Give a visitor free ``seat`` of open ``table``; returns its new token (``Rejected`` 409 when taken)."""
+def take_seat(hub: TableHub, table: Table, seat: int, name: str = "") -> str:
+    """Give a visitor free ``seat`` of open ``table``, called ``name`` when they typed one; returns its new token.
+
+    ``Rejected`` 409 when the seat was taken, 400 ``bad_name`` for a name the rule of every
+    entry point refuses (:func:`~biblios_kit.names.name_problem`). Every connection of the
+    table sees the new name at once (its whole view again).
+    """
     if not table.settings.open or table.finished:
         raise Rejected(404, "not_found", _("this table is not open to visitors"))
     if not 0 <= seat < len(table.seats) or not is_free(table, seat):
         raise Rejected(409, "seat_taken", _("this seat is not free any more; go back to the list of tables"))
+    names = list(table.names)
+    if name.strip(" "):  # nothing typed: the seat keeps the name it was given (by default "Player N")
+        problem = name_problem(name)
+        if problem is not None:
+            raise Rejected(400, "bad_name", problem)
+        names[seat] = clean_name(name)
     token = new_token()
     digests = list(table.token_digests)
     digests[seat] = token_digest(token)
-    store_or_refuse(lambda: hub.store.set_token_digests(table.id, digests))
+    store_or_refuse(lambda: hub.store.give_seat(table.id, digests, names))
     new_tokens(table, tuple(digests))
+    hub.rename(table, names)
     return token
 
 
@@ -144,8 +159,10 @@ def add_lobby_page(app: web.Application, hub: TableHub) -> None:
             return json_error(429, "rate_limited", _("too many requests; slow down"))
         table = hub.table(request.match_info["id"])
         number = count_of(request.match_info["seat"])
+        form = await request.post()  # within the server's request size limit
+        name = form.get("name")
         with in_language(page_language(request)):
-            token = take_seat(hub, table, -1 if number is None else number - 1)
+            token = take_seat(hub, table, -1 if number is None else number - 1, name if isinstance(name, str) else "")
         # The seat's invitation link: it sets the seat's cookie and opens the seat page (303: a GET follows the form).
         raise web.HTTPSeeOther(f"/play/{table.id}?token={token}")
 

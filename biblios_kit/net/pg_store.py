@@ -269,6 +269,11 @@ class PgStore:
         """Replace a table's token digests; every process hears of it (:data:`CHANGED`)."""
         self._change_table(table_id, "token_digests = %s", json.dumps(list(digests)))
 
+    def give_seat(self, table_id: str, digests: Sequence[str], names: Sequence[str]) -> None:
+        """Replace a table's token digests and seat names together; every process hears of it."""
+        self._change_table(table_id, "token_digests = %s, names = %s", json.dumps(list(digests)),
+                           json.dumps(list(names), ensure_ascii=False))  # fmt: skip
+
     def set_settings(self, table_id: str, settings: dict[str, object]) -> None:
         """Replace a table's settings (JSON); every process hears of it."""
         self._change_table(table_id, "settings = %s", json.dumps(settings))
@@ -277,9 +282,9 @@ class PgStore:
         """Mark a table closed (kept, no longer loaded); every process hears of it."""
         self._change_table(table_id, "closed = %s", True)
 
-    def _change_table(self, table_id: str, assignment: str, value: object) -> None:
+    def _change_table(self, table_id: str, assignment: str, *values: object) -> None:
         def work(db: psycopg.Connection[Any]) -> None:
-            db.execute(f"UPDATE tables SET {assignment} WHERE id = %s", (value, table_id))
+            db.execute(f"UPDATE tables SET {assignment} WHERE id = %s", (*values, table_id))
             db.execute("SELECT pg_notify(%s, %s)", (CHANNEL, f"{table_id} {CHANGED}"))
 
         self._blocking(work)
@@ -394,18 +399,18 @@ class PgStore:
             texts.append(text)
         return texts
 
-    async def access(self) -> dict[str, tuple[tuple[str, ...], dict[str, object]]]:
-        """The token digests and settings of every unfinished table that is not closed."""
+    async def access(self) -> dict[str, tuple[tuple[str, ...], tuple[str, ...], dict[str, object]]]:
+        """The token digests, seat names and settings of every unfinished table that is not closed."""
 
         async def work(connection: psycopg.AsyncConnection[Any]) -> list[tuple[Any, ...]]:
             cursor = await connection.execute(
-                "SELECT id, token_digests, settings FROM tables WHERE NOT finished AND NOT closed"
+                "SELECT id, token_digests, names, settings FROM tables WHERE NOT finished AND NOT closed"
             )
             return await cursor.fetchall()
 
         rows = await self._run(work)
-        return {table_id: (tuple(json.loads(digests)), settings_from_json(settings))
-                for table_id, digests, settings in rows}  # fmt: skip
+        return {table_id: (tuple(json.loads(digests)), tuple(json.loads(names)), settings_from_json(settings))
+                for table_id, digests, names, settings in rows}  # fmt: skip
 
     async def versions(self) -> dict[str, int]:
         """The stored version of every unfinished table."""

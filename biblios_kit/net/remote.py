@@ -183,9 +183,7 @@ class RemoteSession:
         self.seat: int | None = view["seat"]
         """This seat's number; ``None`` for a spectator (``join`` with a ``/watch/`` link: the public view)."""
         self.seats = tuple(clean_text(s["kind"], limit=100) or HUMAN for s in view["seats"])
-        # Names come from the server, which may be anyone's: cleaned before any screen or terminal sees them;
-        # an empty one is the seat's default name, in this player's language.
-        self.names = tuple(player_name(clean_name(s["name"]), seat) for seat, s in enumerate(view["seats"]))
+        self.names = self._names(view["seats"])
         self.lang = lang
         self.autoplay = DEFAULT_AUTOPLAY
         self.save_to = None
@@ -203,6 +201,25 @@ class RemoteSession:
         self._payments: dict[tuple[int, ...], tuple[int, ...] | None] = {}
         self.blocking_calls = 0
         """Payment questions that had to wait for the server (the others were fetched ahead)."""
+
+    @staticmethod
+    def _names(seats: list[Any]) -> tuple[str, ...]:
+        # Names come from the server, which may be anyone's: cleaned before any screen or terminal sees them;
+        # an empty one is the seat's default name, in this player's language.
+        return tuple(player_name(clean_name(s["name"]), seat) for seat, s in enumerate(seats))
+
+    def rename(self, view: dict[str, Any]) -> bool:
+        """Take the seat names of a whole view (a visitor took a free seat, with a name); whether any changed.
+
+        A view for another number of seats changes nothing; an ``update`` carries no names.
+        """
+        seats = view.get("seats")
+        if not isinstance(seats, list) or len(seats) != len(self.names):
+            return False
+        names = self._names(seats)
+        changed = names != self.names
+        self.names = names
+        return changed
 
     def _observation(self, view: dict[str, Any]) -> Observation:
         data = view["observation"]
@@ -660,8 +677,11 @@ class RemoteApp(BibliosApp):
                 return
             was_mine = bool(session.remote.legal_actions())
             moved = session.update(view)
+            renamed = session.rename(view)
         except (KeyError, TypeError, ValueError, IndexError, AttributeError):
             raise unreadable_reply(self.connection.server) from None
+        if renamed and not moved:
+            self._redraw()
         if moved:
             remote = session.remote
             if not was_mine and remote.legal_actions() and not remote.is_terminal():
@@ -738,6 +758,14 @@ class RemoteApp(BibliosApp):
                 frontier = sorted(following)
                 if not frontier or budget <= 0:
                     return
+
+    def _redraw(self) -> None:
+        """Draw the table again (the seats' names changed)."""
+        from biblios_kit.tui.screens.table import TableScreen
+
+        for screen in self.screen_stack:
+            if isinstance(screen, TableScreen):
+                screen.update_view()
 
     def _advance(self, session: RemoteSession) -> None:
         from biblios_kit.tui.screens.table import TableScreen

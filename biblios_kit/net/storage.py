@@ -65,6 +65,9 @@ class Storage(Protocol):
     def set_token_digests(self, table_id: str, digests: Sequence[str]) -> None:
         """Replace a table's token digests (a link issued again, a free seat taken)."""
 
+    def give_seat(self, table_id: str, digests: Sequence[str], names: Sequence[str]) -> None:
+        """Replace a table's token digests and seat names together (a visitor took a free seat, with a name)."""
+
     def set_settings(self, table_id: str, settings: dict[str, object]) -> None:
         """Replace a table's settings (JSON)."""
 
@@ -112,8 +115,8 @@ class SharedStorage(Storage, Protocol):
     async def actions_since(self, table_id: str, first: int) -> list[str]:
         """The stored actions of ``table_id`` from number ``first`` on, in order."""
 
-    async def access(self) -> dict[str, tuple[tuple[str, ...], dict[str, object]]]:
-        """The token digests and settings of every unfinished table that is not closed."""
+    async def access(self) -> dict[str, tuple[tuple[str, ...], tuple[str, ...], dict[str, object]]]:
+        """The token digests, seat names and settings of every unfinished table that is not closed."""
 
     async def versions(self) -> dict[str, int]:
         """The stored version of every unfinished table."""

@@ -181,6 +181,13 @@ class Store:
         """Replace the token digests of a table's seats (a seat's link issued again: its old token stops working)."""
         self.db.execute("UPDATE tables SET token_digests = ? WHERE id = ?", (json.dumps(list(digests)), table_id))
 
+    def give_seat(self, table_id: str, digests: Sequence[str], names: Sequence[str]) -> None:
+        """Replace a table's token digests and seat names together (a visitor took a free seat, with a name)."""
+        self.db.execute(
+            "UPDATE tables SET token_digests = ?, names = ? WHERE id = ?",
+            (json.dumps(list(digests)), json.dumps(list(names), ensure_ascii=False), table_id),
+        )
+
     def set_settings(self, table_id: str, settings: dict[str, object]) -> None:
         """Replace a table's settings (JSON)."""
         self.db.execute("UPDATE tables SET settings = ? WHERE id = ?", (json.dumps(settings), table_id))

@@ -142,6 +142,14 @@ class Table:
         """Whether the game is over."""
         return self.state.is_terminal()
 
+    def renamed(self, names: tuple[str, ...]) -> bool:
+        """Call the seats ``names`` from now on; whether that changed any."""
+        if names == self.names:
+            return False
+        self.names = names
+        self._headers.clear()  # the views' fixed part carries the names
+        return True
+
     def seat_of(self, token: str | None) -> int | None:
         """The seat ``token`` acts for, or ``None`` (every seat is compared, in constant time)."""
         if not token:
@@ -615,7 +623,7 @@ class TableHub:
             self.forget_table(table)
         else:
             before = table.settings
-            self._same_access(table, stored.token_digests, stored.settings)
+            self._same_access(table, stored.token_digests, stored.names, stored.settings)
             if table.settings != before:
                 self.clocks.settings_changed(table)
 
@@ -708,10 +716,12 @@ class TableHub:
                 except (StorageError, Rejected) as error:
                     log.error("table %s: cannot read its rematch: %s", table.id, error)
 
-    @staticmethod
-    def _same_access(table: Table, digests: tuple[str, ...], settings_json: dict[str, object]) -> None:
+    def _same_access(self, table: Table, digests: tuple[str, ...], names: tuple[str, ...],
+                     settings_json: dict[str, object]) -> None:  # fmt: skip
         if digests != table.token_digests:
             presence.new_tokens(table, digests)
+        if len(names) == len(table.seats):
+            self.rename(table, names)
         settings = TableSettings.from_json(settings_json)
         if settings != table.settings:
             presence.new_settings(table, settings)
@@ -800,6 +810,14 @@ class TableHub:
             if self.shared is not None and listener.seat != SPECTATOR:
                 self.share_presence_soon(table.id)
         self.clocks.presence(table)
+
+    def rename(self, table: Table, names: Sequence[str]) -> None:
+        """``table``'s seats are now called ``names`` (a visitor took a free seat): every connection gets its whole
+        view again, which carries the names."""
+        if not table.renamed(tuple(names)):
+            return
+        for listener in list(table.listeners):
+            self._send_view(table, listener, listener.events_sent)
 
     def _send_view(self, table: Table, listener: Listener, since: int | None = None) -> None:
         made = None
