@@ -242,6 +242,15 @@ async def test_a_visitor_takes_a_free_seat_with_a_name_every_seat_sees_it(tmp_pa
         assert [s["free"] for s in entry["seats"]] == [False, True, False]
         taken = await client.post(f"/lobby/{table}/2", data={"name": "  Zoé <i>  "}, allow_redirects=False)
         assert taken.status == 303
+        # A browser (it asks for HTML) that was too slow gets a page saying so in its language, and the way back.
+        browser = {"Accept": "text/html,application/xhtml+xml,*/*;q=0.8", "Accept-Language": "es"}
+        late = await client.post(f"/lobby/{table}/2", data={"name": "Eva"}, headers=browser)
+        assert late.status == 409 and late.content_type == "text/html"
+        page = await late.text()
+        assert '<html lang="es">' in page and "Volver a las mesas abiertas" in page and 'href="/lobby?lang=es"' in page
+        assert "form-action 'self'" in late.headers["Content-Security-Policy"]
+        unknown = await client.post("/lobby/nosuchtable/1", headers=browser)
+        assert unknown.status == 404 and unknown.content_type == "text/html"
         view = await _next(ana, "view")  # Ana's seat sees the name at once
         assert [s["name"] for s in view["seats"]] == ["Ana", "Zoé <i>", ""]
         validate(view, "view")

@@ -79,15 +79,29 @@ def lobby_html(hub: TableHub, lang: str) -> str:
                 f'<ul class="players">{"".join(seats)}</ul>'
                 f'<p class="phase">{escape(" · ".join(rules))}{watch}</p></section>'
             )
-        heading = escape(_("Open tables"))
-        language = escape(_("Language"))
         intro = escape(_("Tables open to visitors: take a free seat to play in this browser."))
         nothing = escape(_("No table has a free seat right now."))
         empty = "" if items else f"<p>{nothing}</p>"
-        languages = " · ".join(
-            f'<a href="/lobby?lang={other}" lang="{other}">{name}</a>'
-            for other, name in (("en", "English"), ("fr", "Français"), ("es", "Español"))
-        )
+        return _lobby_page(code, f'<p>{intro}</p>{empty}<div class="table">{"".join(items)}</div>')
+
+
+def refusal_html(message: str, lang: str) -> str:
+    """The page a browser shows when taking a seat was refused: why (``message``, translated), and the way back."""
+    escape = html.escape
+    with in_language(lang) as code:
+        back = escape(_("Back to the open tables"))
+        return _lobby_page(code, f'<p role="alert">{escape(message)}</p><p><a href="/lobby?lang={code}">{back}</a></p>')
+
+
+def _lobby_page(code: str, main: str) -> str:
+    """A page of the lobby in language ``code`` (the current one) around ``main`` (HTML made here, names escaped)."""
+    escape = html.escape
+    heading = escape(_("Open tables"))
+    language = escape(_("Language"))
+    languages = " · ".join(
+        f'<a href="/lobby?lang={other}" lang="{other}">{name}</a>'
+        for other, name in (("en", "English"), ("fr", "Français"), ("es", "Español"))
+    )
     return f"""<!DOCTYPE html>
 <html lang="{code}">
 <head>
@@ -99,7 +113,7 @@ def lobby_html(hub: TableHub, lang: str) -> str:
 </head>
 <body>
 <header><h1>{heading}</h1><nav class="lang" aria-label="{language}">{languages}</nav></header>
-<main id="app"><p>{intro}</p>{empty}<div class="table">{"".join(items)}</div></main>
+<main id="app">{main}</main>
 </body>
 </html>
 """
@@ -139,11 +153,10 @@ def add_lobby_page(app: web.Application, hub: TableHub) -> None:
     def within_budget(request: web.Request) -> bool:
         return bool(request.app[HTTP_LIMIT].allow(client_key(request, None)))
 
-    async def page(request: web.Request) -> web.StreamResponse:
-        if not within_budget(request):
-            return json_error(429, "rate_limited", _("too many requests; slow down"))
+    def html_page(text: str, status: int = 200) -> web.Response:
         return web.Response(
-            text=lobby_html(hub, page_language(request)),
+            status=status,
+            text=text,
             content_type="text/html",
             # same-origin, not no-referrer: under no-referrer a browser posts the page's forms with "Origin: null",
             # which the server refuses as it refuses every foreign origin
@@ -154,15 +167,28 @@ def add_lobby_page(app: web.Application, hub: TableHub) -> None:
             },
         )
 
+    async def page(request: web.Request) -> web.StreamResponse:
+        if not within_budget(request):
+            return json_error(429, "rate_limited", _("too many requests; slow down"))
+        return html_page(lobby_html(hub, page_language(request)))
+
     async def take(request: web.Request) -> web.StreamResponse:
         if not within_budget(request):
             return json_error(429, "rate_limited", _("too many requests; slow down"))
-        table = hub.table(request.match_info["id"])
         number = count_of(request.match_info["seat"])
         form = await request.post()  # within the server's request size limit
         name = form.get("name")
-        with in_language(page_language(request)):
-            token = take_seat(hub, table, -1 if number is None else number - 1, name if isinstance(name, str) else "")
+        lang = page_language(request)
+        try:
+            with in_language(lang):
+                table = hub.table(request.match_info["id"])
+                token = take_seat(
+                    hub, table, -1 if number is None else number - 1, name if isinstance(name, str) else ""
+                )
+        except Rejected as error:
+            if "text/html" not in request.headers.get("Accept", ""):
+                raise  # a program: the JSON error of every route
+            return html_page(refusal_html(error.message, lang), error.status)  # a browser: a page, and the way back
         # The seat's invitation link: it sets the seat's cookie and opens the seat page (303: a GET follows the form).
         raise web.HTTPSeeOther(f"/play/{table.id}?token={token}")
 
