@@ -1,6 +1,25 @@
-"""``python -m biblios_kit``: the same as the ``biblios-kit`` command."""
+"""``python -m biblios_kit`` and the ``biblios-kit`` command.
 
-from biblios_kit.cli.app import main
+The command's code is imported inside :func:`run`, so that a Ctrl+C pressed while it starts
+up ends it as quietly as one pressed later (status 130, no traceback).
+"""
+
+from __future__ import annotations
+
+import sys
+
+INTERRUPTED_STATUS = 130
+"""The exit status of a command stopped by Ctrl+C (128 + SIGINT), as shells report it."""
+
+
+def run() -> None:
+    """Start the ``biblios-kit`` command (:func:`biblios_kit.cli.app.main`)."""
+    try:
+        from biblios_kit.cli.app import main
+    except KeyboardInterrupt:
+        sys.exit(INTERRUPTED_STATUS)
+    main()
+
 
 if __name__ == "__main__":
-    main()
+    run()

@@ -128,6 +128,29 @@ def test_ctrl_c_prints_the_figures_so_far_and_says_so(workers: str) -> None:
     assert 0 < games < 1_000_000 and f"{games} of 1000000 games finished" in err
 
 
+@pytest.mark.parametrize("entry", ["python -m", "console script"])
+def test_ctrl_c_while_the_command_starts_ends_it_quietly(entry: str) -> None:
+    """Ctrl+C while the command's libraries load: status 130 and no traceback, as a Ctrl+C later."""
+    start = (
+        "runpy.run_module('biblios_kit', run_name='__main__', alter_sys=True)"
+        if entry == "python -m"
+        else "from biblios_kit.__main__ import run\nrun()"  # what the installed command's wrapper does
+    )
+    code = (
+        "import builtins, runpy\n"
+        "real = builtins.__import__\n"
+        "def interrupted(name, *args, **kwargs):\n"
+        "    if name == 'typer':\n"
+        "        raise KeyboardInterrupt  # the key pressed while the command's libraries load\n"
+        "    return real(name, *args, **kwargs)\n"
+        "builtins.__import__ = interrupted\n"
+        f"{start}\n"
+    )
+    done = subprocess.run([sys.executable, "-c", code, "--version"], capture_output=True, text=True, timeout=60)
+    assert done.returncode == 130, done.stderr
+    assert "Traceback" not in done.stderr and "KeyboardInterrupt" not in done.stderr
+
+
 def test_an_interrupted_run_keeps_the_games_of_the_chunk_in_play(monkeypatch: pytest.MonkeyPatch) -> None:
     import biblios_kit.sim.runner as runner
 
