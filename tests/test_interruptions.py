@@ -151,6 +151,30 @@ def test_ctrl_c_while_the_command_starts_ends_it_quietly(entry: str) -> None:
     assert "Traceback" not in done.stderr and "KeyboardInterrupt" not in done.stderr
 
 
+def test_a_ctrl_c_while_the_workers_are_forked_is_not_lost() -> None:
+    """Python drops a KeyboardInterrupt raised in its fork hooks: a submission to the pool (which forks the workers)
+    holds Ctrl+C back and takes it as it returns, so the run stops as it does anywhere else."""
+    code = (
+        "import os, signal, time\n"
+        "from biblios_kit.sim.runner import submit_held\n"
+        "done = []\n"
+        "class Pool:\n"
+        "    def submit(self, function, *args):\n"
+        "        os.kill(os.getpid(), signal.SIGINT)  # the key, pressed while a worker is forked\n"
+        "        time.sleep(0.2)\n"
+        "        done.append(args)\n"
+        "        return 'future'\n"
+        "try:\n"
+        "    submit_held(Pool(), len, 'chunk')\n"
+        "    time.sleep(0.5)\n"
+        "    print('not stopped')\n"
+        "except KeyboardInterrupt:\n"
+        "    print('stopped after', done)\n"
+    )
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=60)
+    assert done.stdout.strip() == "stopped after [('chunk',)]", done.stdout + done.stderr
+
+
 def test_an_interrupted_run_keeps_the_games_of_the_chunk_in_play(monkeypatch: pytest.MonkeyPatch) -> None:
     import biblios_kit.sim.runner as runner
 

@@ -17,11 +17,11 @@ import sys
 import time
 from collections import deque
 from collections.abc import Callable, Sequence
-from concurrent.futures import ProcessPoolExecutor
+from concurrent.futures import Executor, Future, ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
 from itertools import permutations
 from pathlib import Path
-from typing import TYPE_CHECKING, TypeVar
+from typing import TYPE_CHECKING, Any, TypeVar
 
 from biblios_kit.bots.base import Bot
 from biblios_kit.bots.seeds import BATCH, bot_seed, mix
@@ -346,6 +346,23 @@ _POOL_SWITCH_INTERVAL = 0.0005
 """Seconds between the interpreter's thread switches while worker processes run (see :func:`_play_shared`)."""
 
 
+def submit_held(pool: Executor, function: Callable[..., R], /, *args: Any) -> Future[R]:
+    """``pool.submit(function, *args)`` with Ctrl+C held back until it returns.
+
+    A submission may fork the pool's workers, and Python drops a ``KeyboardInterrupt`` raised
+    in its fork hooks (``Exception ignored in _releaseLock``): the run would go on as if the
+    key had not been pressed. Held (``SIGINT`` blocked in this thread), the signal arrives as
+    the submission returns, and stops the run as everywhere else.
+    """
+    import signal
+
+    held = signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT})
+    try:
+        return pool.submit(function, *args)
+    finally:
+        signal.pthread_sigmask(signal.SIG_SETMASK, held)
+
+
 def _play_shared(
     config: SimConfig,
     ruleset: Ruleset,
@@ -356,7 +373,7 @@ def _play_shared(
     """Play ``chunks`` in ``config.workers - 1`` worker processes (their batches go to ``take``) and in this
     process (through ``play_here``)."""
     import multiprocessing
-    from concurrent.futures import FIRST_COMPLETED, Future, wait
+    from concurrent.futures import FIRST_COMPLETED, wait
 
     # Compile before the workers start: forked workers inherit the tables (and the modules).
     compile_rules(ruleset).event_tables(config.players)
@@ -392,7 +409,7 @@ def _play_shared(
                     # Each worker has a chunk in play and one waiting, so it never waits for this process.
                     while queue and len(pending) < 2 * children:
                         start, stop = queue.popleft()
-                        pending.add(pool.submit(_worker_range, config, start, stop))
+                        pending.add(submit_held(pool, _worker_range, config, start, stop))
                     if queue:
                         start, stop = queue.popleft()
                         play_here(start, stop)
