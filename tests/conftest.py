@@ -19,6 +19,7 @@ import itertools
 import os
 import random
 import re
+import signal
 import textwrap
 from collections import Counter
 from collections.abc import Callable, Iterator
@@ -224,6 +225,18 @@ def perft_position(spec: str, players: int, seed: int, phase: str, occurrence: i
 
 GIFT_KEYS = {KEEP: "k", TO_AUCTION: "a", TO_PUBLIC: "p"}
 FULL = frozenset({"ruleset", "players", "seats"})
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    """Ctrl+C reaches the commands the tests start, even when the suite runs as a background job.
+
+    A shell starts a background job (``make test &``, ``nohup``) with SIGINT ignored, and a
+    process inherits an ignored signal through ``exec``: Python then installs no handler of
+    its own, and the tests that press Ctrl+C in a child would wait for it forever. A handled
+    signal is reset to the default in an ``exec``'d child, so handling it here restores it there.
+    """
+    if signal.getsignal(signal.SIGINT) is signal.SIG_IGN:
+        signal.signal(signal.SIGINT, signal.default_int_handler)
 
 
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
