@@ -8,8 +8,7 @@ from __future__ import annotations
 
 import sys
 
-INTERRUPTED_STATUS = 130
-"""The exit status of a command stopped by Ctrl+C (128 + SIGINT), as shells report it."""
+from biblios_kit.errors import INTERRUPTED_STATUS  # loaded with the package already
 
 
 def run() -> None:

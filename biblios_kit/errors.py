@@ -5,6 +5,9 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 
+INTERRUPTED_STATUS = 130
+"""The exit status of a command stopped by Ctrl+C (128 + SIGINT), as shells report it."""
+
 
 class BibliosError(Exception):
     """Base class of every error biblios-kit raises on purpose."""

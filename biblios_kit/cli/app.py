@@ -15,7 +15,7 @@ from typing import Annotated
 
 import typer
 
-from biblios_kit.errors import BibliosError
+from biblios_kit.errors import INTERRUPTED_STATUS, BibliosError
 from biblios_kit.i18n import N_, _, use_language
 from biblios_kit.linebreak import keep_no_break_spaces
 
@@ -151,7 +151,7 @@ def main(argv: Sequence[str] | None = None) -> None:
         print(f"{_('error:')} {error}", file=sys.stderr)
         sys.exit(2)
     except KeyboardInterrupt:
-        sys.exit(130)
+        sys.exit(INTERRUPTED_STATUS)
     except Exception:  # a bug of ours: the user gets a sentence and a file to report, not a traceback
         if os.environ.get(DEBUG_VARIABLE):
             raise

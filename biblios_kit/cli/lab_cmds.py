@@ -19,6 +19,7 @@ from biblios_kit.cli.options import (
     RulesetsOption,
     SeedOption,
 )
+from biblios_kit.errors import INTERRUPTED_STATUS
 from biblios_kit.i18n import _, format_number
 
 if TYPE_CHECKING:
@@ -303,7 +304,7 @@ def tune(
             seed=seed, first=first_games, most=max_games, batch=batch,
         )  # fmt: skip
     except KeyboardInterrupt:
-        raise typer.Exit(130) from None
+        raise typer.Exit(INTERRUPTED_STATUS) from None
     finally:
         backend.close()
     if as_json:
@@ -497,7 +498,7 @@ def _run(
             ),
             file=sys.stderr,
         )
-        raise typer.Exit(130) from None
+        raise typer.Exit(INTERRUPTED_STATUS) from None
     finally:
         backend.close()
     report.sweep = sweep_values or []

@@ -10,6 +10,7 @@ import typer
 
 from biblios_kit.cli.common import LangOption, error_prefix, fail, start
 from biblios_kit.cli.options import RULESET, BotsOption, OptionOption, PlayersOption, SeedOption
+from biblios_kit.errors import INTERRUPTED_STATUS
 from biblios_kit.i18n import _, format_list, ngettext
 
 if TYPE_CHECKING:
@@ -90,10 +91,6 @@ def simulate(
     except (BotSpecError, BibliosError, ValueError, OSError) as error:
         fail(f"{error_prefix()} {error}")
     _print_figures(stats.to_json(), ruleset, tuple(option or ()), as_json)
-
-
-INTERRUPTED_STATUS = 130
-"""Exit status after Ctrl-C (128 + SIGINT), as shells report it."""
 
 
 def _print_figures(data: dict[str, Any], ruleset: str, options: tuple[str, ...], as_json: bool) -> None:
