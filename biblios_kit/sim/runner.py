@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import os
 import random
+import signal
 import sys
 import time
 from collections import deque
@@ -249,7 +250,6 @@ def _init_worker(config: SimConfig) -> None:
     nobody.
     """
     global _worker_ruleset
-    import signal
     import threading
 
     signal.signal(signal.SIGINT, signal.SIG_IGN)
@@ -354,8 +354,6 @@ def submit_held(pool: Executor, function: Callable[..., R], /, *args: Any) -> Fu
     key had not been pressed. Held (``SIGINT`` blocked in this thread), the signal arrives as
     the submission returns, and stops the run as everywhere else.
     """
-    import signal
-
     held = signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT})
     try:
         return pool.submit(function, *args)
