@@ -112,33 +112,3 @@ def test_a_world_is_played_to_the_end_of_the_game_or_of_the_turn() -> None:
     _settle_by_heuristic(game, rules, random.Random(2), obs.player, to_end=True)
     assert game.cur < 0 and game.result() is not None
     assert turn.cur >= 0  # the turn ended before the game did
-
-
-def test_a_close_call_gets_more_evaluations_and_nothing_else_changes() -> None:
-    """``extend``: the budget grows only while another move leads the style's by one standard error but not
-    by the gate; a decision that was not close is the very same search as without it."""
-    budget, extend = 40, 4
-    extended = 0
-    for index, obs in enumerate(views(2, 11, every=2)):
-        if obs.phase != Phase.BIDDING:
-            continue
-        plain = ISMCTSBot(index, BIBLIOS, iterations=budget, horizon=0)
-        longer = ISMCTSBot(index, BIBLIOS, iterations=budget, horizon=0, extend=extend)
-        before, after = plain.analyse(obs), longer.analyse(obs)
-        moves = len(before.moves)
-        assert longer.last_iterations <= extend * budget + moves  # a round plays every live move once
-        if longer.last_iterations == plain.last_iterations:
-            assert after == before
-        else:
-            extended += 1
-            assert plain.last_iterations >= budget  # only a search that used its whole budget grows
-            assert longer.last_iterations > budget
-    assert extended > 0
-
-
-def test_extend_is_a_checked_parameter() -> None:
-    assert create_bot("hard", 1, {}, BIBLIOS).extend == 1
-    assert create_bot("hard", 1, {"extend": 4}, BIBLIOS).extend == 4
-    for bad in ("hard:extend=0", "hard:extend=1.5", "hard:extend=x"):
-        with pytest.raises(BotSpecError):
-            make_bot(bad, 1, BIBLIOS)

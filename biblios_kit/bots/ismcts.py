@@ -77,10 +77,6 @@ DEFAULT_HORIZON = 1
 """1: the paired comparison plays each world to the end of the game; 0: to the end of the turn, then evaluates it."""
 DEFAULT_GATES = (0.0, 2.0)
 """The default ``gate`` of the tree search and of the paired comparison."""
-DEFAULT_EXTEND = 1
-"""``paired=1`` only: the most the comparison's budget may grow, as a multiple of ``iterations``, on a close call."""
-PROMISING = 1.0
-"""Standard errors ahead of the style's move that make a close call worth more evaluations (``extend``)."""
 
 
 class Node:
@@ -151,7 +147,6 @@ class ISMCTSBot:
         paired: int = DEFAULT_PAIRED,
         focus: int = DEFAULT_FOCUS,
         horizon: int = DEFAULT_HORIZON,
-        extend: int = DEFAULT_EXTEND,
     ) -> None:
         if iterations is None and seconds is None:
             raise ValueError("give an iteration budget, a time budget, or both")
@@ -159,8 +154,6 @@ class ISMCTSBot:
             raise ValueError(f"iterations must be at least 1, got {iterations}")
         if seconds is not None and seconds <= 0:
             raise ValueError(f"seconds must be positive, got {seconds}")
-        if extend < 1:
-            raise ValueError(f"extend must be at least 1, got {extend}")
         if exploration < 0 or not 0 <= epsilon <= 1 or max_nodes < 1:
             raise ValueError("expected exploration >= 0, epsilon in [0, 1] and max_nodes >= 1")
         self.name = name
@@ -186,10 +179,6 @@ class ISMCTSBot:
         self.horizon = horizon
         """``paired=1`` only: 1 plays each world to the end of the game and scores the real result;
         0 plays to the end of the turn and evaluates the position (:meth:`PlayoutPolicy.evaluate`)."""
-        self.extend = extend
-        """``paired=1`` only: when the budget runs out on a close call (another move ahead of the
-        style's by ``PROMISING`` standard errors but not by ``gate``), the budget doubles, up to
-        ``extend`` times ``iterations``; 1 never extends."""
         self.rules = compile_rules(ruleset)
         """The rules it plays by (the ruleset with its options, given when it is made)."""
         self.last_iterations = 0
@@ -386,10 +375,7 @@ class ISMCTSBot:
         alive = list(options)
         done = 0
         drop = 3.0
-        most = limit * self.extend if self.iterations is not None else limit
-        while len(alive) > 1 and (done < limit or (limit < most and self._close(prior, alive, diffs, squares, rounds))):
-            if done >= limit:  # a close call: evidence is worth more evaluations
-                limit = min(most, 2 * limit)
+        while done < limit and len(alive) > 1:
             if deadline is not None and done and time.perf_counter() >= deadline:
                 break
             world = det.sample(rng)
@@ -438,24 +424,6 @@ class ISMCTSBot:
             key=lambda m: (-m.mean, m.action),
         )
         return Analysis(choice, prior, tuple(stats))
-
-    def _close(
-        self,
-        prior: Action,
-        alive: list[Action],
-        diffs: dict[Action, float],
-        squares: dict[Action, float],
-        rounds: dict[Action, int],
-    ) -> bool:
-        """Whether a move still in the running leads the style's by ``PROMISING`` standard errors but not by ``gate``."""
-        for a in alive:
-            n = rounds[a]
-            if a == prior or n < 2:
-                continue
-            z = diffs[a] / n / _paired_se(diffs[a], squares[a], n)
-            if PROMISING <= z < self.gate:
-                return True
-        return False
 
     def _pick(self, obs: Observation, rules: CompiledRules, root: Node, prior: Action | None, own: Style) -> Action:
         """The move to play after the search: the most visited legal child, gated by ``gate``."""
@@ -525,7 +493,7 @@ def _settle_by_heuristic(
 def create_bot(name: str, seed: int, params: dict[str, object], ruleset: Ruleset) -> ISMCTSBot:
     """Registry hook: ``hard`` with optional ``iterations``, ``seconds``, ``exploration``, ``epsilon``,
     ``max_nodes``, ``depth`` (playout decisions before evaluating), ``prior`` (bias to the
-    heuristic), ``model``, ``gate``, ``paired``, ``focus``, ``horizon`` and ``extend`` (see :class:`ISMCTSBot`).
+    heuristic), ``model``, ``gate``, ``paired``, ``focus`` and ``horizon`` (see :class:`ISMCTSBot`).
 
     Giving only ``seconds`` searches for that long (not reproducible); giving both stops at
     whichever comes first.
@@ -545,7 +513,6 @@ def create_bot(name: str, seed: int, params: dict[str, object], ruleset: Ruleset
             "paired",
             "focus",
             "horizon",
-            "extend",
         ),
     )
     timed_only = "seconds" in params and "iterations" not in params
@@ -565,5 +532,4 @@ def create_bot(name: str, seed: int, params: dict[str, object], ruleset: Ruleset
         paired=int(number(params, "paired", DEFAULT_PAIRED, low=0, high=1, whole=True)),
         focus=int(number(params, "focus", DEFAULT_FOCUS, low=0, high=1, whole=True)),
         horizon=int(number(params, "horizon", DEFAULT_HORIZON, low=0, high=1, whole=True)),
-        extend=int(number(params, "extend", DEFAULT_EXTEND, low=1, whole=True)),
     )
