@@ -216,17 +216,17 @@ def _real_view(tmp_path: Path, names: list[str]) -> dict[str, Any]:
 
 @asynccontextmanager
 async def fake_server(ws_messages: list[str] | None = None, http_body: bytes = b"{}",
-                      http_status: int = 200, pause: float = 0.0) -> AsyncIterator[str]:  # fmt: skip
-    """A server on 127.0.0.1 that answers every WebSocket hello with ``ws_messages`` (``pause`` seconds
-    before each after the first) and every HTTP call with ``http_body``; yields its base URL."""
+                      http_status: int = 200, release: asyncio.Event | None = None) -> AsyncIterator[str]:  # fmt: skip
+    """A server on 127.0.0.1 that answers every WebSocket hello with ``ws_messages`` (those after the first
+    once ``release`` is set, when given) and every HTTP call with ``http_body``; yields its base URL."""
 
     async def socket(request: web.Request) -> web.WebSocketResponse:
         ws = web.WebSocketResponse()
         await ws.prepare(request)
         await ws.receive()  # the hello
         for index, message in enumerate(ws_messages or []):
-            if index and pause:
-                await asyncio.sleep(pause)
+            if index == 1 and release is not None:
+                await release.wait()
             await ws.send_str(message)
         async for _message in ws:  # keep it open until the client leaves
             pass
@@ -503,12 +503,14 @@ def test_a_terminal_table_draws_a_seat_named_after_it_opened(tmp_path: Path) -> 
     renamed["seats"][1]["name"] = "Zoé\x1b[2J"
 
     async def scenario() -> None:
-        async with fake_server([json.dumps(first), json.dumps(renamed)], pause=1.0) as url:
+        release = asyncio.Event()
+        async with fake_server([json.dumps(first), json.dumps(renamed)], release=release) as url:
             app = RemoteApp(url, "t1", "token", "en")
             async with app.run_test(size=(110, 34)) as pilot:
                 await run_until(pilot, lambda: isinstance(app.screen, TableScreen))
                 await pilot.pause()
                 assert "Zoé" not in visible_text(app) and "Player 2" in visible_text(app)
+                release.set()  # the renaming view comes once the first table is on screen
                 await run_until(pilot, lambda: "Zoé[2J" in visible_text(app), limit=10)
                 assert "Player 2" not in visible_text(app) and visible(visible_text(app))
         assert app.problem is None
